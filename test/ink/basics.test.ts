@@ -1,0 +1,49 @@
+import { describe, expect, test } from "bun:test";
+import {
+  canonicalize,
+  decodeMultibaseKey,
+  deriveAgentId,
+  encodeEd25519PublicKey,
+  encodeX25519PublicKey,
+  normalizePrincipal,
+  parseTimestamp,
+} from "../../src/ink/index.ts";
+
+const PK = Uint8Array.from(Buffer.from("22fec375ea0fe9d1b05996aac2485c17fafda30b7b6718c76e3169fa16c419c4", "hex"));
+const Z = "z6MkgosDnsjFCTf73Ms7S4Nzwe78GD7Bzn94hTU462M4GirX";
+
+describe("keys and principals (INK §2)", () => {
+  test("derivation matches the digest's worked example", () => {
+    expect(encodeEd25519PublicKey(PK)).toBe(Z);
+    expect(encodeX25519PublicKey(PK)).toBe("z6LSe2nLiwHfxNtP2FQBH8w7R8mcHnNTHW4rtRGokD2a4squ");
+    expect(deriveAgentId(PK, "tulpa")).toBe(`tulpa:${Z}`);
+    expect(deriveAgentId(PK, "svc")).toBe(`svc:${Z}`);
+  });
+  test("svc:, tulpa: and ink: spell one principal in both modes", () => {
+    for (const p of ["svc:", "tulpa:", "ink:"]) expect(normalizePrincipal(p + Z)).toEqual({ ok: true, principal: `key:${Z}` });
+    expect(normalizePrincipal("svc:zBAD")).toEqual({ ok: true, principal: "raw:svc:zBAD" });
+  });
+  test("decodeMultibaseKey tells the codecs apart and rejects junk", () => {
+    expect(decodeMultibaseKey(Z)?.kind).toBe("ed25519");
+    expect(decodeMultibaseKey("z6LSe2nLiwHfxNtP2FQBH8w7R8mcHnNTHW4rtRGokD2a4squ")?.kind).toBe("x25519");
+    for (const bad of ["", "z", "Z6Mk", "z0OIl", `z1${Z.slice(1)}`, 42]) expect(decodeMultibaseKey(bad)).toBeNull();
+  });
+});
+
+describe("canonicalize and timestamps", () => {
+  test("JCS sorts by UTF-16 units and refuses unsafe values", () => {
+    expect(canonicalize({ protocol: "ink/0.1", id: "x" })).toEqual({ ok: true, text: '{"id":"x","protocol":"ink/0.1"}' });
+    expect(canonicalize({ "\u20ac": 1, "\ud83d\ude00": 2, a: [true, null] })).toEqual({
+      ok: true,
+      text: '{"a":[true,null],"\u20ac":1,"\ud83d\ude00":2}',
+    });
+    for (const bad of [1.5, -0, 2 ** 53, NaN, "\ud800", { 'a"': 1 }, new Date(0), undefined, [undefined]]) {
+      expect(canonicalize(bad).ok).toBe(false);
+    }
+  });
+  test("strict timestamp grammar", () => {
+    expect(parseTimestamp("2026-01-01T00:00:00.000Z")).toBe(1767225600000);
+    expect(parseTimestamp("1969-12-31T23:59:59.9999Z")).toBe(-1);
+    expect(parseTimestamp("2026-01-01 00:00:00Z")).toBeNull();
+  });
+});
