@@ -1,0 +1,48 @@
+import { Database } from "bun:sqlite";
+import { chmodSync, existsSync } from "node:fs";
+import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
+import * as schema from "./schema/index.ts";
+
+export type Schema = typeof schema;
+export type Db = BunSQLiteDatabase<Schema> & { $client: Database };
+export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+
+/**
+ * Opens the node's SQLite file with the pragmas every connection needs: WAL so readers never
+ * block the writer, synchronous=FULL so an acknowledged write survives power loss (DESIGN:
+ * "nothing acknowledged is lost"), foreign keys on, and a busy timeout so the CLI and a running
+ * node can share the file.
+ */
+export function openDatabase(file: string, options: { readonly?: boolean } = {}): Db {
+  const created = file !== ":memory:" && !existsSync(file);
+  const sqlite = new Database(file, options.readonly ? { readonly: true } : { create: true, readwrite: true });
+  // SQLite gives -wal and -shm the database file's mode, so this keeps all three private.
+  if (created) chmodSync(file, 0o600);
+  sqlite.exec("PRAGMA busy_timeout = 5000");
+  if (!options.readonly) {
+    sqlite.exec("PRAGMA journal_mode = WAL");
+    sqlite.exec("PRAGMA synchronous = FULL");
+  }
+  sqlite.exec("PRAGMA foreign_keys = ON");
+  return drizzle({ client: sqlite, schema }) as Db;
+}
+
+type NotPromise<T> = T extends PromiseLike<unknown> ? never : T;
+
+/**
+ * Runs `fn` in one IMMEDIATE transaction. bun:sqlite transactions are synchronous: an async
+ * callback would commit at its first `await`, so an async `fn` is a type error here. Do the async
+ * work (verify, fetch, hash) first, then write.
+ */
+export function transaction<T>(db: Db, fn: (tx: Tx) => NotPromise<T>): T {
+  return db.transaction((tx) => fn(tx), { behavior: "immediate" }) as T;
+}
+
+export function closeDatabase(db: Db): void {
+  try {
+    db.$client.exec("PRAGMA optimize");
+  } catch {
+    // best effort: optimize must never block a shutdown
+  }
+  db.$client.close();
+}
