@@ -1,0 +1,186 @@
+import { randomBytes } from "node:crypto";
+import { closeSync, constants, existsSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
+import { dirname } from "node:path";
+import { openWithPassphrase, sealWithPassphrase, type SealedBox } from "./secret-box.ts";
+import type { AgentKey, KeyRole } from "./agent-keys.ts";
+import { publicKeyMatches } from "./agent-keys.ts";
+
+/**
+ * `agent-key.json`: the only place private keys live. The public half (key ids, roles, public
+ * keys) is always readable so `kith keys show` needs no passphrase; the private half is either
+ * plain (mode 0600 protects it) or sealed with a passphrase (scrypt + AES-256-GCM, bound to the
+ * public half).
+ */
+export const KEY_FILE_FORMAT = "kith-agent-key/1";
+
+export type KeyFileErrorCode = "missing" | "exists" | "insecure_mode" | "passphrase_required" | "wrong_passphrase" | "corrupt";
+
+export class KeyFileError extends Error {
+  constructor(readonly code: KeyFileErrorCode, message: string) {
+    super(message);
+    this.name = "KeyFileError";
+  }
+}
+
+interface PublicEntry {
+  keyId: string;
+  role: KeyRole;
+  algorithm: "Ed25519" | "X25519";
+  publicKeyMultibase: string;
+  createdAt: string;
+}
+
+interface KeyFileJson {
+  format: typeof KEY_FILE_FORMAT;
+  keys: PublicEntry[];
+  secret: { alg: "none"; privateKeys: Record<string, string> } | SealedBox;
+}
+
+/** Writes a new key file; refuses to overwrite an existing one (an identity is never replaced silently). */
+export function createKeyFile(path: string, keys: AgentKey[], passphrase: string | null): void {
+  if (existsSync(path)) throw new KeyFileError("exists", `${path} already exists; refusing to overwrite an agent identity`);
+  writeAtomically(path, serialize(keys, passphrase), { exclusive: true });
+}
+
+/** Rewrites the key file with one more key (rotation). The old keys stay: retired keys remain verifiable. */
+export function appendKey(path: string, key: AgentKey, passphrase: string | null): AgentKey[] {
+  const keys = [...readKeyFile(path, passphrase), key];
+  writeAtomically(path, serialize(keys, passphrase), { exclusive: false });
+  return keys;
+}
+
+/** Public entries only; works without the passphrase. */
+export function readPublicKeys(path: string): PublicEntry[] {
+  return parse(path).keys;
+}
+
+export function readKeyFile(path: string, passphrase: string | null): AgentKey[] {
+  assertPrivateMode(path);
+  const file = parse(path);
+  let privateKeys: Record<string, string>;
+  if (file.secret.alg === "none") {
+    privateKeys = file.secret.privateKeys;
+  } else if (file.secret.alg === "scrypt-aes-256-gcm") {
+    if (passphrase === null) {
+      throw new KeyFileError("passphrase_required", `${path} is encrypted: set KITH_KEY_PASSPHRASE or --passphrase-file`);
+    }
+    const plain = openWithPassphrase(file.secret, passphrase, aadFor(file.keys));
+    if (!plain) throw new KeyFileError("wrong_passphrase", `cannot decrypt ${path}: wrong passphrase, or the file was altered`);
+    privateKeys = parsePrivate(path, new TextDecoder().decode(plain));
+  } else {
+    throw new KeyFileError("corrupt", `${path}: unknown secret encoding`);
+  }
+  return file.keys.map((entry) => {
+    const encoded = privateKeys[entry.keyId];
+    const privateKey = typeof encoded === "string" ? Buffer.from(encoded, "base64url") : null;
+    if (!privateKey || privateKey.length !== 32) throw new KeyFileError("corrupt", `${path}: no private key for ${entry.keyId}`);
+    const key: AgentKey = { ...entry, privateKey: new Uint8Array(privateKey) };
+    if (!publicKeyMatches(key)) throw new KeyFileError("corrupt", `${path}: private key of ${entry.keyId} does not match its public key`);
+    return key;
+  });
+}
+
+/** Like ssh: a private key readable by group or others is refused, not used. */
+export function assertPrivateMode(path: string): void {
+  let mode: number;
+  try {
+    mode = statSync(path).mode;
+  } catch {
+    throw new KeyFileError("missing", `${path} does not exist`);
+  }
+  if ((mode & 0o077) !== 0) {
+    const shown = (mode & 0o777).toString(8).padStart(3, "0");
+    throw new KeyFileError(
+      "insecure_mode",
+      `${path} is readable by group or others (mode ${shown}); run: chmod 600 ${path}`,
+    );
+  }
+}
+
+function serialize(keys: AgentKey[], passphrase: string | null): string {
+  const publicEntries: PublicEntry[] = keys.map((k) => ({
+    keyId: k.keyId,
+    role: k.role,
+    algorithm: k.algorithm,
+    publicKeyMultibase: k.publicKeyMultibase,
+    createdAt: k.createdAt,
+  }));
+  const privateKeys = Object.fromEntries(keys.map((k) => [k.keyId, Buffer.from(k.privateKey).toString("base64url")]));
+  const secret: KeyFileJson["secret"] =
+    passphrase === null
+      ? { alg: "none", privateKeys }
+      : sealWithPassphrase(new TextEncoder().encode(JSON.stringify({ privateKeys })), passphrase, aadFor(publicEntries));
+  const file: KeyFileJson = { format: KEY_FILE_FORMAT, keys: publicEntries, secret };
+  return JSON.stringify(file, null, 2) + "\n";
+}
+
+function aadFor(keys: PublicEntry[]): Uint8Array {
+  const bound = keys.map((k) => [k.keyId, k.role, k.algorithm, k.publicKeyMultibase, k.createdAt]);
+  return new TextEncoder().encode(`${KEY_FILE_FORMAT}\n${JSON.stringify(bound)}`);
+}
+
+function parse(path: string): KeyFileJson {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch {
+    throw new KeyFileError("missing", `${path} does not exist`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new KeyFileError("corrupt", `${path} is not valid JSON`);
+  }
+  if (!isKeyFile(json)) throw new KeyFileError("corrupt", `${path} is not a ${KEY_FILE_FORMAT} key file`);
+  return json;
+}
+
+function parsePrivate(path: string, text: string): Record<string, string> {
+  try {
+    const value = JSON.parse(text) as { privateKeys?: unknown };
+    if (value.privateKeys && typeof value.privateKeys === "object") return value.privateKeys as Record<string, string>;
+  } catch {
+    // fall through
+  }
+  throw new KeyFileError("corrupt", `${path}: decrypted key material is malformed`);
+}
+
+function isKeyFile(v: unknown): v is KeyFileJson {
+  if (!v || typeof v !== "object") return false;
+  const f = v as Partial<KeyFileJson>;
+  return (
+    f.format === KEY_FILE_FORMAT &&
+    Array.isArray(f.keys) &&
+    f.keys.every(
+      (k) =>
+        k && typeof k.keyId === "string" && (k.role === "signing" || k.role === "encryption") &&
+        (k.algorithm === "Ed25519" || k.algorithm === "X25519") && typeof k.publicKeyMultibase === "string" &&
+        typeof k.createdAt === "string",
+    ) &&
+    !!f.secret && typeof f.secret === "object" && typeof (f.secret as { alg?: unknown }).alg === "string"
+  );
+}
+
+/** temp file (0600) + fsync + rename + fsync(dir): a crash leaves either the old file or the new one. */
+function writeAtomically(path: string, content: string, options: { exclusive: boolean }): void {
+  const tmp = `${path}.tmp-${randomBytes(6).toString("hex")}`;
+  const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
+  try {
+    writeSync(fd, content);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  if (options.exclusive && existsSync(path)) {
+    rmSync(tmp, { force: true });
+    throw new KeyFileError("exists", `${path} already exists`);
+  }
+  renameSync(tmp, path);
+  const dirFd = openSync(dirname(path), constants.O_RDONLY);
+  try {
+    fsyncSync(dirFd);
+  } finally {
+    closeSync(dirFd);
+  }
+}
