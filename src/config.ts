@@ -1,0 +1,172 @@
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { LOG_LEVELS, type LogLevel } from "./log.ts";
+
+/**
+ * Every setting of the node, in one table: its flag, its `KITH_*` variable, whether `kith init`
+ * stores it, its default and its rule. Precedence: flag > environment > stored by init > default.
+ * The README's configuration table is checked against this list by a test.
+ */
+export interface SettingSpec {
+  key: keyof NodeConfig;
+  flag?: string;
+  env: string;
+  stored?: string;
+  default: string;
+  description: string;
+  parse: (raw: string, name: string) => unknown;
+  /** Secret values are never echoed back in an error message. */
+  secret?: boolean;
+}
+
+export interface NodeConfig {
+  dataDir: string;
+  port: number;
+  host: string;
+  publicUrl: string;
+  wordmark: "svc" | "tulpa";
+  logLevel: LogLevel;
+  passphrase: string | null;
+  ownerEmail: string | null;
+  trustProxy: boolean;
+  allowPrivatePeers: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly setting: string, message: string) {
+    super(`Invalid setting ${setting}: ${message}`);
+    this.name = "ConfigError";
+  }
+}
+
+export const DEFAULT_PORT = 8787;
+
+export const SETTINGS: SettingSpec[] = [
+  { key: "dataDir", flag: "data-dir", env: "KITH_DATA_DIR", default: "./kith-data", description: "Data directory: kith.db, agent-key.json, snapshots.", parse: nonEmpty },
+  { key: "port", flag: "port", env: "KITH_PORT", default: String(DEFAULT_PORT), description: "TCP port to listen on (0 picks a free port).", parse: port },
+  { key: "host", flag: "host", env: "KITH_HOST", default: "127.0.0.1", description: "Address to bind. Keep loopback behind a reverse proxy; 0.0.0.0 to listen on all interfaces.", parse: nonEmpty },
+  { key: "publicUrl", flag: "public-url", env: "KITH_PUBLIC_URL", stored: "public_url", default: `http://localhost:<port>`, description: "Public base URL peers use (https in production); the card's endpoint is built from it.", parse: publicUrl },
+  { key: "wordmark", flag: "wordmark", env: "KITH_WORDMARK", stored: "wordmark", default: "svc", description: "Product word on the wire: svc (agent ids svc:z…) or tulpa (wire-compatible with public INK peers).", parse: oneOf(["svc", "tulpa"]) },
+  { key: "logLevel", flag: "log-level", env: "KITH_LOG_LEVEL", default: "info", description: "debug, info, warn, error or silent.", parse: oneOf(LOG_LEVELS) },
+  { key: "passphrase", flag: "passphrase-file", env: "KITH_KEY_PASSPHRASE", default: "(none)", description: "Passphrase that encrypts agent-key.json (scrypt + AES-256-GCM). The flag names a file holding it.", parse: nonEmpty, secret: true },
+  { key: "ownerEmail", flag: "owner-email", env: "KITH_OWNER_EMAIL", stored: "owner_email", default: "(none)", description: "The owner's email: the only address that can sign in with an emailed code.", parse: email },
+  { key: "trustProxy", env: "KITH_TRUST_PROXY", default: "false", description: "Take client IPs from X-Forwarded-For (set only behind your own reverse proxy).", parse: bool },
+  { key: "allowPrivatePeers", env: "KITH_ALLOW_PRIVATE_PEERS", default: "false", description: "Allow peers on private/loopback addresses (tests, home LAN). Lifts only the address rule of the SSRF gate.", parse: bool },
+];
+
+export type Flags = Record<string, string | boolean | undefined>;
+
+/**
+ * Resolves the node configuration once at start. `stored` holds the values `kith init` saved in
+ * the database. Throws ConfigError naming the bad setting and what is allowed.
+ */
+export function resolveConfig(input: {
+  flags: Flags;
+  env: Record<string, string | undefined>;
+  stored?: Record<string, string>;
+  cwd?: string;
+}): NodeConfig {
+  const out: Record<string, unknown> = {};
+  for (const spec of SETTINGS) {
+    const flagValue = spec.flag ? input.flags[spec.flag] : undefined;
+    let raw: string | undefined;
+    let source: string;
+    if (typeof flagValue === "string") {
+      raw = spec.key === "passphrase" ? readSecretFile(flagValue, `--${spec.flag}`) : flagValue;
+      source = `--${spec.flag}`;
+    } else if (input.env[spec.env] !== undefined && input.env[spec.env] !== "") {
+      raw = input.env[spec.env];
+      source = spec.env;
+    } else if (spec.stored && input.stored?.[spec.stored] !== undefined) {
+      raw = input.stored[spec.stored];
+      source = `stored setting ${spec.stored}`;
+    } else {
+      source = "default";
+    }
+    out[spec.key] = raw === undefined ? undefined : spec.parse(raw, source);
+  }
+  const port = (out.port as number | undefined) ?? DEFAULT_PORT;
+  return {
+    dataDir: resolve(input.cwd ?? process.cwd(), (out.dataDir as string | undefined) ?? "./kith-data"),
+    port,
+    host: (out.host as string | undefined) ?? "127.0.0.1",
+    publicUrl: (out.publicUrl as string | undefined) ?? `http://localhost:${port}`,
+    wordmark: (out.wordmark as NodeConfig["wordmark"] | undefined) ?? "svc",
+    logLevel: (out.logLevel as LogLevel | undefined) ?? "info",
+    passphrase: (out.passphrase as string | undefined) ?? null,
+    ownerEmail: (out.ownerEmail as string | undefined) ?? null,
+    trustProxy: (out.trustProxy as boolean | undefined) ?? false,
+    allowPrivatePeers: (out.allowPrivatePeers as boolean | undefined) ?? false,
+  };
+}
+
+export function settingNames(key: keyof NodeConfig): string {
+  const spec = SETTINGS.find((s) => s.key === key);
+  if (!spec) return key;
+  return spec.flag ? `--${spec.flag} / ${spec.env}` : spec.env;
+}
+
+function readSecretFile(path: string, name: string): string {
+  try {
+    const text = readFileSync(path, "utf8").replace(/\r?\n$/, "");
+    if (text.length === 0) throw new ConfigError(name, `${path} is empty`);
+    return text;
+  } catch (e) {
+    if (e instanceof ConfigError) throw e;
+    throw new ConfigError(name, `cannot read ${path}`);
+  }
+}
+
+function nonEmpty(raw: string, name: string): string {
+  if (raw.trim() === "") throw new ConfigError(name, "must not be empty");
+  return raw;
+}
+
+function port(raw: string, name: string): number {
+  if (!/^\d{1,5}$/.test(raw) || Number(raw) > 65535) {
+    throw new ConfigError(name, `expected an integer from 0 to 65535, got ${JSON.stringify(raw)}`);
+  }
+  return Number(raw);
+}
+
+function bool(raw: string, name: string): boolean {
+  const v = raw.trim().toLowerCase();
+  if (["1", "true", "yes", "on"].includes(v)) return true;
+  if (["0", "false", "no", "off"].includes(v)) return false;
+  throw new ConfigError(name, `expected one of 1, true, yes, on, 0, false, no, off; got ${JSON.stringify(raw)}`);
+}
+
+function oneOf<T extends string>(allowed: readonly T[]) {
+  return (raw: string, name: string): T => {
+    if (!(allowed as readonly string[]).includes(raw)) {
+      throw new ConfigError(name, `expected one of ${allowed.join(", ")}; got ${JSON.stringify(raw)}`);
+    }
+    return raw as T;
+  };
+}
+
+// The WHATWG HTML "valid e-mail address" grammar: strict enough to refuse junk, accepts owner@localhost.
+export const EMAIL_PATTERN =
+  /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
+
+function email(raw: string, name: string): string {
+  const v = raw.trim();
+  if (v.length > 254 || !EMAIL_PATTERN.test(v)) {
+    throw new ConfigError(name, `expected an email address like owner@example.com; got ${JSON.stringify(raw)}`);
+  }
+  return v.toLowerCase();
+}
+
+/** Absolute http(s) base URL without credentials, query or fragment; trailing slash removed. */
+export function publicUrl(raw: string, name: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(name, `expected an absolute URL like https://kith.example.com; got ${JSON.stringify(raw)}`);
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") throw new ConfigError(name, "must use https (or http for local testing)");
+  if (url.username || url.password) throw new ConfigError(name, "must not contain a user name or password");
+  if (url.search || url.hash || raw.includes("#") || raw.includes("?")) throw new ConfigError(name, "must not contain a query or fragment");
+  return url.toString().replace(/\/+$/, "");
+}

@@ -1,0 +1,33 @@
+/**
+ * The closed list of error codes a client can see. Each maps to one HTTP status in
+ * `http/plugins/errors.ts`; the message is client-safe, the cause is only logged.
+ */
+export const DOMAIN_ERROR_CODES = [
+  "invalid_input",
+  "unauthorized",
+  "forbidden",
+  "not_found",
+  "conflict",
+  "payload_too_large",
+  "rate_limited",
+  "unavailable",
+  "internal_error",
+] as const;
+
+export type DomainErrorCode = (typeof DOMAIN_ERROR_CODES)[number];
+
+export class DomainError extends Error {
+  readonly code: DomainErrorCode;
+  readonly retryAfterSeconds: number | undefined;
+
+  constructor(code: DomainErrorCode, message: string, options: { cause?: unknown; retryAfterSeconds?: number } = {}) {
+    super(message, { cause: options.cause });
+    this.name = "DomainError";
+    this.code = code;
+    this.retryAfterSeconds = options.retryAfterSeconds;
+  }
+}
+
+export const notFound = (what: string) => new DomainError("not_found", `${what} not found`);
+export const invalidInput = (message: string) => new DomainError("invalid_input", message);
+export const conflict = (message: string) => new DomainError("conflict", message);

@@ -1,0 +1,94 @@
+import { asc } from "drizzle-orm";
+import { agentKeys } from "../../db/schema/index.ts";
+import { REGISTERED_INTENTS } from "../../ink/index.ts";
+import type { Ctx } from "../context.ts";
+import { agentIdOf, findAgentRow, inboundPathOf, type AgentRow, type NodeIdentity } from "./agent.ts";
+
+type KeyRow = typeof agentKeys.$inferSelect;
+
+export interface CardKeyEntry {
+  keyId: string;
+  algorithm: "Ed25519" | "X25519";
+  publicKeyMultibase: string;
+  status: "active" | "retired" | "revoked";
+  validFrom: string;
+  validUntil?: string;
+  revokedAt?: string;
+}
+
+export interface AgentCard {
+  protocol: "ink/0.1";
+  agentId: string;
+  handle: string;
+  displayName: string;
+  endpoint: string;
+  publicKeyMultibase: string;
+  capabilities: { intentsAccepted: string[]; intentsSent: string[] };
+  availability: { timezone: string };
+  keys: { signing: CardKeyEntry[]; encryption: CardKeyEntry[] };
+  currentSigningKeyId: string;
+  currentEncryptionKeyId?: string;
+  keySetVersion: number;
+  supportedProtocolVersions: string[];
+  visibility: "public";
+  updatedAt: string;
+}
+
+/** The versions this node verifies (INK §16); it sends 0.2 only to peers that list it. */
+export const SUPPORTED_PROTOCOL_VERSIONS = ["ink/0.1", "ink/0.2"];
+
+/** The Agent Card as served at the discovery path; null when the node has no agent yet. */
+export function getAgentCard(ctx: Ctx, node: NodeIdentity): AgentCard | null {
+  const agent = findAgentRow(ctx.db);
+  if (!agent) return null;
+  const keys = ctx.db.select().from(agentKeys).orderBy(asc(agentKeys.createdAt), asc(agentKeys.keyId)).all();
+  return buildAgentCard(agent, keys, node);
+}
+
+/**
+ * Pure card assembly (INK §11). `publicKeyMultibase` is the current active signing key so legacy
+ * single-key verifiers keep working after a rotation; the key sets carry every key with its
+ * status and window so rotation-aware verifiers apply the authority rule (INK §10).
+ */
+export function buildAgentCard(agent: AgentRow, keys: KeyRow[], node: NodeIdentity): AgentCard {
+  const agentId = agentIdOf(agent, node.wordmark);
+  const signing = keys.filter((k) => k.role === "signing");
+  const encryption = keys.filter((k) => k.role === "encryption");
+  const activeSigning = latestActive(signing);
+  const activeEncryption = latestActive(encryption);
+  const card: AgentCard = {
+    protocol: "ink/0.1",
+    agentId,
+    handle: agent.handle,
+    displayName: agent.displayName,
+    endpoint: node.publicUrl + inboundPathOf(agentId),
+    publicKeyMultibase: activeSigning?.publicKeyMultibase ?? agent.genesisKey,
+    capabilities: { intentsAccepted: [...REGISTERED_INTENTS], intentsSent: [...REGISTERED_INTENTS] },
+    availability: { timezone: agent.timezone },
+    keys: { signing: signing.map((k) => cardKey(k, "Ed25519")), encryption: encryption.map((k) => cardKey(k, "X25519")) },
+    currentSigningKeyId: activeSigning?.keyId ?? signing[0]?.keyId ?? "",
+    keySetVersion: agent.keySetVersion,
+    supportedProtocolVersions: SUPPORTED_PROTOCOL_VERSIONS,
+    visibility: "public",
+    updatedAt: new Date(agent.updatedAt).toISOString(),
+  };
+  if (activeEncryption) card.currentEncryptionKeyId = activeEncryption.keyId;
+  return card;
+}
+
+function latestActive(keys: KeyRow[]): KeyRow | undefined {
+  return keys.filter((k) => k.status === "active").at(-1);
+}
+
+function cardKey(k: KeyRow, algorithm: CardKeyEntry["algorithm"]): CardKeyEntry {
+  const entry: CardKeyEntry = {
+    keyId: k.keyId,
+    algorithm,
+    publicKeyMultibase: k.publicKeyMultibase,
+    status: k.status,
+    validFrom: new Date(k.validFrom).toISOString(),
+  };
+  if (k.validUntil !== null) entry.validUntil = new Date(k.validUntil).toISOString();
+  if (k.revokedAt !== null) entry.revokedAt = new Date(k.revokedAt).toISOString();
+  return entry;
+}

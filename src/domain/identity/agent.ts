@@ -1,0 +1,27 @@
+import { eq } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import { agents } from "../../db/schema/index.ts";
+
+export type Wordmark = "svc" | "tulpa";
+
+/** What a verb needs to know about this node's public face. */
+export interface NodeIdentity {
+  publicUrl: string;
+  wordmark: Wordmark;
+}
+
+export type AgentRow = typeof agents.$inferSelect;
+
+/** INK §2.1: the agent id is the wordmark plus the multibase genesis key; it never changes. */
+export function agentIdOf(agent: Pick<AgentRow, "genesisKey">, wordmark: Wordmark): string {
+  return `${wordmark}:${agent.genesisKey}`;
+}
+
+/** The inbound path, published as the card's `endpoint` path and rebuilt by the receiver (INK §6.1). */
+export function inboundPathOf(agentId: string): string {
+  return `/ink/v1/${agentId}/intent`;
+}
+
+export function findAgentRow(db: Db): AgentRow | null {
+  return db.select().from(agents).where(eq(agents.id, 1)).get() ?? null;
+}

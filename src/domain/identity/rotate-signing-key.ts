@@ -1,0 +1,49 @@
+import { and, eq, sql } from "drizzle-orm";
+import { transaction } from "../../db/client.ts";
+import { agentKeys, agents } from "../../db/schema/index.ts";
+import { generateAgentKey, newKeyId } from "../../security/agent-keys.ts";
+import type { KeyVault } from "../../security/key-vault.ts";
+import type { Ctx } from "../context.ts";
+import { DomainError, notFound } from "../errors.ts";
+import { findAgentRow } from "./agent.ts";
+import { keyRow } from "./create-agent.ts";
+
+export interface RotationResult {
+  activeKeyId: string;
+  retiredKeyIds: string[];
+  keySetVersion: number;
+}
+
+/**
+ * Planned rotation (INK §10): a new Ed25519 key becomes `active`; the previous active key becomes
+ * `retired` with `validUntil` = now, so it still verifies what it signed before, but never a new
+ * live request. `keySetVersion` goes up by one and the card shows it on its next read.
+ * The private key is written to agent-key.json before the database switches to it, so a crash in
+ * between leaves an unused key, never an active key without its private half.
+ */
+export function rotateSigningKey(ctx: Ctx, deps: { vault: KeyVault }): RotationResult {
+  if (ctx.actor.kind !== "system" && ctx.actor.kind !== "owner") throw new DomainError("forbidden", "only the owner can rotate keys");
+  if (!findAgentRow(ctx.db)) throw notFound("agent");
+  deps.vault.all(); // fail early (wrong passphrase, insecure file) before generating anything
+  const now = ctx.clock.now();
+  const key = generateAgentKey("signing", newKeyId("signing", now), now);
+  deps.vault.append(key);
+  const result = transaction(ctx.db, (tx) => {
+    const retired = tx
+      .update(agentKeys)
+      .set({ status: "retired", validUntil: now })
+      .where(and(eq(agentKeys.role, "signing"), eq(agentKeys.status, "active")))
+      .returning({ keyId: agentKeys.keyId })
+      .all();
+    tx.insert(agentKeys).values(keyRow(key, now)).run();
+    const agent = tx
+      .update(agents)
+      .set({ keySetVersion: sql`${agents.keySetVersion} + 1`, updatedAt: now })
+      .where(eq(agents.id, 1))
+      .returning({ keySetVersion: agents.keySetVersion })
+      .get()!;
+    return { activeKeyId: key.keyId, retiredKeyIds: retired.map((r) => r.keyId), keySetVersion: agent.keySetVersion };
+  });
+  ctx.log.info("signing key rotated", { ...result });
+  return result;
+}
