@@ -1,0 +1,59 @@
+import { Elysia, type AnyElysia } from "elysia";
+import type { Db } from "./db/client.ts";
+import type { Clock, Ids, Logger } from "./domain/context.ts";
+import type { NodeIdentity } from "./domain/identity/agent.ts";
+import type { SurfaceDeps } from "./http/deps.ts";
+import { buildOpenApiDocument } from "./http/openapi.ts";
+import { errorHandler } from "./http/plugins/errors.ts";
+import { requestLog } from "./http/plugins/request-log.ts";
+import { cardRoutes } from "./http/surfaces/card.routes.ts";
+import { handleRoutes } from "./http/surfaces/handle.routes.ts";
+import { wellKnownRoutes } from "./http/surfaces/wellknown.routes.ts";
+import type { KeyVault } from "./security/key-vault.ts";
+
+export interface AppDeps {
+  db: Db;
+  clock: Clock;
+  ids: Ids;
+  log: Logger;
+  node: NodeIdentity & { version: string };
+  vault: KeyVault;
+}
+
+/**
+ * The composition root of the HTTP server: wires surfaces to their collaborators. No import-time
+ * side effects; tests call it with a temp database, a test clock and sequential ids.
+ */
+export function createApp(deps: AppDeps) {
+  const surface: SurfaceDeps = {
+    ctx: (actor) => ({ actor, db: deps.db, clock: deps.clock, ids: deps.ids, log: deps.log }),
+    node: deps.node,
+    log: deps.log,
+  };
+  let openapi: Record<string, unknown> | null = null;
+  let root: AnyElysia | null = null;
+  const documents = {
+    openapi: (): Record<string, unknown> => (openapi ??= buildOpenApiDocument(root!, { publicUrl: deps.node.publicUrl, kithVersion: deps.node.version })),
+    oauthMetadata: () => oauthMetadata(deps.node.publicUrl),
+  };
+  const app = new Elysia({ name: "kith" })
+    .use(errorHandler(deps.log))
+    .use(requestLog(deps.log, deps.ids))
+    .use(wellKnownRoutes(surface, documents))
+    .use(cardRoutes(surface))
+    .use(handleRoutes(surface));
+  root = app;
+  return app;
+}
+
+export type App = ReturnType<typeof createApp>;
+
+/** RFC 8414 metadata listing only what this node supports. */
+function oauthMetadata(publicUrl: string): Record<string, unknown> {
+  return {
+    issuer: publicUrl,
+    response_types_supported: [],
+    grant_types_supported: [],
+    service_documentation: `${publicUrl}/.well-known/openapi.json`,
+  };
+}

@@ -1,0 +1,45 @@
+import { Elysia } from "elysia";
+import * as v from "valibot";
+import { getAgentCard, type AgentCard } from "../../domain/identity/agent-card.ts";
+import { notFound } from "../../domain/errors.ts";
+import type { SurfaceDeps } from "../deps.ts";
+import { PUBLIC } from "../deps.ts";
+import { AgentCardDoc } from "../schemas/card.ts";
+import { errors } from "../schemas/common.ts";
+
+const AgentIdParam = v.object({ agentId: v.pipe(v.string(), v.maxLength(512)) });
+
+/**
+ * The Agent Card at INK's discovery path (INK §12), the SPEC's `/agents/:agentId` spelling, and
+ * the single-agent alias `/.well-known/ink/agent.json`. All three serve the same bytes.
+ */
+export function cardRoutes(deps: SurfaceDeps) {
+  const card = (agentId: string | null): Response => {
+    const current = getAgentCard(deps.ctx(PUBLIC), deps.node);
+    if (!current || (agentId !== null && agentId !== current.agentId)) throw notFound("agent");
+    return cardResponse(current);
+  };
+  const detail = (summary: string) => ({ tags: ["Discovery"], summary });
+  return new Elysia({ name: "kith/card" })
+    .get("/ink/v1/:agentId/agent.json", ({ params }) => card(params.agentId), {
+      params: AgentIdParam,
+      response: { 200: AgentCardDoc, ...errors(404) },
+      detail: detail("Agent Card at the INK discovery path (404 for any other agent id)"),
+    })
+    .get("/agents/:agentId/agent.json", ({ params }) => card(params.agentId), {
+      params: AgentIdParam,
+      response: { 200: AgentCardDoc, ...errors(404) },
+      detail: detail("Agent Card (SPEC path)"),
+    })
+    .get("/.well-known/ink/agent.json", () => card(null), {
+      response: { 200: AgentCardDoc, ...errors(404) },
+      detail: detail("Alias of this node's Agent Card, byte-identical to the discovery path (INK: nothing may depend on it)"),
+    });
+}
+
+/** One serializer for every card route, so the alias is byte-identical to the discovery path. */
+export function cardResponse(card: AgentCard): Response {
+  return new Response(JSON.stringify(card), {
+    headers: { "content-type": "application/json", "cache-control": "no-cache" },
+  });
+}
