@@ -1,0 +1,44 @@
+import type { Db } from "../db/client.ts";
+import type { Clock, Ctx, Ids, Logger } from "../domain/context.ts";
+import { agentIdOf, findAgentRow, type NodeIdentity } from "../domain/identity/agent.ts";
+import { createAgent } from "../domain/identity/create-agent.ts";
+import { DomainError } from "../domain/errors.ts";
+import { storeSettings } from "../domain/node/settings.ts";
+import type { KeyVault } from "../security/key-vault.ts";
+import { CliError } from "./command.ts";
+
+export interface InitInput {
+  handle: string;
+  displayName?: string | undefined;
+  timezone?: string | undefined;
+  /** Settings to store for later starts (public_url, owner_email, wordmark). */
+  stored: Record<string, string>;
+}
+
+/** Creates the agent and stores init's settings; maps domain refusals to CLI errors. */
+export function initializeIdentity(db: Db, vault: KeyVault, input: InitInput, deps: { clock: Clock; ids: Ids; log: Logger }) {
+  const ctx: Ctx = { actor: { kind: "system", job: "init" }, db, ...deps };
+  if (findAgentRow(db) || vault.exists()) {
+    throw new CliError(`this data directory already has an agent identity (${vault.path}); refusing to overwrite it`);
+  }
+  try {
+    const agent = createAgent(ctx, { handle: input.handle, displayName: input.displayName, timezone: input.timezone }, { vault });
+    if (Object.keys(input.stored).length > 0) storeSettings(db, input.stored, deps.clock.now());
+    return agent;
+  } catch (e) {
+    if (e instanceof DomainError) throw new CliError(e.message, e.code === "invalid_input" ? 2 : 1);
+    throw e;
+  }
+}
+
+export function cardUrlOf(node: NodeIdentity, genesisKey: string): string {
+  return `${node.publicUrl}/ink/v1/${encodeURIComponent(agentIdOf({ genesisKey }, node.wordmark))}/agent.json`;
+}
+
+export function systemTimeZone(): string {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
+  } catch {
+    return "UTC";
+  }
+}

@@ -1,0 +1,138 @@
+import { existsSync } from "node:fs";
+import { createApp } from "../app.ts";
+import { closeDatabase } from "../db/client.ts";
+import { systemClock } from "../domain/context.ts";
+import { agentIdOf, findAgentRow } from "../domain/identity/agent.ts";
+import { createUlidIds } from "../domain/ids.ts";
+import { readStoredSettings } from "../domain/node/settings.ts";
+import { createJsonLogger } from "../log.ts";
+import { KeyFileError } from "../security/key-file.ts";
+import { createKeyVault } from "../security/key-vault.ts";
+import { VERSION } from "../version.ts";
+import { CliError, type Command } from "./command.ts";
+import { cardUrlOf, initializeIdentity, systemTimeZone } from "./identity.ts";
+import { configFrom } from "./init.ts";
+import { dataPaths, isEmptyDir } from "./paths.ts";
+import { openStorage } from "./storage.ts";
+
+/** Bun's default body limit is 128 MiB; nothing this node accepts comes close. */
+const MAX_REQUEST_BODY = 16 * 1024 * 1024;
+const SHUTDOWN_GRACE_MS = 10_000;
+
+export const serveCommand: Command = {
+  name: "serve",
+  summary:
+    "Run the node. On an empty data directory it first creates an agent with safe defaults (zero-config start). " +
+    "Stops cleanly on SIGINT/SIGTERM: in-flight requests finish, then SQLite is closed.",
+  usage: "kith serve [--data-dir D] [--port P] [--host H] [--public-url URL]",
+  options: {
+    "data-dir": { type: "string", description: "Data directory (default ./kith-data, or KITH_DATA_DIR)", valueName: "dir" },
+    port: { type: "string", description: "Port (default 8787, or KITH_PORT; 0 picks a free port)", valueName: "port" },
+    host: { type: "string", description: "Bind address (default 127.0.0.1, or KITH_HOST)", valueName: "addr" },
+    "public-url": { type: "string", description: "Public base URL (overrides the stored one)", valueName: "url" },
+    "log-level": { type: "string", description: "debug, info, warn, error, silent", valueName: "level" },
+    "passphrase-file": { type: "string", description: "File holding the key file passphrase", valueName: "file" },
+  },
+  async run(values, io) {
+    const first = configFrom(values, io);
+    const log = createJsonLogger({ level: first.logLevel });
+    const clock = systemClock;
+    const ids = createUlidIds(clock);
+    const paths = dataPaths(first.dataDir);
+    const fresh = isEmptyDir(paths.dir) || (!existsSync(paths.db) && !existsSync(paths.keyFile));
+    if (!fresh && !existsSync(paths.db) && existsSync(paths.keyFile)) {
+      throw new CliError(
+        `${paths.keyFile} exists but ${paths.db} does not. Restore the database (kith restore), ` +
+          `or move the key file away to start a new identity.`,
+      );
+    }
+    const db = openStorage(paths, { clock, log });
+    let stopping = false;
+    try {
+      const config = configFrom(values, io, readStoredSettings(db));
+      const vault = createKeyVault(paths.keyFile, config.passphrase);
+      if (fresh && !findAgentRow(db)) {
+        initializeIdentity(db, vault, { handle: "me", displayName: "Kith agent", timezone: systemTimeZone(), stored: {} }, { clock, ids, log });
+        io.err("kith: new data directory: created an agent with handle \"me\" (kith init sets your own handle)");
+      }
+      const agent = findAgentRow(db);
+      if (agent) unlockKeys(vault);
+      else if (vault.exists()) throw new CliError(`${paths.keyFile} exists but the database has no agent; restore a backup or move the key file away`);
+
+      const remote = new WeakMap<Request, string>();
+      let app: ReturnType<typeof createApp> | null = null;
+      const server = Bun.serve({
+        port: config.port,
+        hostname: config.host,
+        maxRequestBodySize: MAX_REQUEST_BODY,
+        fetch(request, srv) {
+          const address = srv.requestIP(request)?.address;
+          if (address) remote.set(request, address);
+          return app!.handle(request);
+        },
+        error(e) {
+          log.error("server error", { cause: e });
+          return Response.json({ error: "internal_error", message: "internal error" }, { status: 500 });
+        },
+      });
+      const publicUrl = explicitPublicUrl(values, io, readStoredSettings(db)) ?? `http://localhost:${server.port}`;
+      const node = { publicUrl, wordmark: config.wordmark, version: VERSION };
+      app = createApp({ db, clock, ids, log, node, vault });
+
+      const listening = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${server.port}`;
+      const agentId = agent ? agentIdOf(agent, node.wordmark) : null;
+      const cardUrl = agent ? cardUrlOf(node, agent.genesisKey) : null;
+      log.info("node started", { version: VERSION, listening, publicUrl, agentId, cardUrl, dataDir: paths.dir });
+      io.err(`kith ${VERSION} listening on ${listening}`);
+      io.err(`  agent id:   ${agentId ?? "(none yet: POST /api/svc creates it)"}`);
+      if (cardUrl) io.err(`  card:       ${cardUrl}`);
+      io.err(`  data dir:   ${paths.dir}`);
+      io.err(`  owner:      ${ownerSignInHint(config.ownerEmail)}`);
+      if (!publicUrl.startsWith("https://")) {
+        io.err(`  note:       the public URL is not https; INK peers only accept https endpoints (--public-url)`);
+      }
+
+      await new Promise<void>((resolve) => {
+        const stop = async (signal: string) => {
+          if (stopping) return;
+          stopping = true;
+          log.info("shutting down", { signal });
+          const timer = setTimeout(() => {
+            log.warn("in-flight requests did not finish in time; closing connections", { graceMs: SHUTDOWN_GRACE_MS });
+            void server.stop(true);
+          }, SHUTDOWN_GRACE_MS);
+          await server.stop(false);
+          clearTimeout(timer);
+          resolve();
+        };
+        process.once("SIGINT", () => void stop("SIGINT"));
+        process.once("SIGTERM", () => void stop("SIGTERM"));
+      });
+      return 0;
+    } finally {
+      closeDatabase(db);
+      if (stopping) log.info("stopped");
+    }
+  },
+};
+
+/** A public URL that was actually configured (flag, env or stored), as opposed to the port default. */
+function explicitPublicUrl(values: Record<string, string | boolean | undefined>, io: { env: Record<string, string | undefined>; cwd: string }, stored: Record<string, string>): string | null {
+  const configured = typeof values["public-url"] === "string" || !!io.env.KITH_PUBLIC_URL || stored.public_url !== undefined;
+  return configured ? configFrom(values, io, stored).publicUrl : null;
+}
+
+function unlockKeys(vault: ReturnType<typeof createKeyVault>): void {
+  try {
+    vault.all();
+  } catch (e) {
+    if (e instanceof KeyFileError) throw new CliError(`cannot start: ${e.message}`);
+    throw e;
+  }
+}
+
+function ownerSignInHint(ownerEmail: string | null): string {
+  return ownerEmail
+    ? `${ownerEmail} (owner sign-in is configured with this email)`
+    : "no owner email set (kith init --owner-email, or KITH_OWNER_EMAIL)";
+}
