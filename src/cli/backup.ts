@@ -5,7 +5,7 @@ import { basename, dirname, join, resolve } from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { createGzip } from "node:zlib";
-import { schemaVersionOf } from "../db/migrate.ts";
+import { schemaLabel, schemaVersionOf } from "../db/migrate.ts";
 import { assertPrivateMode, KeyFileError } from "../security/key-file.ts";
 import { VERSION } from "../version.ts";
 import { CliError, UsageError, type Command } from "./command.ts";
@@ -80,7 +80,7 @@ export const backupCommand: Command = {
       const entries = [{ name: "manifest.json", path: manifestPath }, ...files].map((f) => ({ ...f, mtimeMs: now }));
       await pipeline(Readable.from(tarEntries(entries)), createGzip(), createWriteStream(partial, { mode: 0o600, flags: "wx" }));
       renameSync(partial, out);
-      io.out(`backup written: ${out} (${statSync(out).size} bytes, schema ${schemaVersion})`);
+      io.out(`backup written: ${out} (${statSync(out).size} bytes, schema of ${schemaLabel(schemaVersion)})`);
       io.out(`it contains ${basename(paths.keyFile)}: store it where only you can read it`);
       return 0;
     } finally {

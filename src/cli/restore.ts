@@ -3,7 +3,7 @@ import { chmodSync, closeSync, createReadStream, createWriteStream, existsSync, 
 import { dirname, join, resolve } from "node:path";
 import { pipeline } from "node:stream/promises";
 import { createGunzip } from "node:zlib";
-import { MIGRATIONS } from "../db/migrate.ts";
+import { MIGRATIONS, schemaLabel } from "../db/migrate.ts";
 import { readPublicKeys } from "../security/key-file.ts";
 import { BACKUP_FORMAT, checkSnapshot, type BackupManifest } from "./backup.ts";
 import { CliError, UsageError, type Command } from "./command.ts";
@@ -45,12 +45,12 @@ export const restoreCommand: Command = {
       rmSync(tarPath);
       const schemaVersion = checkSnapshot(join(staging, "kith.db"));
       const known = MIGRATIONS.at(-1)?.createdAt ?? 0;
-      if (schemaVersion > known) throw new CliError(`this backup comes from a newer Kith (schema ${schemaVersion}); restore it with that version`);
+      if (schemaVersion > known) throw new CliError(`this backup comes from a newer Kith (schema of ${schemaLabel(schemaVersion)}); restore it with that version`);
       chmodSync(join(staging, "agent-key.json"), 0o600);
       readPublicKeys(join(staging, "agent-key.json"));
       if (existsSync(target)) rmdirSync(target);
       renameSync(staging, target);
-      io.out(`restored backup of ${manifest.createdAt} (kith ${manifest.kithVersion}, schema ${manifest.schemaVersion}) into ${target}`);
+      io.out(`restored backup of ${manifest.createdAt} (kith ${manifest.kithVersion}, schema of ${schemaLabel(manifest.schemaVersion)}) into ${target}`);
       return 0;
     } catch (e) {
       rmSync(staging, { recursive: true, force: true });

@@ -10,7 +10,7 @@ import { KeyFileError } from "../security/key-file.ts";
 import { createKeyVault } from "../security/key-vault.ts";
 import { VERSION } from "../version.ts";
 import { CliError, type Command } from "./command.ts";
-import { cardUrlOf, initializeIdentity, systemTimeZone } from "./identity.ts";
+import { cardUrlOf, initializeIdentity } from "./identity.ts";
 import { configFrom } from "./init.ts";
 import { dataPaths, isEmptyDir } from "./paths.ts";
 import { openStorage } from "./storage.ts";
@@ -52,7 +52,7 @@ export const serveCommand: Command = {
       const config = configFrom(values, io, readStoredSettings(db));
       const vault = createKeyVault(paths.keyFile, config.passphrase);
       if (fresh && !findAgentRow(db)) {
-        initializeIdentity(db, vault, { handle: "me", displayName: "Kith agent", timezone: systemTimeZone(), stored: {} }, { clock, ids, log });
+        initializeIdentity(db, vault, { handle: "me", displayName: "Kith agent", timezone: "UTC", stored: {} }, { clock, ids, log });
         io.err("kith: new data directory: created an agent with handle \"me\" (kith init sets your own handle)");
       }
       const agent = findAgentRow(db);

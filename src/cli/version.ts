@@ -1,4 +1,4 @@
-import { MIGRATIONS } from "../db/migrate.ts";
+import { MIGRATIONS, schemaLabel } from "../db/migrate.ts";
 import { VERSION } from "../version.ts";
 import type { Command } from "./command.ts";
 
@@ -8,7 +8,7 @@ export const versionCommand: Command = {
   usage: "kith version",
   options: {},
   run(_values, io) {
-    io.out(`kith ${VERSION} (bun ${Bun.version}, ${process.platform}-${process.arch}, schema ${MIGRATIONS.at(-1)?.createdAt ?? 0})`);
+    io.out(`kith ${VERSION} (bun ${Bun.version}, ${process.platform}-${process.arch}, schema ${MIGRATIONS.length} of ${schemaLabel(MIGRATIONS.at(-1)?.createdAt ?? 0)})`);
     return 0;
   },
 };

@@ -13,9 +13,9 @@ const SNAPSHOTS_KEPT = 3;
 export class SchemaTooNewError extends Error {
   constructor(readonly databaseVersion: number, readonly binaryVersion: number) {
     super(
-      `This database was migrated by a newer Kith (schema ${databaseVersion}); this binary only knows ` +
-        `schema ${binaryVersion}. Run the newer kith binary, or restore a backup taken before the upgrade ` +
-        `(kith restore, or a kith.db.pre-migration-* snapshot in the data directory).`,
+      `This database was migrated by a newer Kith (schema of ${schemaLabel(databaseVersion)}); this binary only ` +
+        `knows the schema of ${schemaLabel(binaryVersion)}. Run the newer kith binary, or restore a backup taken ` +
+        `before the upgrade (kith restore, or a kith.db.pre-migration-* snapshot in the data directory).`,
     );
     this.name = "SchemaTooNewError";
   }
@@ -54,6 +54,11 @@ export function migrate(
     }
   }).immediate();
   return { applied: pending.length, snapshot, schemaVersion: pending.at(-1)!.createdAt };
+}
+
+/** Schema versions are migration creation times; shown to people as dates. */
+export function schemaLabel(version: number): string {
+  return version > 0 ? new Date(version).toISOString().replace(/\.\d+Z$/, "Z") : "(empty)";
 }
 
 /** The schema version recorded in a database, without changing it (0 for an empty file). */

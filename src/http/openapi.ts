@@ -10,7 +10,8 @@ export const OPENAPI_VERSION = "0.1.0";
  * with every route and cannot drift from the code.
  */
 export function buildOpenApiDocument(app: AnyElysia, options: { publicUrl: string; kithVersion: string }): Record<string, unknown> {
-  const generated = toOpenAPISchema(app, undefined, undefined, { valibot: mapValibot } as never, "3.1.0");
+  // staticFile: false — otherwise every path with a dot (/ai.txt, /.well-known/*, agent.json) is skipped.
+  const generated = toOpenAPISchema(app, { staticFile: false }, undefined, { valibot: mapValibot } as never, "3.1.0");
   return {
     openapi: "3.1.0",
     info: {

@@ -2,7 +2,7 @@ import * as v from "valibot";
 import { transaction } from "../../db/client.ts";
 import { agentKeys, agents } from "../../db/schema/index.ts";
 import type { KeyVault } from "../../security/key-vault.ts";
-import { generateAgentKey, newKeyId, type AgentKey } from "../../security/agent-keys.ts";
+import { generateAgentKey, newKeyId, type AgentKey, type KeyRole } from "../../security/agent-keys.ts";
 import type { Ctx } from "../context.ts";
 import { conflict, DomainError, invalidInput } from "../errors.ts";
 import { findAgentRow, type AgentRow } from "./agent.ts";
@@ -20,7 +20,11 @@ export type CreateAgentInput = v.InferOutput<typeof CreateAgentInput>;
  * agent id derives from, INK §2.1) and an X25519 encryption key, written to agent-key.json, and
  * the public records in SQLite. Refuses when an identity already exists, in either place.
  */
-export function createAgent(ctx: Ctx, input: CreateAgentInput, deps: { vault: KeyVault }): AgentRow {
+export function createAgent(
+  ctx: Ctx,
+  input: CreateAgentInput,
+  deps: { vault: KeyVault; generateKey?: (role: KeyRole, keyId: string, nowMs: number) => AgentKey },
+): AgentRow {
   if (ctx.actor.kind !== "system" && ctx.actor.kind !== "owner") throw new DomainError("forbidden", "only the owner can create the agent");
   const handle = normalizeHandle(input.handle);
   const problem = handleProblem(handle);
@@ -34,8 +38,9 @@ export function createAgent(ctx: Ctx, input: CreateAgentInput, deps: { vault: Ke
   if (deps.vault.exists()) throw conflict(`${deps.vault.path} already exists; refusing to overwrite an agent identity`);
 
   const now = ctx.clock.now();
-  const signing = generateAgentKey("signing", newKeyId("signing", now), now);
-  const encryption = generateAgentKey("encryption", newKeyId("encryption", now), now);
+  const generate = deps.generateKey ?? generateAgentKey;
+  const signing = generate("signing", newKeyId("signing", now), now);
+  const encryption = generate("encryption", newKeyId("encryption", now), now);
   deps.vault.create([signing, encryption]);
   try {
     const row = transaction(ctx.db, (tx) => {
@@ -56,6 +61,7 @@ export function keyRow(key: AgentKey, now: number): typeof agentKeys.$inferInser
 }
 
 function isTimeZone(tz: string): boolean {
+  if (tz === "UTC") return true; // no ICU start-up (~6 MB) for the zero-config default
   if (tz.length === 0 || tz.length > 64) return false;
   try {
     new Intl.DateTimeFormat("en", { timeZone: tz });

@@ -1,7 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { transaction } from "../../db/client.ts";
 import { agentKeys, agents } from "../../db/schema/index.ts";
-import { generateAgentKey, newKeyId } from "../../security/agent-keys.ts";
+import { generateAgentKey, newKeyId, type AgentKey, type KeyRole } from "../../security/agent-keys.ts";
 import type { KeyVault } from "../../security/key-vault.ts";
 import type { Ctx } from "../context.ts";
 import { DomainError, notFound } from "../errors.ts";
@@ -21,12 +21,15 @@ export interface RotationResult {
  * The private key is written to agent-key.json before the database switches to it, so a crash in
  * between leaves an unused key, never an active key without its private half.
  */
-export function rotateSigningKey(ctx: Ctx, deps: { vault: KeyVault }): RotationResult {
+export function rotateSigningKey(
+  ctx: Ctx,
+  deps: { vault: KeyVault; generateKey?: (role: KeyRole, keyId: string, nowMs: number) => AgentKey },
+): RotationResult {
   if (ctx.actor.kind !== "system" && ctx.actor.kind !== "owner") throw new DomainError("forbidden", "only the owner can rotate keys");
   if (!findAgentRow(ctx.db)) throw notFound("agent");
   deps.vault.all(); // fail early (wrong passphrase, insecure file) before generating anything
   const now = ctx.clock.now();
-  const key = generateAgentKey("signing", newKeyId("signing", now), now);
+  const key = (deps.generateKey ?? generateAgentKey)("signing", newKeyId("signing", now), now);
   deps.vault.append(key);
   const result = transaction(ctx.db, (tx) => {
     const retired = tx

@@ -7,7 +7,7 @@ import { PUBLIC } from "../deps.ts";
 import { AgentCardDoc } from "../schemas/card.ts";
 import { errors } from "../schemas/common.ts";
 
-const AgentIdParam = v.object({ agentId: v.pipe(v.string(), v.maxLength(512)) });
+const AgentIdParam = v.object({ agentId: v.pipe(v.string(), v.description("The agent id, e.g. svc:z6Mk… (percent-encoded or not)")) });
 
 /**
  * The Agent Card at INK's discovery path (INK §12), the SPEC's `/agents/:agentId` spelling, and

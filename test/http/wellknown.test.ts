@@ -1,0 +1,105 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { Validator } from "@seriousme/openapi-schema-validator";
+import { bootTestApp, type TestNode } from "../helpers/boot.ts";
+import { json } from "../helpers/process.ts";
+
+let node: TestNode;
+afterEach(() => node?.close());
+
+describe("discovery documents", () => {
+  test("GET /health reports status, version and the database", async () => {
+    node = bootTestApp();
+    const res = await node.request("/health");
+    expect(res.status).toBe(200);
+    expect(await json(res)).toEqual({ status: "ok", version: "0.0.0-test", database: "ok", agent: true });
+  });
+
+  test("GET /health answers 503 when the database is gone", async () => {
+    node = bootTestApp();
+    node.db.$client.close();
+    const res = await node.request("/health");
+    expect(res.status).toBe(503);
+    expect(await json(res)).toMatchObject({ status: "degraded", database: "unavailable" });
+    node.close = () => {};
+  });
+
+  test("the OpenAPI document is valid OpenAPI 3.1 and generated from the routes", async () => {
+    node = bootTestApp();
+    const res = await node.request("/.well-known/openapi.json");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("application/json");
+    const doc = await json(res);
+    const validator = new Validator();
+    const result = await validator.validate(doc);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe("3.1");
+    expect(doc.info.version).toBe("0.1.0");
+    expect(Object.keys(doc["x-svc"].extensionScopes)).toEqual(["identity.read", "connections.read", "connections.write", "agent.chat", "briefing.read", "events.read", "events.write"]);
+    for (const path of ["/health", "/ink/v1/{agentId}/agent.json", "/agents/{agentId}/agent.json", "/.well-known/ink/agent.json", "/{handle}"]) {
+      expect(doc.paths[path]?.get).toBeDefined();
+    }
+    expect(doc.paths["/{handle}"].get.responses["200"].content["application/json"].schema.properties.found.type).toBe("boolean");
+  });
+
+  test("OAuth authorization server metadata names this node as issuer", async () => {
+    node = bootTestApp();
+    const res = await node.request("/.well-known/oauth-authorization-server");
+    expect(res.status).toBe(200);
+    const meta = await json(res);
+    expect(meta.issuer).toBe("https://alice.example.com");
+    expect(Array.isArray(meta.response_types_supported)).toBe(true);
+  });
+
+  test("ai.txt is plain text with a policy and an index of the documents and the card", async () => {
+    node = bootTestApp();
+    const res = await node.request("/ai.txt");
+    expect(res.headers.get("content-type")).toStartWith("text/plain");
+    const text = await res.text();
+    expect(text).toContain(`Agent-Card: https://alice.example.com/ink/v1/${encodeURIComponent(node.agentId!)}/agent.json`);
+    expect(text).toContain("OpenAPI: https://alice.example.com/.well-known/openapi.json");
+    expect(text).toContain("OAuth-Authorization-Server:");
+    expect(text).toMatch(/policy/i);
+  });
+});
+
+describe("handles and errors", () => {
+  test("GET /{handle}: found, unknown (still 200), case-insensitive", async () => {
+    node = bootTestApp();
+    expect(await json(await node.request("/alice"))).toEqual({ found: true, agentId: node.agentId, handle: "alice" });
+    expect(await json(await node.request("/Alice"))).toEqual({ found: true, agentId: node.agentId, handle: "alice" });
+    const unknown = await node.request("/bob");
+    expect(unknown.status).toBe(200);
+    expect(await json(unknown)).toEqual({ found: false, agentId: null, handle: "bob" });
+  });
+
+  test("reserved paths are not handles", async () => {
+    node = bootTestApp();
+    for (const p of ["/api", "/auth", "/ext", "/marketplace", "/discover", "/ink", "/agents"]) {
+      const res = await node.request(p);
+      expect(res.status).toBe(404);
+      expect(await json(res)).toMatchObject({ error: "not_found" });
+    }
+  });
+
+  test("unknown routes and methods answer a JSON {error, message} 404, with a request id", async () => {
+    node = bootTestApp();
+    for (const [method, path] of [["GET", "/a/b/c"], ["DELETE", "/health"], ["POST", "/.well-known/openapi.json"]] as const) {
+      const res = await node.request(path, { method });
+      expect(res.status).toBe(404);
+      expect(res.headers.get("content-type")).toBe("application/json");
+      const body = await json(res);
+      expect(Object.keys(body).sort()).toEqual(["error", "message"]);
+      expect(res.headers.get("x-request-id")).toMatch(/^T\d+$/);
+    }
+  });
+
+  test("every request is logged once with its id, method, path and status, never its query", async () => {
+    node = bootTestApp();
+    await node.request("/health?token=SHOULD-NOT-APPEAR", { headers: { "x-request-id": "proxy-id-12345" } });
+    await Bun.sleep(5);
+    const line = node.logLines.find((l) => l.msg === "request" && l.path === "/health");
+    expect(line).toMatchObject({ reqId: "proxy-id-12345", method: "GET", status: 200 });
+    expect(JSON.stringify(node.logLines)).not.toContain("SHOULD-NOT-APPEAR");
+  });
+});

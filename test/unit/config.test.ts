@@ -1,0 +1,65 @@
+import { describe, expect, test } from "bun:test";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ConfigError, resolveConfig, SETTINGS } from "../../src/config.ts";
+
+const base = { flags: {}, env: {}, cwd: "/srv" };
+
+describe("config: precedence flag > env > stored > default", () => {
+  test("defaults", () => {
+    const c = resolveConfig(base);
+    expect(c).toMatchObject({ dataDir: "/srv/kith-data", port: 8787, host: "127.0.0.1", publicUrl: "http://localhost:8787", wordmark: "svc", logLevel: "info", passphrase: null, trustProxy: false, allowPrivatePeers: false });
+  });
+
+  test("stored beats default, env beats stored, flag beats env", () => {
+    const stored = { public_url: "https://stored.example", wordmark: "tulpa" };
+    expect(resolveConfig({ ...base, stored }).publicUrl).toBe("https://stored.example");
+    expect(resolveConfig({ ...base, stored, env: { KITH_PUBLIC_URL: "https://env.example/" } }).publicUrl).toBe("https://env.example");
+    expect(resolveConfig({ ...base, stored, env: { KITH_PUBLIC_URL: "https://env.example" }, flags: { "public-url": "https://flag.example" } }).publicUrl).toBe("https://flag.example");
+    expect(resolveConfig({ ...base, stored }).wordmark).toBe("tulpa");
+    expect(resolveConfig({ ...base, stored, env: { KITH_WORDMARK: "svc" } }).wordmark).toBe("svc");
+  });
+
+  test("the default public URL follows the port", () => {
+    expect(resolveConfig({ ...base, flags: { port: "9000" } }).publicUrl).toBe("http://localhost:9000");
+  });
+
+  test("passphrase from env, or from the file named by --passphrase-file", () => {
+    expect(resolveConfig({ ...base, env: { KITH_KEY_PASSPHRASE: "s3cret words" } }).passphrase).toBe("s3cret words");
+    const file = join(mkdtempSync(join(tmpdir(), "kith-cfg-")), "pass");
+    writeFileSync(file, "from file\n");
+    expect(resolveConfig({ ...base, flags: { "passphrase-file": file } }).passphrase).toBe("from file");
+  });
+});
+
+describe("config: bad settings name the setting and what is allowed", () => {
+  const cases: Array<[string, Parameters<typeof resolveConfig>[0], RegExp]> = [
+    ["port not a number", { ...base, flags: { port: "abc" } }, /--port: expected an integer from 0 to 65535/],
+    ["port too big", { ...base, env: { KITH_PORT: "70000" } }, /KITH_PORT: expected an integer from 0 to 65535/],
+    ["wordmark", { ...base, env: { KITH_WORDMARK: "ink" } }, /KITH_WORDMARK: expected one of svc, tulpa/],
+    ["log level", { ...base, flags: { "log-level": "loud" } }, /--log-level: expected one of debug, info, warn, error, silent/],
+    ["boolean", { ...base, env: { KITH_TRUST_PROXY: "maybe" } }, /KITH_TRUST_PROXY: expected one of 1, true/],
+    ["public url scheme", { ...base, flags: { "public-url": "ftp://x.example" } }, /--public-url: must use https/],
+    ["public url garbage", { ...base, env: { KITH_PUBLIC_URL: "not a url" } }, /KITH_PUBLIC_URL: expected an absolute URL/],
+    ["public url query", { ...base, flags: { "public-url": "https://x.example/?a=1" } }, /--public-url: must not contain a query/],
+    ["public url credentials", { ...base, flags: { "public-url": "https://u:p@x.example" } }, /must not contain a user name/],
+    ["owner email", { ...base, env: { KITH_OWNER_EMAIL: "not-an-email" } }, /KITH_OWNER_EMAIL: expected an email address/],
+    ["stored value", { ...base, stored: { wordmark: "bogus" } }, /stored setting wordmark: expected one of svc, tulpa/],
+    ["missing passphrase file", { ...base, flags: { "passphrase-file": "/nonexistent/x" } }, /--passphrase-file: cannot read/],
+  ];
+  for (const [name, input, pattern] of cases) {
+    test(name, () => {
+      expect(() => resolveConfig(input)).toThrow(ConfigError);
+      expect(() => resolveConfig(input)).toThrow(pattern);
+    });
+  }
+});
+
+test("every setting has an env var, a default and a description", () => {
+  for (const s of SETTINGS) {
+    expect(s.env).toMatch(/^KITH_[A-Z_]+$/);
+    expect(s.description.length).toBeGreaterThan(10);
+    expect(s.default.length).toBeGreaterThan(0);
+  }
+});

@@ -1,0 +1,50 @@
+import { expect, test } from "bun:test";
+import { createJsonLogger } from "../../src/log.ts";
+
+function capture(level: "debug" | "info" | "warn" | "error" | "silent" = "debug") {
+  const lines: string[] = [];
+  const log = createJsonLogger({ level, write: (l) => lines.push(l), now: () => 0 });
+  return { log, lines, parsed: () => lines.map((l) => JSON.parse(l) as Record<string, unknown>) };
+}
+
+test("one JSON object per line with time, level and message", () => {
+  const { log, lines, parsed } = capture();
+  log.info("hello", { a: 1 });
+  expect(lines).toHaveLength(1);
+  expect(lines[0]).not.toContain("\n");
+  expect(parsed()[0]).toEqual({ time: "1970-01-01T00:00:00.000Z", level: "info", msg: "hello", a: 1 });
+});
+
+test("level filtering", () => {
+  const { log, parsed } = capture("warn");
+  log.debug("d");
+  log.info("i");
+  log.warn("w");
+  log.error("e");
+  expect(parsed().map((l) => l.level)).toEqual(["warn", "error"]);
+  const silent = capture("silent");
+  silent.log.error("x");
+  expect(silent.lines).toHaveLength(0);
+});
+
+test("secrets never reach a log line, at any depth and in any spelling", () => {
+  const { log, lines } = capture();
+  log.info("auth", {
+    privateKey: "PK-SECRET",
+    nested: { refresh_token: "RT-SECRET", list: [{ accessToken: "AT-SECRET" }], Authorization: "Bearer AUTH-SECRET" },
+    passphrase: "PASS-SECRET",
+    "api-key": "API-SECRET",
+    code: "123456",
+    keyId: "sig-1",
+  });
+  const text = lines.join("\n");
+  for (const secret of ["PK-SECRET", "RT-SECRET", "AT-SECRET", "AUTH-SECRET", "PASS-SECRET", "API-SECRET", "123456"]) expect(text).not.toContain(secret);
+  expect(text).toContain("sig-1");
+  expect(text).toContain("[redacted]");
+});
+
+test("child loggers carry their fields; errors are summarised", () => {
+  const { log, parsed } = capture();
+  log.child({ reqId: "r1" }).error("failed", { cause: new Error("boom") });
+  expect(parsed()[0]).toMatchObject({ reqId: "r1", cause: { name: "Error", message: "boom" } });
+});
