@@ -9,7 +9,9 @@ import { requestLog } from "./http/plugins/request-log.ts";
 import { cardRoutes } from "./http/surfaces/card.routes.ts";
 import { handleRoutes } from "./http/surfaces/handle.routes.ts";
 import { wellKnownRoutes } from "./http/surfaces/wellknown.routes.ts";
+import { clientIpResolver } from "./http/plugins/client-ip.ts";
 import type { KeyVault } from "./security/key-vault.ts";
+import { createMemoryRateLimiter } from "./security/rate-limit.ts";
 
 export interface AppDeps {
   db: Db;
@@ -18,6 +20,10 @@ export interface AppDeps {
   log: Logger;
   node: NodeIdentity & { version: string };
   vault: KeyVault;
+  /** Take client IPs from X-Forwarded-For (KITH_TRUST_PROXY). */
+  trustProxy?: boolean;
+  /** The socket's peer address for a request (Bun.serve's requestIP); absent in-process. */
+  remoteAddress?: (request: Request) => string | null;
 }
 
 /**
@@ -29,6 +35,9 @@ export function createApp(deps: AppDeps) {
     ctx: (actor) => ({ actor, db: deps.db, clock: deps.clock, ids: deps.ids, log: deps.log }),
     node: deps.node,
     log: deps.log,
+    clientIp: clientIpResolver({ trustProxy: deps.trustProxy ?? false, remoteAddress: deps.remoteAddress ?? (() => null) }),
+    limiter: createMemoryRateLimiter(),
+    now: () => deps.clock.now(),
   };
   let openapi: Record<string, unknown> | null = null;
   let root: AnyElysia | null = null;

@@ -77,7 +77,7 @@ export const serveCommand: Command = {
       });
       const publicUrl = explicitPublicUrl(values, io, readStoredSettings(db)) ?? `http://localhost:${server.port}`;
       const node = { publicUrl, wordmark: config.wordmark, version: VERSION };
-      app = createApp({ db, clock, ids, log, node, vault });
+      app = createApp({ db, clock, ids, log, node, vault, trustProxy: config.trustProxy, remoteAddress: (r) => remote.get(r) ?? null });
 
       const listening = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${server.port}`;
       const agentId = agent ? agentIdOf(agent, node.wordmark) : null;

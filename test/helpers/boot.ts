@@ -13,6 +13,8 @@ import { createKeyVault, type KeyVault } from "../../src/security/key-vault.ts";
 import { testClock, type TestClock } from "./clock.ts";
 import { personaKeyGenerator } from "./personas.ts";
 
+export const TEST_REMOTE_HEADER = "x-test-remote-address";
+
 export interface TestNode {
   app: App;
   db: Db;
@@ -34,7 +36,7 @@ export interface TestNode {
  * A real node on a temp directory: migrated SQLite file, fixed persona keys (alice), a test
  * clock, sequential ids and a log captured in memory. No mocks of our own code.
  */
-export function bootTestApp(options: { agent?: boolean; wordmark?: Wordmark; publicUrl?: string } = {}): TestNode {
+export function bootTestApp(options: { agent?: boolean; wordmark?: Wordmark; publicUrl?: string; trustProxy?: boolean } = {}): TestNode {
   const dir = mkdtempSync(join(tmpdir(), "kith-test-"));
   const clock = testClock();
   const ids = createSequentialIds("T");
@@ -50,7 +52,9 @@ export function bootTestApp(options: { agent?: boolean; wordmark?: Wordmark; pub
     options.agent === false
       ? null
       : createAgent(ctx(), { handle: "alice", displayName: "Alice Example", timezone: "Europe/Paris" }, { vault, generateKey: personaKeyGenerator("alice") });
-  const app = createApp({ db, clock, ids, log, vault, node: { publicUrl, wordmark, version: "0.0.0-test" } });
+  // In-process requests have no socket: a test sets the peer address with this header.
+  const remoteAddress = (r: Request) => r.headers.get(TEST_REMOTE_HEADER) ?? "192.0.2.10";
+  const app = createApp({ db, clock, ids, log, vault, node: { publicUrl, wordmark, version: "0.0.0-test" }, trustProxy: options.trustProxy ?? false, remoteAddress });
   return {
     app,
     db,

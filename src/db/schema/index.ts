@@ -1,1 +1,2 @@
 export * from "./agent.ts";
+export * from "./rate-limits.ts";
