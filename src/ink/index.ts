@@ -264,3 +264,63 @@ export {
   buildSignedEnvelope,
   prepareOutbound,
 } from "./sender.ts";
+
+// ── Discovery, first contact, handshake, audit ───────────────────────────────────────────────
+/**
+ * The card discovery-fetch response contract (INK §12) and its Content-Type rule.
+ * @example checkCardFetchResponse({ status, contentType, contentLength, body, requestedAgentId, resolutionDid: null })
+ */
+export {
+  type CardFetchResponse,
+  type CardFetchResult,
+  type CardFetchFailure,
+  MAX_CARD_BYTES,
+  checkCardFetchResponse,
+  isJsonContentType,
+  cardUrls,
+} from "./card-fetch.ts";
+/**
+ * The first-contact transcript decision (INK §15).
+ * @example verifyFirstContact({ cardFetch, clientSupportedVersions, now, nonceStore, request, response, wordmark })
+ */
+export { type FirstContactInput, type FirstContactResult, type FirstContactStep, type SignedLeg, verifyFirstContact } from "./first-contact.ts";
+/**
+ * Signed discovery-query envelopes (INK §18): verify in schema → signature → audience → window → replay order.
+ * @example verifyDiscoveryQuery({ raw, audience: ownIds, now, publicKey, replay: store, wordmark })
+ */
+export {
+  type DiscoveryQueryInput,
+  type DiscoveryQueryResult,
+  type DiscoveryQueryReason,
+  type DiscoveryQueryDraft,
+  DiscoveryQuery,
+  DiscoveryQueryEnvelope,
+  verifyDiscoveryQuery,
+  signDiscoveryQuery,
+} from "./discovery-query.ts";
+/**
+ * Handshake challenge / rejection / resolution messages (INK §17).
+ * @example validateHandshakeMessage(body, "svc") // { ok: true, kind: "challenge", message }
+ */
+export { type HandshakeKind, type HandshakeResult, HandshakeChallenge, HandshakeRejection, HandshakeResolution, validateHandshakeMessage } from "./handshake.ts";
+/**
+ * Hash-chained audit events, the signed audit response gate, and receipt message hashes.
+ * @example verifyAuditEventChain(events) // { ok: true, lastHash } | { ok: false, reason: "sequence_fork", index }
+ */
+export {
+  type AuditEvent,
+  type AuditResponse,
+  type ChainResult,
+  type ChainFailure,
+  type AuditResponseInput,
+  type AuditResponseFailure,
+  auditEventCanonical,
+  auditEventHash,
+  auditLeafHash,
+  signAuditEvent,
+  verifyAuditEventSignature,
+  verifyAuditEventChain,
+  signAuditResponse,
+  verifyAuditResponse,
+  messageHash,
+} from "./audit.ts";
