@@ -69,7 +69,7 @@ export function checkEnvelopeSchema(value: unknown): { ok: true } | { ok: false;
   for (const key in value) {
     if (!Object.prototype.hasOwnProperty.call(FIELDS, key)) return bad(`${key}: unknown member`);
   }
-  if (protocol === undefined) return bad("protocol: required");
+  if (protocol !== "ink/0.1" && protocol !== "ink/0.2") return bad("protocol: required string");
   for (const [key, min, max, required] of STRING_FIELDS) {
     const v = value[key];
     if (v === undefined) {
