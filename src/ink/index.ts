@@ -116,3 +116,211 @@ export { isValidEndpointUrl, endpointPath, endpointHostname } from "./endpoint-u
  * @example classifyHost("169.254.169.254") // "private"
  */
 export { type HostClass, classifyHost, isPublicHostname } from "./hostname.ts";
+
+// ── Ed25519, signatures, headers ─────────────────────────────────────────────────────────────
+/**
+ * Strict Ed25519: the `Ed25519Verifier` backend type, the noble default, and the wrapper that
+ * makes any fast verify strict (S < L, canonical non-small-order key checked once, cached).
+ * @example const verifier = createStrictVerifier(nativeVerify); verifier(pk, msg, sig) // boolean
+ */
+export {
+  type Ed25519Verifier,
+  type Ed25519KeyPair,
+  type StrictVerifierOptions,
+  nobleStrictVerifier,
+  createStrictVerifier,
+  isCanonicalS,
+  isStrictPublicKey,
+  ed25519PublicKey,
+  ed25519Sign,
+  generateEd25519KeyPair,
+} from "./ed25519.ts";
+/**
+ * 86-char base64url signature strings.
+ * @example decodeSignature(s) // Uint8Array(64) | null
+ */
+export { isSignatureString, decodeSignature, encodeSignature } from "./signature-encoding.ts";
+/**
+ * Transport signature base (INK §6.1), signing and single-key verification.
+ * @example signTransport({ method: "POST", path, recipientDid, body, timestamp: body.timestamp }, sk) // { ok, signature }
+ */
+export {
+  type SignInput,
+  type SignatureBaseResult,
+  type TransportSignResult,
+  buildSignatureBase,
+  signatureBaseFromCanonical,
+  signTransport,
+  verifyTransportSignature,
+} from "./transport.ts";
+/**
+ * `Authorization: INK-Ed25519 <sig>[ keyId=<id>]` parse/build (INK §6.2).
+ * @example parseAuthorizationHeader("INK-Ed25519 " + sig) // { ok: true, signature, keyId: null }
+ */
+export {
+  type ParsedAuthHeader,
+  type AuthHeaderReason,
+  type BuiltAuthHeader,
+  parseAuthorizationHeader,
+  buildAuthorizationHeader,
+  isHeaderKeyId,
+} from "./auth-header.ts";
+/**
+ * Body signature with version-keyed domain separation (INK §7).
+ * @example signBody(envelope, sk, "svc") // { ok: true, body: { …envelope, signature } }
+ */
+export { type SignBodyResult, bodySignatureDomain, bodySigningText, signBody, verifyBody } from "./body-signature.ts";
+/**
+ * Replay: nonce grammar, the injected `NonceStore`, and the standalone `checkReplay`.
+ * @example checkReplay({ timestamp, nonce, now, seen: (n) => store.has(n) }) // { ok } | { ok: false, reason: "duplicate_nonce" }
+ */
+export {
+  type NonceStore,
+  type NonceRecordResult,
+  type ReplayInput,
+  type ReplayDecision,
+  isReplayNonce,
+  recordNonce,
+  createMemoryNonceStore,
+  checkReplay,
+} from "./replay.ts";
+/**
+ * Key resolution under the authority rule and rotation-aware verification (INK §10).
+ * @example verifyWithSenderKeys(resolveSenderKeys({ card, agentId: from }), tsMs, hint, (pk) => …, { liveAuth: true })
+ */
+export {
+  type KeyStatus,
+  type SigningKeyEntry,
+  type SenderKeys,
+  type KeyVerifyOptions,
+  type KeyVerifyResult,
+  type SenderKeyInputs,
+  type EncryptionKey,
+  verifyWithSenderKeys,
+  isKeyUsableAt,
+  senderKeysFromCard,
+  resolveSenderKeys,
+  recipientEncryptionKey,
+} from "./keys.ts";
+
+// ── Envelopes: receive and send ──────────────────────────────────────────────────────────────
+/**
+ * The strict intent envelope (INK §3.1).
+ * @example parseEnvelope(json) // { ok: true, envelope } | { ok: false, reason: "invalid_envelope" | "unsupported_protocol_version" }
+ */
+export { type EnvelopeProtocol, type EnvelopeParse, type EnvelopeReason, ENVELOPE_PROTOCOLS, IntentEnvelope, Provenance, parseEnvelope } from "./envelope.ts";
+/**
+ * ECIES sealed envelopes (ENCRYPTION.md): seal with the sealer refusals; open = decrypt decision.
+ * @example openEnvelope({ envelope, recipientSecretKeys: [current, previous], recipientDid: ownId, wordmark })
+ */
+export {
+  type SealedEnvelope,
+  type SealInput,
+  type SealResult,
+  type SealFailure,
+  type OpenInput,
+  type OpenResult,
+  type OpenFailure,
+  sealEnvelope,
+  openEnvelope,
+} from "./encryption.ts";
+/**
+ * The receiver's full decision for an intent POST, in two sync phases around async key lookup.
+ * @example
+ * const p = inspectInbound({ body, authorization, now }, policy);
+ * if (!p.ok) return p.reason;
+ * const keys = resolveSenderKeys({ card: await fetchCard(p.from), agentId: p.from });
+ * const d = authenticateInbound(p, { keys, verifier, replay: { store }, decryptionKeys });
+ */
+export {
+  type InboundPolicy,
+  type InboundRequest,
+  type InboundPending,
+  type InboundContext,
+  type InboundAccepted,
+  type InboundRejection,
+  type InboundDecision,
+  inspectInbound,
+  authenticateInbound,
+  decideInbound,
+} from "./receiver.ts";
+export type { InboundReason } from "./receiver-reasons.ts";
+/**
+ * The sender side: version selection, build + body-sign, seal when confidential, transport-sign.
+ * @example
+ * const env = buildSignedEnvelope(draft, sk, "svc");
+ * const req = prepareOutbound({ envelope: env.envelope, recipient: { agentId, endpoint, encryptionKey }, secretKey: sk, keyId, wordmark: "svc" });
+ * // fetch(req.url, { method: "POST", headers: { authorization: req.authorization, "content-type": "application/json" }, body: req.bodyText })
+ */
+export {
+  type EnvelopeDraft,
+  type BuildEnvelopeResult,
+  type OutboundRecipient,
+  type OutboundInput,
+  type OutboundRequest,
+  type OutboundFailure,
+  DEFAULT_VERSION_PREFERENCES,
+  selectProtocolVersion,
+  buildSignedEnvelope,
+  prepareOutbound,
+} from "./sender.ts";
+
+// ── Discovery, first contact, handshake, audit ───────────────────────────────────────────────
+/**
+ * The card discovery-fetch response contract (INK §12) and its Content-Type rule.
+ * @example checkCardFetchResponse({ status, contentType, contentLength, body, requestedAgentId, resolutionDid: null })
+ */
+export {
+  type CardFetchResponse,
+  type CardFetchResult,
+  type CardFetchFailure,
+  MAX_CARD_BYTES,
+  checkCardFetchResponse,
+  isJsonContentType,
+  cardUrls,
+} from "./card-fetch.ts";
+/**
+ * The first-contact transcript decision (INK §15).
+ * @example verifyFirstContact({ cardFetch, clientSupportedVersions, now, nonceStore, request, response, wordmark })
+ */
+export { type FirstContactInput, type FirstContactResult, type FirstContactStep, type SignedLeg, verifyFirstContact } from "./first-contact.ts";
+/**
+ * Signed discovery-query envelopes (INK §18): verify in schema → signature → audience → window → replay order.
+ * @example verifyDiscoveryQuery({ raw, audience: ownIds, now, publicKey, replay: store, wordmark })
+ */
+export {
+  type DiscoveryQueryInput,
+  type DiscoveryQueryResult,
+  type DiscoveryQueryReason,
+  type DiscoveryQueryDraft,
+  DiscoveryQuery,
+  DiscoveryQueryEnvelope,
+  verifyDiscoveryQuery,
+  signDiscoveryQuery,
+} from "./discovery-query.ts";
+/**
+ * Handshake challenge / rejection / resolution messages (INK §17).
+ * @example validateHandshakeMessage(body, "svc") // { ok: true, kind: "challenge", message }
+ */
+export { type HandshakeKind, type HandshakeResult, HandshakeChallenge, HandshakeRejection, HandshakeResolution, validateHandshakeMessage } from "./handshake.ts";
+/**
+ * Hash-chained audit events, the signed audit response gate, and receipt message hashes.
+ * @example verifyAuditEventChain(events) // { ok: true, lastHash } | { ok: false, reason: "sequence_fork", index }
+ */
+export {
+  type AuditEvent,
+  type AuditResponse,
+  type ChainResult,
+  type ChainFailure,
+  type AuditResponseInput,
+  type AuditResponseFailure,
+  auditEventCanonical,
+  auditEventHash,
+  auditLeafHash,
+  signAuditEvent,
+  verifyAuditEventSignature,
+  verifyAuditEventChain,
+  signAuditResponse,
+  verifyAuditResponse,
+  messageHash,
+} from "./audit.ts";

@@ -31,7 +31,9 @@ export function normalizePrincipal(agentId: unknown): NormalizeResult {
   if (tail !== null) {
     const decoded = decodeMultibaseKey(tail);
     if (decoded === null || decoded.kind !== "ed25519") return { ok: true, principal: `raw:${agentId}` };
-    return { ok: true, principal: `key:${encodeEd25519PublicKey(decoded.key)}` };
+    // Decode-then-re-encode (INK §2.2). base58btc decoding accepts only alphabet characters and is
+    // a bijection (leading zero bytes ↔ leading `1`s), so the re-encoding is exactly `tail`.
+    return { ok: true, principal: `key:${tail}` };
   }
   if (agentId.startsWith("key:")) return { ok: true, principal: `raw:${agentId}` };
   return { ok: true, principal: agentId };

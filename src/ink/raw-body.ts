@@ -51,22 +51,30 @@ export function scanText(text: string): GateFailure | null {
   let numberFail = false;
   let memberFail = false;
   const n = text.length;
+  // Next backslash at or after the cursor; string contents are skipped with indexOf (fast path).
+  let nextBackslash = text.indexOf("\\");
+  if (nextBackslash < 0) nextBackslash = n;
   let i = 0;
   while (i < n) {
     const c = text.charCodeAt(i);
     if (c === 0x22) {
       let j = i + 1;
       let escaped = false;
-      while (j < n) {
-        const d = text.charCodeAt(j);
-        if (d === 0x22) break;
-        if (d !== 0x5c) {
-          j++;
-          continue;
+      for (;;) {
+        let quote = text.indexOf('"', j);
+        if (quote < 0) quote = n;
+        if (nextBackslash < j) {
+          nextBackslash = text.indexOf("\\", j);
+          if (nextBackslash < 0) nextBackslash = n;
         }
+        if (quote <= nextBackslash) {
+          j = quote;
+          break;
+        }
+        j = nextBackslash;
         escaped = true;
         if (text.charCodeAt(j + 1) !== 0x75) {
-          j += 2; // `\\`, `\"`, `\n`, …: the escaped char is never a quote terminator
+          j += 2; // `\\`, `\"`, `\n`, …: the escaped char never terminates the string
           continue;
         }
         const unit = hex4(text, j + 2);

@@ -1,0 +1,114 @@
+// Benchmark: throughput of the full inbound INK decision for a typical 1–2 KB signed intent
+// (raw gate + parse + schema + JCS + transport signature + body signature + replay check)
+// against the bare native Ed25519 verify rate of the same runtime, on one core.
+//
+//   taskset -c 0 bun scripts/bench/ink-verify.ts [--seconds 1] [--runs 5]
+//
+// Not a test: numbers depend on the machine. Each measurement is a median over several runs,
+// interleaved so drift in machine load hits every case alike.
+import {
+  buildSignedEnvelope,
+  createMemoryNonceStore,
+  decideInbound,
+  deriveAgentId,
+  type Ed25519Verifier,
+  formatTimestamp,
+  generateEd25519KeyPair,
+  type InboundPolicy,
+  nobleStrictVerifier,
+  type NonceStore,
+  prepareOutbound,
+  resolveSenderKeys,
+} from "../../src/ink/index.ts";
+import { nativeEd25519Verify, nativeStrictVerifier } from "../../src/security/ed25519-native.ts";
+
+const args = new Map<string, string>();
+for (let i = 2; i < process.argv.length; i += 2) args.set(process.argv[i] ?? "", process.argv[i + 1] ?? "");
+const SECONDS = Number(args.get("--seconds") ?? 1);
+const RUNS = Number(args.get("--runs") ?? 5);
+const MESSAGES = 512;
+
+const sender = generateEd25519KeyPair(new Uint8Array(32).fill(7));
+const receiver = generateEd25519KeyPair(new Uint8Array(32).fill(9));
+const from = deriveAgentId(sender.publicKey, "svc");
+const to = deriveAgentId(receiver.publicKey, "svc");
+const now = Date.UTC(2026, 6, 1);
+const timestamp = formatTimestamp(now);
+const endpoint = "https://receiver.example/ink/v1/inbound";
+const policy: InboundPolicy = { ownAgentId: to, endpointPath: "/ink/v1/inbound", wordmark: "svc", supportedIntents: ["ask", "ping"] };
+const keys = resolveSenderKeys({ agentId: from });
+const encoder = new TextEncoder();
+
+// A typical intent: an `ask` with about a kilobyte of question text → ~1.6 KB on the wire.
+const question = "Could you share how your team evaluates agent-to-agent protocols? ".repeat(16);
+type Fixture = { body: Uint8Array; authorization: string; base: Uint8Array; signature: Uint8Array };
+const fixtures: Fixture[] = [];
+for (let i = 0; i < MESSAGES; i++) {
+  const nonce = `bench-nonce-${String(i).padStart(8, "0")}-abcdef`;
+  const built = buildSignedEnvelope(
+    { protocol: "ink/0.1", id: `msg-${i}`, correlationId: "thread-1", createdAt: timestamp, from, to, intent: "ask", payload: { question, context: "benchmark" }, timestamp, nonce, signingKeyId: "sig-2026-07" },
+    sender.secretKey,
+    "svc",
+  );
+  if (!built.ok) throw new Error(`fixture: ${built.reason}`);
+  const req = prepareOutbound({ envelope: built.envelope, recipient: { agentId: to, endpoint }, secretKey: sender.secretKey, keyId: "sig-2026-07", wordmark: "svc" });
+  if (!req.ok) throw new Error(`fixture: ${req.reason}`);
+  const sig = Buffer.from(req.authorization.slice("INK-Ed25519 ".length, "INK-Ed25519 ".length + 86), "base64url");
+  const base = encoder.encode(`ink/0.1\nPOST\n/ink/v1/inbound\n${to}\n${req.bodyText}\n${timestamp}`);
+  fixtures.push({ body: encoder.encode(req.bodyText), authorization: req.authorization, base, signature: new Uint8Array(sig) });
+}
+const bodyBytes = fixtures[0]?.body.length ?? 0;
+
+function rate(fn: (i: number) => void, seconds: number): number {
+  const end = performance.now() + seconds * 1000;
+  let ops = 0;
+  let t0 = performance.now();
+  while (performance.now() < end) {
+    for (let k = 0; k < 64; k++) fn(ops++);
+  }
+  return (ops * 1000) / (performance.now() - t0);
+}
+
+function bareVerify(verify: Ed25519Verifier) {
+  return (i: number) => {
+    const f = fixtures[i % MESSAGES] as Fixture;
+    if (!verify(sender.publicKey, f.base, f.signature)) throw new Error("bare verify failed");
+  };
+}
+
+// A real single-use store; it is renewed at the start of each pass over the fixtures so every
+// decision does a genuine insert-if-absent of a nonce it has not seen in that pass.
+let store: NonceStore = createMemoryNonceStore();
+function fullDecision(verifier: Ed25519Verifier) {
+  return (i: number) => {
+    const k = i % MESSAGES;
+    if (k === 0) store = createMemoryNonceStore();
+    const f = fixtures[k] as Fixture;
+    const d = decideInbound({ body: f.body, authorization: f.authorization, now }, policy, { keys, verifier, replay: { store } });
+    if (!d.ok) throw new Error(`decision rejected: ${d.reason}`);
+  };
+}
+
+const cases = {
+  bareNative: bareVerify(nativeEd25519Verify),
+  fullNative: fullDecision(nativeStrictVerifier),
+  bareNoble: bareVerify(nobleStrictVerifier),
+};
+// Warm up every path (JIT, key caches).
+for (const fn of Object.values(cases)) rate(fn, 0.3);
+
+const results: Record<keyof typeof cases, number[]> = { bareNative: [], fullNative: [], bareNoble: [] };
+for (let r = 0; r < RUNS; r++) {
+  results.bareNative.push(rate(cases.bareNative, SECONDS));
+  results.fullNative.push(rate(cases.fullNative, SECONDS));
+  results.bareNoble.push(rate(cases.bareNoble, Math.min(SECONDS, 0.5)));
+}
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
+const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
+const bare = median(results.bareNative);
+const full = median(results.fullNative);
+console.log(`ink-verify: body ${bodyBytes} bytes, ${RUNS} runs x ${SECONDS}s, medians (Bun ${Bun.version})`);
+console.log(`  bare native Ed25519 verify : ${fmt(bare)}/s   (runs: ${results.bareNative.map(fmt).join(", ")})`);
+console.log(`  full inbound decision      : ${fmt(full)}/s   (runs: ${results.fullNative.map(fmt).join(", ")})`);
+console.log(`  bare noble strict verify   : ${fmt(median(results.bareNoble))}/s`);
+console.log(`  ratio full / bare native   : ${(full / bare).toFixed(3)}  (target >= 0.40, ceiling 0.50)`);

@@ -1,0 +1,41 @@
+// Native Ed25519 verify (BoringSSL via Bun's node:crypto), ~20x noble's pure-JS verify on this
+// machine class (notes/STACK.md §B.5). This is the one module that imports node:crypto for it.
+// BoringSSL accepts small-order and non-canonical public keys, so the exported verifier is
+// wrapped by the INK core's strict pre-checks (S < L per signature, key validated once).
+import { createPublicKey, type KeyObject, verify } from "node:crypto";
+import { createStrictVerifier, type Ed25519Verifier } from "../ink/index.ts";
+
+// DER SubjectPublicKeyInfo prefix for an Ed25519 key (RFC 8410): SEQUENCE { algId 1.3.101.112, BIT STRING }.
+const SPKI_PREFIX = Uint8Array.from([0x30, 0x2a, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x03, 0x21, 0x00]);
+const MAX_CACHED_KEYS = 1024;
+const keyObjects = new Map<string, KeyObject>();
+
+/**
+ * Bare native verify: no strictness beyond what BoringSSL does (it rejects S ≥ L and a
+ * non-canonical R, accepts small-order / non-canonical A). Never throws. Use `nativeStrictVerifier`.
+ */
+export const nativeEd25519Verify: Ed25519Verifier = (publicKey, message, signature) => {
+  if (publicKey.length !== 32 || signature.length !== 64) return false;
+  try {
+    return verify(null, message, keyObject(publicKey), signature);
+  } catch {
+    return false;
+  }
+};
+
+/** Native verify under RFC 8032 strict rules: the backend the app should pass to src/ink. */
+export const nativeStrictVerifier: Ed25519Verifier = createStrictVerifier(nativeEd25519Verify);
+
+function keyObject(publicKey: Uint8Array): KeyObject {
+  const id = Buffer.from(publicKey).toString("latin1");
+  let key = keyObjects.get(id);
+  if (key === undefined) {
+    const der = new Uint8Array(SPKI_PREFIX.length + 32);
+    der.set(SPKI_PREFIX);
+    der.set(publicKey, SPKI_PREFIX.length);
+    key = createPublicKey({ key: Buffer.from(der), format: "der", type: "spki" });
+    if (keyObjects.size >= MAX_CACHED_KEYS) keyObjects.delete(keyObjects.keys().next().value as string);
+    keyObjects.set(id, key);
+  }
+  return key;
+}
