@@ -64,6 +64,7 @@ export function canonicalizePair(obj: Record<string, unknown>, omit: string): Ca
 type WalkState = { nodes: number; units: number; fail: CanonicalFailure | null };
 
 const UNSAFE_MEMBER_NAME = /["\\\u0000-\u001f]/;
+const NEEDS_ESCAPE = UNSAFE_MEMBER_NAME;
 
 function walk(value: unknown, depth: number, st: WalkState): string | null {
   if (depth > JCS_LIMITS.maxDepth) return fail(st, "too_deep");
@@ -118,8 +119,9 @@ function str(s: string, st: WalkState): string | null {
   st.units += s.length;
   if (st.units > JCS_LIMITS.maxStringUnits) return fail(st, "too_large");
   if (!s.isWellFormed()) return fail(st, "lone_surrogate");
-  // For well-formed strings JSON.stringify escapes exactly as RFC 8785 §3.2.2.2 requires.
-  return JSON.stringify(s);
+  // For well-formed strings JSON.stringify escapes exactly as RFC 8785 §3.2.2.2 requires;
+  // strings with nothing to escape (the common case) are just quoted.
+  return NEEDS_ESCAPE.test(s) ? JSON.stringify(s) : `"${s}"`;
 }
 
 function outputFits(text: string): boolean {

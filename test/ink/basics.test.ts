@@ -47,3 +47,30 @@ describe("canonicalize and timestamps", () => {
     expect(parseTimestamp("2026-01-01 00:00:00Z")).toBeNull();
   });
 });
+
+describe("base58 decode fast path", () => {
+  test("agrees with multiformats' base58btc on random and malformed strings", async () => {
+    const { base58btc } = await import("multiformats/bases/base58");
+    const { base58Decode } = await import("../../src/ink/multibase.ts");
+    const ALPHABET = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
+    let seed = 42;
+    const rnd = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296);
+    for (let i = 0; i < 20_000; i++) {
+      let s = "";
+      const len = Math.floor(rnd() * 60);
+      for (let k = 0; k < len; k++) s += rnd() < 0.02 ? ("0Il O+é"[Math.floor(rnd() * 7)] as string) : rnd() < 0.1 ? "1" : ALPHABET[Math.floor(rnd() * 58)];
+      let want: string | null;
+      try {
+        want = Buffer.from(base58btc.baseDecode(s)).toString("hex");
+      } catch {
+        want = null;
+      }
+      const got = base58Decode(s);
+      expect({ s, got: got === null ? null : Buffer.from(got).toString("hex") }).toEqual({ s, got: want });
+    }
+    for (let i = 0; i < 5_000; i++) {
+      const bytes = Uint8Array.from({ length: Math.floor(rnd() * 40) }, () => (rnd() < 0.2 ? 0 : Math.floor(rnd() * 256)));
+      expect(base58Decode(base58btc.encode(bytes), 1)).toEqual(bytes);
+    }
+  });
+});
