@@ -74,8 +74,8 @@ export function inspectInbound(request: InboundRequest, policy: InboundPolicy): 
  * key, decryption and inner checks for sealed envelopes, then the replay nonce — recorded last.
  */
 export function authenticateInbound(pending: InboundPending, ctx: InboundContext): InboundDecision {
-  const replay = ctx.replay as { store?: NonceStore; defer?: boolean } | undefined;
-  if (replay === undefined || (replay.defer !== true && typeof replay.store?.addIfAbsent !== "function")) {
+  const replay = (ctx as { replay?: unknown } | null)?.replay as { store?: NonceStore; defer?: boolean } | null | undefined;
+  if (replay === null || typeof replay !== "object" || (replay.defer !== true && typeof replay.store?.addIfAbsent !== "function")) {
     return reject("nonce_handling_required");
   }
   const verifier = ctx.verifier ?? nobleStrictVerifier;
@@ -102,8 +102,9 @@ export function authenticateInbound(pending: InboundPending, ctx: InboundContext
     envelope = inner.envelope;
   }
 
-  if ("store" in ctx.replay) {
-    const recorded = recordNonce(ctx.replay.store, pending.principal, pending.nonce);
+  const store = replay.defer === true ? null : (replay.store as NonceStore);
+  if (store !== null) {
+    const recorded = recordNonce(store, pending.principal, pending.nonce);
     if (!recorded.ok) return reject(recorded.reason);
   }
   return {
@@ -114,7 +115,7 @@ export function authenticateInbound(pending: InboundPending, ctx: InboundContext
     principal: pending.principal,
     keyId: transport.keyId,
     keyStatus: transport.keyStatus,
-    nonce: { scope: pending.principal, value: pending.nonce, recorded: "store" in ctx.replay },
+    nonce: { scope: pending.principal, value: pending.nonce, recorded: store !== null },
   };
 }
 
