@@ -2,9 +2,10 @@
 // (raw gate + parse + schema + JCS + transport signature + body signature + replay check)
 // against the bare native Ed25519 verify rate of the same runtime, on one core.
 //
-//   taskset -c 0 bun scripts/bench/ink-verify.ts [--seconds 1] [--runs 5]
+//   taskset -c 0 bun scripts/bench/ink-verify.ts [--seconds 1] [--runs 5] [--warmup 3]
 //
 // Not a test: numbers depend on the machine. Each measurement is a median over several runs.
+import { readFileSync } from "node:fs";
 import {
   buildSignedEnvelope,
   createMemoryNonceStore,
@@ -95,8 +96,14 @@ const cases = {
   fullNative: fullDecision(nativeStrictVerifier),
   bareNoble: bareVerify(nobleStrictVerifier),
 };
-// Warm up every path (JIT, key caches).
-for (const fn of Object.values(cases)) rate(fn, 0.3);
+// Warm up every path until the optimizing JIT tiers have settled (their compiler threads share
+// the pinned core, so a short warm-up under-reports the steady state).
+const WARMUP = Number(args.get("--warmup") ?? 3);
+for (let w = 0; w < WARMUP * 5; w++) {
+  rate(cases.bareNative, 0.1);
+  rate(cases.fullNative, 0.1);
+}
+rate(cases.bareNoble, 0.3);
 
 // Interleave short slices of bare and full so load drift on a shared machine hits both alike;
 // a run's ratio compares slices measured back to back.
@@ -113,11 +120,20 @@ for (let r = 0; r < RUNS; r++) {
   results.bareNative.push(bareOps / span);
   results.fullNative.push(fullOps / span);
   results.ratio.push(fullOps / bareOps);
-  results.bareNoble.push(rate(cases.bareNoble, 0.3));
 }
+// Noble last: its BigInt garbage would otherwise land in the next run's slices.
+for (let r = 0; r < RUNS; r++) results.bareNoble.push(rate(cases.bareNoble, 0.3));
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
 const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
-console.log(`ink-verify: body ${bodyBytes} bytes, ${RUNS} runs x ${SECONDS}s (interleaved ${SLICE}s slices), medians (Bun ${Bun.version})`);
+const cpus = (() => {
+  try {
+    return /Cpus_allowed_list:\s*(\S+)/.exec(readFileSync("/proc/self/status", "utf8"))?.[1] ?? "?";
+  } catch {
+    return "?";
+  }
+})();
+console.log(`ink-verify: CPUs allowed ${cpus} (run under \`taskset -c 0\` for one core)`);
+console.log(`ink-verify: body ${bodyBytes} bytes, ${WARMUP}s warm-up, ${RUNS} runs x ${SECONDS}s (interleaved ${SLICE}s slices), medians (Bun ${Bun.version})`);
 console.log(`  bare native Ed25519 verify : ${fmt(median(results.bareNative))}/s   (runs: ${results.bareNative.map(fmt).join(", ")})`);
 console.log(`  full inbound decision      : ${fmt(median(results.fullNative))}/s   (runs: ${results.fullNative.map(fmt).join(", ")})`);
 console.log(`  bare noble strict verify   : ${fmt(median(results.bareNoble))}/s`);

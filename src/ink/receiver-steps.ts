@@ -1,7 +1,7 @@
 // Steps of the inbound decision shared by the plaintext and sealed paths (receiver.ts):
 // transport-auth pre-checks, the sealed-envelope shape and inner checks, result builders.
 import { parseAuthorizationHeader } from "./auth-header.ts";
-import { utf8 } from "./bytes.ts";
+import { utf8, utf8Length } from "./bytes.ts";
 import type { Ed25519Verifier } from "./ed25519.ts";
 import { openEnvelope } from "./encryption.ts";
 import { type IntentEnvelope, parseEnvelope } from "./envelope.ts";
@@ -14,7 +14,7 @@ import type { InboundContext, InboundPending, InboundPolicy, InboundRejection, I
 import { isReplayNonce } from "./replay.ts";
 import { decodeSignature } from "./signature-encoding.ts";
 import { checkFreshness, parseTimestamp } from "./timestamp.ts";
-import { signatureBaseFromCanonical } from "./transport.ts";
+import { signatureBaseLines } from "./transport.ts";
 import { verifyBody } from "./body-signature.ts";
 
 // ENCRYPTION §6: outer shape caps, then the same transport pre-checks over the outer body with
@@ -35,13 +35,13 @@ export function inspectSealed(request: InboundRequest, policy: InboundPolicy, bo
   if (!isReplayNonce(body.messageNonce)) return reject("invalid_outer_envelope", "messageNonce");
   const jcs = canonicalize(body);
   if (!jcs.ok) return reject("invalid_outer_envelope", `canonical form: ${jcs.reason}`);
-  const auth = preAuthenticate(request, policy, body, body.messageNonce, jcs.text);
+  const auth = preAuthenticate(request, policy, body, body.messageNonce, { full: jcs.text, cut: null, domain: null });
   if (!auth.ok) return auth;
-  return pending(true, auth, body, null, { ...auth.state, bodySigned: null, bodySignature: null });
+  return pending(true, auth, body, null, { ...auth.state, bodySignature: null });
 }
 
 export type PreAuth =
-  | { ok: true; from: string; principal: string; keyIdHint: string | null; timestampMs: number; nonce: string; state: Omit<PendingState, "bodySigned" | "bodySignature"> }
+  | { ok: true; from: string; principal: string; keyIdHint: string | null; timestampMs: number; nonce: string; state: Omit<PendingState, "bodySignature"> }
   | InboundRejection;
 
 // INK §9 step 8 up to the key lookup, in the reference order: header → from → timestamp present →
@@ -51,7 +51,7 @@ export function preAuthenticate(
   policy: InboundPolicy,
   body: Record<string, unknown>,
   nonce: unknown,
-  canonicalBody: string,
+  signed: SignedTexts,
 ): PreAuth {
   const header = parseAuthorizationHeader(request.authorization);
   if (!header.ok) return reject(header.reason);
@@ -67,8 +67,9 @@ export function preAuthenticate(
   const freshness = checkFreshness(timestampMs, request.now);
   if (freshness !== "fresh") return reject(freshness);
   if (!isReplayNonce(nonce)) return reject("missing_nonce");
-  const base = signatureBaseFromCanonical("POST", policy.endpointPath, policy.ownAgentId, canonicalBody, body.timestamp);
-  if (!base.ok) return reject("invalid_signature_base", base.detail);
+  const lines = signatureBaseLines("POST", policy.endpointPath, policy.ownAgentId, body.timestamp);
+  if (!lines.ok) return reject("invalid_signature_base", lines.detail);
+  const messages = encodeSignedMessages(lines.head, signed, lines.tail);
   const principal = normalizePrincipal(from);
   if (!principal.ok) return reject("invalid_from_field");
   const bodyHint = typeof body.signingKeyId === "string" ? body.signingKeyId : null;
@@ -79,8 +80,37 @@ export function preAuthenticate(
     keyIdHint: header.keyId ?? bodyHint, // header keyId wins (INK §6.2)
     timestampMs,
     nonce,
-    state: { policy, base: utf8(base.base), transportSignature: decodeSignature(header.signature) as Uint8Array },
+    state: { policy, base: messages.base, bodySigned: messages.bodySigned, transportSignature: decodeSignature(header.signature) as Uint8Array },
   };
+}
+
+/** JCS(whole body), the cut that removes `signature`, and the body-signature domain (plaintext only). */
+export type SignedTexts = { full: string; cut: readonly [number, number] | null; domain: string | null };
+
+/**
+ * UTF-8 of the transport base (head + JCS(body) + tail) and of the body-signing text (domain +
+ * JCS(body − signature)). JCS(body) is encoded once; the signature member's bytes are located
+ * from the short text after it and cut out — the two messages share all but ~100 bytes.
+ */
+function encodeSignedMessages(head: string, signed: SignedTexts, tail: string): { base: Uint8Array; bodySigned: Uint8Array | null } {
+  const { full, cut, domain } = signed;
+  const h = utf8(head);
+  const f = utf8(full);
+  const t = utf8(tail);
+  const base = new Uint8Array(h.length + f.length + t.length);
+  base.set(h);
+  base.set(f, h.length);
+  base.set(t, h.length + f.length);
+  if (domain === null || cut === null) return { base, bodySigned: null };
+  const after = utf8Length(full.slice(cut[1]));
+  const cutEnd = f.length - after;
+  const cutStart = cutEnd - utf8Length(full.slice(cut[0], cut[1]));
+  const d = utf8(domain);
+  const bodySigned = new Uint8Array(d.length + cutStart + after);
+  bodySigned.set(d);
+  bodySigned.set(f.subarray(0, cutStart), d.length);
+  bodySigned.set(f.subarray(cutEnd), d.length + cutStart);
+  return { base, bodySigned };
 }
 
 export function openSealed(

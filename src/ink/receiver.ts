@@ -6,7 +6,7 @@
 //                         sealed envelopes, then the replay nonce, recorded last.
 // Observable reasons follow the reference order; see docs/decisions/ink-receiver.md.
 import { bodySignatureDomain } from "./body-signature.ts";
-import { isPlainObject, utf8 } from "./bytes.ts";
+import { isPlainObject } from "./bytes.ts";
 import { nobleStrictVerifier } from "./ed25519.ts";
 import { checkEnvelopeSchema, type IntentEnvelope } from "./envelope.ts";
 import { checkIntentDisposition } from "./intents.ts";
@@ -62,10 +62,10 @@ export function inspectInbound(request: InboundRequest, policy: InboundPolicy): 
   // Step 6: recipient binding, exact bytes.
   if (envelope.to !== policy.ownAgentId) return reject("recipient_mismatch");
 
-  const auth = preAuthenticate(request, policy, body, body.nonce, jcs.full);
+  const domain = bodySignatureDomain(envelope.protocol, policy.wordmark);
+  const auth = preAuthenticate(request, policy, body, body.nonce, { full: jcs.full, cut: jcs.cut, domain });
   if (!auth.ok) return auth;
-  const bodySigned = utf8(bodySignatureDomain(envelope.protocol, policy.wordmark) + jcs.stripped);
-  const state: PendingState = { ...auth.state, bodySigned, bodySignature: decodeSignature(envelope.signature) };
+  const state: PendingState = { ...auth.state, bodySignature: decodeSignature(envelope.signature) };
   return pending(false, auth, body, envelope, state);
 }
 

@@ -39,14 +39,32 @@ export function signatureBaseFromCanonical(
   canonicalBody: string,
   timestamp: unknown,
 ): SignatureBaseResult {
-  const scalars = { method, path, recipientDid, timestamp };
-  for (const [name, value] of Object.entries(scalars)) {
-    const cap = CAPS[name as keyof typeof CAPS];
+  const lines = signatureBaseLines(method, path, recipientDid, timestamp);
+  if (!lines.ok) return lines;
+  return { ok: true, base: lines.head + canonicalBody + lines.tail };
+}
+
+/**
+ * The scalar lines around JCS(body): `head` = lines 1–4 plus their LFs, `tail` = LF + timestamp.
+ * Lets a caller encode the body text once and reuse its bytes (receiver hot path).
+ */
+export function signatureBaseLines(
+  method: unknown,
+  path: unknown,
+  recipientDid: unknown,
+  timestamp: unknown,
+): { ok: true; head: string; tail: string } | { ok: false; reason: "invalid_signature_base"; detail: string } {
+  for (const [name, value, cap] of [
+    ["method", method, CAPS.method],
+    ["path", path, CAPS.path],
+    ["recipientDid", recipientDid, CAPS.recipientDid],
+    ["timestamp", timestamp, CAPS.timestamp],
+  ] as const) {
     if (typeof value !== "string" || value.length === 0 || value.length > cap) return bad(name);
     if (value.includes("\n") || value.includes("\r")) return bad(name);
   }
   const m = (method as string).toUpperCase();
-  return { ok: true, base: `ink/0.1\n${m}\n${path as string}\n${recipientDid as string}\n${canonicalBody}\n${timestamp as string}` };
+  return { ok: true, head: `ink/0.1\n${m}\n${path as string}\n${recipientDid as string}\n`, tail: `\n${timestamp as string}` };
 }
 
 export type TransportSignResult = { ok: true; signature: string; base: string } | { ok: false; reason: "invalid_signature_base"; detail: string };

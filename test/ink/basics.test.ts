@@ -74,3 +74,24 @@ describe("base58 decode fast path", () => {
     }
   });
 });
+
+describe("canonicalizePair", () => {
+  test("stripped equals JCS of the object without the member, wherever it sorts", async () => {
+    const { canonicalizePair } = await import("../../src/ink/jcs.ts");
+    const cases: Record<string, unknown>[] = [
+      { signature: "s" },
+      { signature: "s", z: "😀" },
+      { a: "é日本", signature: "s" },
+      { a: 1, signature: "s", z: [1, "€"] },
+      { a: 1, b: 2 },
+      {},
+    ];
+    for (const obj of cases) {
+      const pair = canonicalizePair(obj, "signature");
+      const { signature: _s, ...rest } = obj;
+      expect(pair.ok && pair.stripped).toBe((canonicalize(rest) as { text: string }).text);
+      expect(pair.ok && pair.full).toBe((canonicalize(obj) as { text: string }).text);
+      if (pair.ok && pair.cut !== null) expect(pair.full.slice(0, pair.cut[0]) + pair.full.slice(pair.cut[1])).toBe(pair.stripped);
+    }
+  });
+});
