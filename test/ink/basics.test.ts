@@ -95,3 +95,18 @@ describe("canonicalizePair", () => {
     }
   });
 });
+
+describe("signTransport", () => {
+  test("returns a ready Authorization header value; an unsendable keyId is left out", async () => {
+    const { signTransport, parseAuthorizationHeader, generateEd25519KeyPair, verifyTransportSignature } = await import("../../src/ink/index.ts");
+    const k = generateEd25519KeyPair(new Uint8Array(32).fill(8));
+    const input = { method: "POST", path: "/ink", recipientDid: "did:web:r.example", body: { a: 1, timestamp: "2026-01-01T00:00:00Z" }, timestamp: "2026-01-01T00:00:00Z" };
+    const s = signTransport(input, k.secretKey, "sig-1");
+    if (!s.ok) throw new Error(s.detail);
+    expect(parseAuthorizationHeader(s.authorization)).toEqual({ ok: true, signature: s.signature, keyId: "sig-1" });
+    expect(verifyTransportSignature(input, s.signature, k.publicKey)).toBe(true);
+    const odd = signTransport(input, k.secretKey, "key with spaces");
+    expect(odd.ok && parseAuthorizationHeader(odd.authorization)).toEqual({ ok: true, signature: odd.ok ? odd.signature : "", keyId: null });
+    expect(signTransport({ ...input, path: "/a\nb" }, k.secretKey)).toMatchObject({ ok: false, reason: "invalid_signature_base" });
+  });
+});
