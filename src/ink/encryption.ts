@@ -66,6 +66,7 @@ export type SealResult = { ok: true; envelope: SealedEnvelope } | { ok: false; r
 
 /** Seal a signed intent envelope for one recipient (ENCRYPTION §4, refusals first). */
 export function sealEnvelope(input: SealInput): SealResult {
+  if (input === null || typeof input !== "object") return fail("invalid_plaintext");
   const { inner, senderDid, timestamp, messageNonce } = input;
   if (typeof senderDid !== "string" || senderDid.length < 1 || senderDid.length > 512) return fail("invalid_sender");
   if (typeof timestamp !== "string" || parseTimestamp(timestamp) === null) return fail("invalid_timestamp");
@@ -152,6 +153,7 @@ export type OpenResult =
 
 /** The ENCRYPTION §5 decrypt decision, in order. With several keys, the first key's failure is reported. */
 export function openEnvelope(input: OpenInput): OpenResult {
+  if (input === null || typeof input !== "object") return fail("invalid_outer");
   const env = input.envelope;
   if (!isPlainObject(env)) return fail("invalid_outer");
   if (env.protocol !== "ink/0.1" || !isAcceptedMessageType(env.type, "encrypted", input.wordmark)) return fail("invalid_outer");
@@ -159,7 +161,8 @@ export function openEnvelope(input: OpenInput): OpenResult {
   if (!lenIn(env.ephemeralKey, 1, 64)) return fail("invalid_ephemeral_key");
   const ephemeral = fromBase64url(env.ephemeralKey as string);
   if (ephemeral === null || ephemeral.length !== 32) return fail("invalid_ephemeral_key");
-  const keys = input.recipientSecretKeys instanceof Uint8Array ? [input.recipientSecretKeys] : [...input.recipientSecretKeys];
+  const given = input.recipientSecretKeys;
+  const keys = given instanceof Uint8Array ? [given] : Array.isArray(given) ? [...given] : [];
   if (keys.length === 0) return fail("invalid_recipient_key");
   let first: OpenFailure | null = null;
   for (let i = 0; i < keys.length; i++) {

@@ -7,7 +7,7 @@ export type HostClass = "public" | "private";
  * Classify a hostname before any outbound fetch. `public` = may be fetched; `private` covers
  * localhost names, non-public IPv4/IPv6 literals and malformed literals. Beyond INK §14 it also
  * classifies the WHATWG URL parser's readings of numeric hosts (`0x7f.1`, `0177.0.0.1`, `127.1`)
- * and rejects if any reading is private or unparseable ([C18], docs/decisions/ink-ssrf.md).
+ * and rejects if any reading is private or unparseable ([C18], docs/decisions/ink-vectors-vs-spec.md).
  */
 export function classifyHost(hostname: unknown): HostClass {
   if (typeof hostname !== "string") return "private";

@@ -2,7 +2,9 @@
  * Kith's INK protocol core: pure functions over bytes and JSON values. No clock reads, no I/O,
  * no globals: time, keys, nonce stores and the wordmark are parameters. Results are
  * discriminated unions `{ ok: true, … } | { ok: false, reason }` using INK's reason codes.
- * Functions that take wire input never throw.
+ * Functions that take wire input never throw (test/ink/fuzz.test.ts); key encoders and raw
+ * signers (`encodeEd25519PublicKey`, `ed25519Sign`, …) throw a TypeError on programmer misuse
+ * such as a 31-byte key.
  */
 
 // ── Wordmark ─────────────────────────────────────────────────────────────────────────────────
@@ -142,7 +144,7 @@ export {
 export { isSignatureString, decodeSignature, encodeSignature } from "./signature-encoding.ts";
 /**
  * Transport signature base (INK §6.1), signing and single-key verification.
- * @example signTransport({ method: "POST", path, recipientDid, body, timestamp: body.timestamp }, sk) // { ok, signature }
+ * @example signTransport({ method: "POST", path, recipientDid, body, timestamp: body.timestamp }, sk, "sig-1") // { ok, signature, authorization }
  */
 export {
   type SignInput,

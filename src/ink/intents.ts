@@ -55,7 +55,7 @@ export function isValidIntentName(intent: unknown): intent is string {
 
 /** Exact-string membership in the protocol set plus any receiver-widened names. */
 export function isConfidentialIntent(intent: unknown, extra: readonly string[] = []): boolean {
-  return typeof intent === "string" && (CONFIDENTIAL.has(intent) || extra.includes(intent));
+  return typeof intent === "string" && (CONFIDENTIAL.has(intent) || (Array.isArray(extra) && extra.includes(intent)));
 }
 
 export type IntentDisposition =
@@ -72,7 +72,7 @@ export function checkIntentDisposition(
   supportedIntents: readonly string[],
   extraConfidentialIntents: readonly string[] = [],
 ): IntentDisposition {
-  const intent = envelope.intent;
+  const intent = (envelope as { intent?: unknown } | null | undefined)?.intent;
   if (typeof intent !== "string") return { ok: true };
   if (!isIntentSupported(intent, supportedIntents)) return { ok: false, reason: "unsupported_intent" };
   if (isConfidentialIntent(intent, extraConfidentialIntents)) return { ok: false, reason: "encryption_required" };
@@ -81,7 +81,7 @@ export function checkIntentDisposition(
 
 /** Core intents are always supported; anything else must be in the receiver's list. */
 export function isIntentSupported(intent: string, supportedIntents: readonly string[]): boolean {
-  return CORE.has(intent) || supportedIntents.includes(intent);
+  return CORE.has(intent) || (Array.isArray(supportedIntents) && supportedIntents.includes(intent));
 }
 
 /** The standalone plaintext gate (category `encryption-required`): reject iff confidential. */
@@ -89,7 +89,7 @@ export function checkPlaintextConfidentiality(
   envelope: { intent?: unknown },
   extraConfidentialIntents: readonly string[] = [],
 ): { ok: true } | { ok: false; reason: "encryption_required" } {
-  return isConfidentialIntent(envelope.intent, extraConfidentialIntents)
+  return isConfidentialIntent((envelope as { intent?: unknown } | null | undefined)?.intent, extraConfidentialIntents)
     ? { ok: false, reason: "encryption_required" }
     : { ok: true };
 }

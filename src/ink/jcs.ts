@@ -23,7 +23,8 @@ export type CanonicalFailure =
 export type CanonicalResult = { ok: true; text: string } | { ok: false; reason: CanonicalFailure };
 
 export type CanonicalPairResult =
-  | { ok: true; full: string; stripped: string }
+  /** `stripped` = `full.slice(0, cut[0]) + full.slice(cut[1])` (cut is null when nothing was omitted). */
+  | { ok: true; full: string; stripped: string; cut: readonly [number, number] | null }
   | { ok: false; reason: CanonicalFailure };
 
 /**
@@ -48,22 +49,26 @@ export function canonicalizePair(obj: Record<string, unknown>, omit: string): Ca
   const st: WalkState = { nodes: 1, units: 0, fail: null };
   const keys = Object.keys(obj).sort();
   let full = "{";
-  let stripped = "{";
-  for (const key of keys) {
+  let cut: [number, number] | null = null;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i] as string;
     const member = serializeMember(obj, key, 1, st);
     if (member === null) return { ok: false, reason: st.fail ?? "not_json" };
-    full += full.length === 1 ? member : "," + member;
-    if (key !== omit) stripped += stripped.length === 1 ? member : "," + member;
+    const start = full.length;
+    full += i === 0 ? member : "," + member;
+    // Drop the member with its separating comma: the one before it, or after it when first.
+    if (key === omit) cut = i === 0 ? [start, full.length + (keys.length > 1 ? 1 : 0)] : [start, full.length];
   }
   full += "}";
-  stripped += "}";
   if (!outputFits(full)) return { ok: false, reason: "too_large" };
-  return { ok: true, full, stripped };
+  const stripped = cut === null ? full : full.slice(0, cut[0]) + full.slice(cut[1]);
+  return { ok: true, full, stripped, cut };
 }
 
 type WalkState = { nodes: number; units: number; fail: CanonicalFailure | null };
 
 const UNSAFE_MEMBER_NAME = /["\\\u0000-\u001f]/;
+const NEEDS_ESCAPE = UNSAFE_MEMBER_NAME;
 
 function walk(value: unknown, depth: number, st: WalkState): string | null {
   if (depth > JCS_LIMITS.maxDepth) return fail(st, "too_deep");
@@ -118,8 +123,9 @@ function str(s: string, st: WalkState): string | null {
   st.units += s.length;
   if (st.units > JCS_LIMITS.maxStringUnits) return fail(st, "too_large");
   if (!s.isWellFormed()) return fail(st, "lone_surrogate");
-  // For well-formed strings JSON.stringify escapes exactly as RFC 8785 §3.2.2.2 requires.
-  return JSON.stringify(s);
+  // For well-formed strings JSON.stringify escapes exactly as RFC 8785 §3.2.2.2 requires;
+  // strings with nothing to escape (the common case) are just quoted.
+  return NEEDS_ESCAPE.test(s) ? JSON.stringify(s) : `"${s}"`;
 }
 
 function outputFits(text: string): boolean {

@@ -64,13 +64,14 @@ export function verifyWithSenderKeys(
   verifyOne: (publicKey: Uint8Array) => boolean,
   options: KeyVerifyOptions = {},
 ): KeyVerifyResult {
-  if (keys.kind === "none") return { ok: false, reason: "unresolvable_sender_key" };
+  if (keys === null || typeof keys !== "object" || keys.kind === "none") return { ok: false, reason: "unresolvable_sender_key" };
   if (keys.kind === "bootstrap") {
     return safe(verifyOne, keys.publicKey)
       ? { ok: true, keyId: "bootstrap", keyStatus: "active", publicKey: keys.publicKey }
       : { ok: false, reason: "invalid_signature" };
   }
   if (!Number.isFinite(atMs)) return { ok: false, reason: "signature_verification_failed" };
+  if (!Array.isArray(keys.keys)) return { ok: false, reason: "signature_verification_failed" };
   let retiredOnly = false;
   for (const entry of orderCandidates(keys.keys, atMs, hint)) {
     if (!safe(verifyOne, entry.publicKey)) continue;
@@ -169,7 +170,7 @@ export function recipientEncryptionKey(card: AgentCard, atMs?: number): Encrypti
 }
 
 function orderCandidates(entries: readonly SigningKeyEntry[], atMs: number, hint: string | null): SigningKeyEntry[] {
-  const usable = entries.slice(0, MAX_CANDIDATES).filter((e) => isKeyUsableAt(e, atMs));
+  const usable = entries.slice(0, MAX_CANDIDATES).filter((e) => e !== null && typeof e === "object" && isKeyUsableAt(e, atMs));
   const hinted = hint === null ? [] : usable.filter((e) => e.keyId === hint).slice(0, 1);
   const rest = usable.filter((e) => !hinted.includes(e));
   return [...hinted, ...rest.filter((e) => e.status === "active"), ...rest.filter((e) => e.status === "retired")];

@@ -28,6 +28,7 @@ export const DEFAULT_VERSION_PREFERENCES: readonly EnvelopeProtocol[] = ["ink/0.
  */
 export function selectProtocolVersion(ours: readonly string[], advertised: readonly unknown[] | null | undefined): EnvelopeProtocol | null {
   const theirs = Array.isArray(advertised) && advertised.length > 0 ? advertised : ["ink/0.1"];
+  if (!Array.isArray(ours)) return null;
   for (const v of ours) {
     if ((v === "ink/0.1" || v === "ink/0.2") && theirs.includes(v)) return v;
   }

@@ -1,6 +1,7 @@
 // Transport signature (INK §6.1, frozen): Ed25519 over
 //   ink/0.1 \n METHOD \n PATH \n recipientDid \n JCS(whole body) \n timestamp
 // Line 1 is always ink/0.1, also for ink/0.2 envelopes; the body keeps its `signature` member.
+import { buildAuthorizationHeader, isHeaderKeyId } from "./auth-header.ts";
 import { isPlainObject, utf8 } from "./bytes.ts";
 import { type Ed25519Verifier, ed25519Sign, nobleStrictVerifier } from "./ed25519.ts";
 import { canonicalize } from "./jcs.ts";
@@ -39,23 +40,48 @@ export function signatureBaseFromCanonical(
   canonicalBody: string,
   timestamp: unknown,
 ): SignatureBaseResult {
-  const scalars = { method, path, recipientDid, timestamp };
-  for (const [name, value] of Object.entries(scalars)) {
-    const cap = CAPS[name as keyof typeof CAPS];
+  const lines = signatureBaseLines(method, path, recipientDid, timestamp);
+  if (!lines.ok) return lines;
+  return { ok: true, base: lines.head + canonicalBody + lines.tail };
+}
+
+/**
+ * The scalar lines around JCS(body): `head` = lines 1–4 plus their LFs, `tail` = LF + timestamp.
+ * Lets a caller encode the body text once and reuse its bytes (receiver hot path).
+ */
+export function signatureBaseLines(
+  method: unknown,
+  path: unknown,
+  recipientDid: unknown,
+  timestamp: unknown,
+): { ok: true; head: string; tail: string } | { ok: false; reason: "invalid_signature_base"; detail: string } {
+  for (const [name, value, cap] of [
+    ["method", method, CAPS.method],
+    ["path", path, CAPS.path],
+    ["recipientDid", recipientDid, CAPS.recipientDid],
+    ["timestamp", timestamp, CAPS.timestamp],
+  ] as const) {
     if (typeof value !== "string" || value.length === 0 || value.length > cap) return bad(name);
     if (value.includes("\n") || value.includes("\r")) return bad(name);
   }
   const m = (method as string).toUpperCase();
-  return { ok: true, base: `ink/0.1\n${m}\n${path as string}\n${recipientDid as string}\n${canonicalBody}\n${timestamp as string}` };
+  return { ok: true, head: `ink/0.1\n${m}\n${path as string}\n${recipientDid as string}\n`, tail: `\n${timestamp as string}` };
 }
 
-export type TransportSignResult = { ok: true; signature: string; base: string } | { ok: false; reason: "invalid_signature_base"; detail: string };
+export type TransportSignResult =
+  | { ok: true; signature: string; authorization: string; base: string }
+  | { ok: false; reason: "invalid_signature_base"; detail: string };
 
-/** Sign the §6.1 base; returns the 86-char base64url signature for the Authorization header. */
-export function signTransport(input: SignInput, secretKey: Uint8Array): TransportSignResult {
+/**
+ * Sign the §6.1 base; returns the 86-char signature and the ready `Authorization` header value
+ * (`INK-Ed25519 <sig>[ keyId=<id>]`; a keyId outside the header charset is left out, [C11]).
+ */
+export function signTransport(input: SignInput, secretKey: Uint8Array, keyId?: string | null): TransportSignResult {
   const base = buildSignatureBase(input);
   if (!base.ok) return base;
-  return { ok: true, signature: encodeSignature(ed25519Sign(utf8(base.base), secretKey)), base: base.base };
+  const signature = encodeSignature(ed25519Sign(utf8(base.base), secretKey));
+  const header = buildAuthorizationHeader(signature, isHeaderKeyId(keyId) ? keyId : null);
+  return { ok: true, signature, authorization: header.ok ? header.header : `INK-Ed25519 ${signature}`, base: base.base };
 }
 
 /**

@@ -26,7 +26,24 @@ export const nativeEd25519Verify: Ed25519Verifier = (publicKey, message, signatu
 /** Native verify under RFC 8032 strict rules: the backend the app should pass to src/ink. */
 export const nativeStrictVerifier: Ed25519Verifier = createStrictVerifier(nativeEd25519Verify);
 
+// The same sender key verifies both signatures of a message: keep the last one at hand.
+const lastKeyBytes = new Uint8Array(32);
+let lastKeyObject: KeyObject | null = null;
+
 function keyObject(publicKey: Uint8Array): KeyObject {
+  if (lastKeyObject !== null && sameKey(lastKeyBytes, publicKey)) return lastKeyObject;
+  const key = cachedKeyObject(publicKey);
+  lastKeyBytes.set(publicKey);
+  lastKeyObject = key;
+  return key;
+}
+
+function sameKey(a: Uint8Array, b: Uint8Array): boolean {
+  for (let i = 0; i < 32; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function cachedKeyObject(publicKey: Uint8Array): KeyObject {
   const id = Buffer.from(publicKey).toString("latin1");
   let key = keyObjects.get(id);
   if (key === undefined) {

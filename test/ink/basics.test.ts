@@ -47,3 +47,66 @@ describe("canonicalize and timestamps", () => {
     expect(parseTimestamp("2026-01-01 00:00:00Z")).toBeNull();
   });
 });
+
+describe("base58 decode fast path", () => {
+  test("agrees with multiformats' base58btc on random and malformed strings", async () => {
+    const { base58btc } = await import("multiformats/bases/base58");
+    const { base58Decode } = await import("../../src/ink/multibase.ts");
+    const ALPHABET = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
+    let seed = 42;
+    const rnd = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296);
+    for (let i = 0; i < 20_000; i++) {
+      let s = "";
+      const len = Math.floor(rnd() * 60);
+      for (let k = 0; k < len; k++) s += rnd() < 0.02 ? ("0Il O+é"[Math.floor(rnd() * 7)] as string) : rnd() < 0.1 ? "1" : ALPHABET[Math.floor(rnd() * 58)];
+      let want: string | null;
+      try {
+        want = Buffer.from(base58btc.baseDecode(s)).toString("hex");
+      } catch {
+        want = null;
+      }
+      const got = base58Decode(s);
+      expect({ s, got: got === null ? null : Buffer.from(got).toString("hex") }).toEqual({ s, got: want });
+    }
+    for (let i = 0; i < 5_000; i++) {
+      const bytes = Uint8Array.from({ length: Math.floor(rnd() * 40) }, () => (rnd() < 0.2 ? 0 : Math.floor(rnd() * 256)));
+      expect(base58Decode(base58btc.encode(bytes), 1)).toEqual(bytes);
+    }
+  });
+});
+
+describe("canonicalizePair", () => {
+  test("stripped equals JCS of the object without the member, wherever it sorts", async () => {
+    const { canonicalizePair } = await import("../../src/ink/jcs.ts");
+    const cases: Record<string, unknown>[] = [
+      { signature: "s" },
+      { signature: "s", z: "😀" },
+      { a: "é日本", signature: "s" },
+      { a: 1, signature: "s", z: [1, "€"] },
+      { a: 1, b: 2 },
+      {},
+    ];
+    for (const obj of cases) {
+      const pair = canonicalizePair(obj, "signature");
+      const { signature: _s, ...rest } = obj;
+      expect(pair.ok && pair.stripped).toBe((canonicalize(rest) as { text: string }).text);
+      expect(pair.ok && pair.full).toBe((canonicalize(obj) as { text: string }).text);
+      if (pair.ok && pair.cut !== null) expect(pair.full.slice(0, pair.cut[0]) + pair.full.slice(pair.cut[1])).toBe(pair.stripped);
+    }
+  });
+});
+
+describe("signTransport", () => {
+  test("returns a ready Authorization header value; an unsendable keyId is left out", async () => {
+    const { signTransport, parseAuthorizationHeader, generateEd25519KeyPair, verifyTransportSignature } = await import("../../src/ink/index.ts");
+    const k = generateEd25519KeyPair(new Uint8Array(32).fill(8));
+    const input = { method: "POST", path: "/ink", recipientDid: "did:web:r.example", body: { a: 1, timestamp: "2026-01-01T00:00:00Z" }, timestamp: "2026-01-01T00:00:00Z" };
+    const s = signTransport(input, k.secretKey, "sig-1");
+    if (!s.ok) throw new Error(s.detail);
+    expect(parseAuthorizationHeader(s.authorization)).toEqual({ ok: true, signature: s.signature, keyId: "sig-1" });
+    expect(verifyTransportSignature(input, s.signature, k.publicKey)).toBe(true);
+    const odd = signTransport(input, k.secretKey, "key with spaces");
+    expect(odd.ok && parseAuthorizationHeader(odd.authorization)).toEqual({ ok: true, signature: odd.ok ? odd.signature : "", keyId: null });
+    expect(signTransport({ ...input, path: "/a\nb" }, k.secretKey)).toMatchObject({ ok: false, reason: "invalid_signature_base" });
+  });
+});

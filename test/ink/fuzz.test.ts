@@ -306,3 +306,81 @@ describe("fuzz: envelope parser and receiver", () => {
     }
   }, 20_000);
 });
+
+describe("totality: functions taking wire input never throw", () => {
+  test("junk in every wire-input position", async () => {
+    const ink = await import("../../src/ink/index.ts");
+    const JUNK: unknown[] = [undefined, null, 0, -1, NaN, Infinity, "", "x", "\ud800", "z6Mk", "INK-Ed25519 ", [], [null], {}, { a: undefined }, { protocol: "ink/0.1", type: "network.svc.encrypted" }, new Uint8Array(3), new Uint8Array(32), "2026-01-01T00:00:00Z"];
+    const pk = alice.publicKey;
+    const keys = resolveSenderKeys({ agentId: ALICE });
+    const valid = buildSignedEnvelope(draft(), alice.secretKey, WORDMARK);
+    if (!valid.ok) throw new Error("env");
+    const out = prepareOutbound({ envelope: valid.envelope, recipient: { agentId: BOB, endpoint: ENDPOINT }, secretKey: alice.secretKey, wordmark: WORDMARK });
+    if (!out.ok) throw new Error("out");
+    const pending = inspectInbound({ body: out.bodyText, authorization: out.authorization, now: NOW }, policy);
+    if (!pending.ok) throw new Error(pending.reason);
+    const calls: ((x: any) => unknown)[] = [
+      (x) => ink.authenticateInbound(pending, { keys: x, replay: x, decryptionKeys: x, verifier: undefined }),
+      (x) => ink.authenticateInbound(pending, { keys, replay: { store: x }, decryptionKeys: x }),
+      (x) => ink.parseRawBody(x),
+      (x) => ink.parseAuthorizationHeader(x),
+      (x) => ink.normalizePrincipal(x),
+      (x) => ink.agentIdPublicKey(x),
+      (x) => ink.decodeMultibaseKey(x),
+      (x) => ink.decodeEd25519PublicKey(x),
+      (x) => ink.parseTimestamp(x),
+      (x) => ink.parseHandshakeTimestamp(x),
+      (x) => ink.canonicalize(x),
+      (x) => ink.validateAgentCard(x),
+      (x) => ink.checkCardFetchResponse(x),
+      (x) => ink.checkCardFetchResponse({ status: 200, contentType: x, contentLength: x, body: x, requestedAgentId: x, resolutionDid: x }),
+      (x) => ink.isJsonContentType(x),
+      (x) => ink.parseEnvelope(x),
+      (x) => ink.validateIntentPayload("ask", x),
+      (x) => ink.validateConnectionPayload(x, x),
+      (x) => ink.checkIntentDisposition(x, x),
+      (x) => ink.checkPlaintextConfidentiality(x, x),
+      (x) => ink.isValidIntentName(x),
+      (x) => ink.isValidEndpointUrl(x),
+      (x) => ink.endpointPath(x),
+      (x) => ink.classifyHost(x),
+      (x) => ink.openEnvelope({ envelope: x, recipientSecretKeys: x, recipientDid: x, wordmark: "svc" }),
+      (x) => ink.openEnvelope(x),
+      (x) => ink.verifyBody(x, pk, "svc"),
+      (x) => ink.verifyBody({ signature: x, protocol: x }, x, "svc"),
+      (x) => ink.verifyTransportSignature(x, x, pk),
+      (x) => ink.verifyTransportSignature({ method: x, path: x, recipientDid: x, body: x, timestamp: x }, "A".repeat(86), pk),
+      (x) => ink.buildSignatureBase(x),
+      (x) => ink.decodeSignature(x),
+      (x) => ink.checkReplay({ timestamp: x, nonce: x, now: NOW, seen: () => false }),
+      (x) => ink.verifyDiscoveryQuery({ raw: x, audience: x, now: NOW, publicKey: pk, replay: ink.createMemoryNonceStore(), wordmark: "svc" }),
+      (x) => ink.verifyDiscoveryQuery({ envelope: x, audience: "a", now: NOW, publicKey: pk, replay: ink.createMemoryNonceStore(), wordmark: "svc" }),
+      (x) => ink.validateHandshakeMessage(x, "svc"),
+      (x) => ink.verifyAuditEventChain(x),
+      (x) => ink.auditEventHash(x),
+      (x) => ink.auditLeafHash(x),
+      (x) => ink.verifyAuditEventSignature(x, keys),
+      (x) => ink.verifyAuditResponse({ response: x, responderKeys: keys, atMs: NOW, eventKeys: () => keys, wordmark: "svc" }),
+      (x) => ink.messageHash(x),
+      (x) => ink.inspectInbound({ body: x, authorization: x, now: NOW }, policy),
+      (x) => ink.decideInbound({ body: '{"a":1}', authorization: x, now: NOW }, policy, { keys: x, replay: x }),
+      (x) => ink.verifyWithSenderKeys(x, NOW, x, () => true),
+      (x) => ink.verifyWithSenderKeys({ kind: "key-set", source: "card", keys: [x] }, NOW, null, () => true),
+      (x) => ink.isKeyUsableAt({ keyId: "k", publicKey: pk, status: x, validFrom: x, validUntil: x, revokedAt: x }, NOW),
+      (x) => ink.selectProtocolVersion(x, x),
+      (x) => ink.nobleStrictVerifier(x, x, x),
+      (x) => ink.verifyFirstContact({ cardFetch: x, clientSupportedVersions: x, now: NOW, nonceStore: ink.createMemoryNonceStore(), request: x, response: x, wordmark: "svc" }),
+    ];
+    for (const [i, call] of calls.entries()) {
+      for (const x of JUNK) {
+        let threw: unknown = null;
+        try {
+          call(x);
+        } catch (e) {
+          threw = String(e);
+        }
+        expect({ call: i, x: String(x), threw }).toEqual({ call: i, x: String(x), threw: null });
+      }
+    }
+  });
+});

@@ -257,3 +257,10 @@ describe("order of checks", () => {
     expect(reason(decide({ bodyText: JSON.stringify(s.body), authorization: raw.authorization }))).toBe("invalid_signature");
   });
 });
+
+describe("byte-level signing texts", () => {
+  test("multi-byte text before and after the signature member verifies (shared UTF-8 encoding)", () => {
+    const raw = valid({ intent: "ask", payload: { question: "日本語で 😀 é?", context: "€" }, signingKeyId: "ключ-1" });
+    expect(reason(decide(raw))).toBe("accepted");
+  });
+});
