@@ -10,8 +10,12 @@ import { cardRoutes } from "./http/surfaces/card.routes.ts";
 import { handleRoutes } from "./http/surfaces/handle.routes.ts";
 import { wellKnownRoutes } from "./http/surfaces/wellknown.routes.ts";
 import { clientIpResolver } from "./http/plugins/client-ip.ts";
+import { inkRoutes } from "./http/surfaces/ink.routes.ts";
+import type { FederationDeps } from "./domain/federation/deps.ts";
+import { nativeStrictVerifier } from "./security/ed25519-native.ts";
 import type { KeyVault } from "./security/key-vault.ts";
-import { createMemoryRateLimiter } from "./security/rate-limit.ts";
+import type { PeerHttp } from "./security/peer-http.ts";
+import { createMemoryRateLimiter, type MemoryRateLimiter } from "./security/rate-limit.ts";
 
 export interface AppDeps {
   db: Db;
@@ -24,6 +28,27 @@ export interface AppDeps {
   trustProxy?: boolean;
   /** The socket's peer address for a request (Bun.serve's requestIP); absent in-process. */
   remoteAddress?: (request: Request) => string | null;
+  federation: FederationDeps;
+}
+
+/** Federation collaborators, shared by the HTTP app and the outbox worker. */
+export function createFederationDeps(input: {
+  node: FederationDeps["node"];
+  vault: KeyVault;
+  http: PeerHttp;
+  allowPrivatePeers: boolean;
+  wakeOutbox: () => void;
+  limiter?: MemoryRateLimiter;
+}): FederationDeps {
+  return {
+    node: input.node,
+    vault: input.vault,
+    http: input.http,
+    verifier: nativeStrictVerifier,
+    limiter: input.limiter ?? createMemoryRateLimiter(),
+    allowPrivatePeers: input.allowPrivatePeers,
+    wakeOutbox: input.wakeOutbox,
+  };
 }
 
 /**
@@ -36,7 +61,7 @@ export function createApp(deps: AppDeps) {
     node: deps.node,
     log: deps.log,
     clientIp: clientIpResolver({ trustProxy: deps.trustProxy ?? false, remoteAddress: deps.remoteAddress ?? (() => null) }),
-    limiter: createMemoryRateLimiter(),
+    limiter: deps.federation.limiter,
     now: () => deps.clock.now(),
   };
   let openapi: Record<string, unknown> | null = null;
@@ -50,6 +75,7 @@ export function createApp(deps: AppDeps) {
     .use(requestLog(deps.log, deps.ids))
     .use(wellKnownRoutes(surface, documents))
     .use(cardRoutes(surface))
+    .use(inkRoutes(surface, deps.federation))
     .use(handleRoutes(surface));
   root = app;
   return app;

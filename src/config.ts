@@ -30,6 +30,9 @@ export interface NodeConfig {
   ownerEmail: string | null;
   trustProxy: boolean;
   allowPrivatePeers: boolean;
+  tlsCertFile: string | null;
+  tlsKeyFile: string | null;
+  tlsCaFile: string | null;
 }
 
 export class ConfigError extends Error {
@@ -52,6 +55,9 @@ export const SETTINGS: SettingSpec[] = [
   { key: "ownerEmail", flag: "owner-email", env: "KITH_OWNER_EMAIL", stored: "owner_email", default: "(none)", description: "The owner's email: the only address that can sign in with an emailed code.", parse: email },
   { key: "trustProxy", env: "KITH_TRUST_PROXY", default: "false", description: "Take client IPs from X-Forwarded-For (set only behind your own reverse proxy).", parse: bool },
   { key: "allowPrivatePeers", env: "KITH_ALLOW_PRIVATE_PEERS", default: "false", description: "Allow peers on private/loopback addresses (tests, home LAN). Lifts only the address rule of the SSRF gate.", parse: bool },
+  { key: "tlsCertFile", env: "KITH_TLS_CERT_FILE", default: "(none)", description: "Serve HTTPS directly with this PEM certificate (chain) instead of behind a TLS proxy. Needs KITH_TLS_KEY_FILE.", parse: readableFile },
+  { key: "tlsKeyFile", env: "KITH_TLS_KEY_FILE", default: "(none)", description: "PEM private key for KITH_TLS_CERT_FILE.", parse: readableFile },
+  { key: "tlsCaFile", env: "KITH_TLS_CA_FILE", default: "(none)", description: "Extra PEM CA certificate(s) trusted for outbound connections to peers, besides the system roots.", parse: readableFile },
 ];
 
 export type Flags = Record<string, string | boolean | undefined>;
@@ -86,18 +92,26 @@ export function resolveConfig(input: {
     out[spec.key] = raw === undefined ? undefined : spec.parse(raw, source);
   }
   const port = (out.port as number | undefined) ?? DEFAULT_PORT;
-  return {
+  const tls = out.tlsCertFile !== undefined;
+  const config: NodeConfig = {
     dataDir: resolve(input.cwd ?? process.cwd(), (out.dataDir as string | undefined) ?? "./kith-data"),
     port,
     host: (out.host as string | undefined) ?? "127.0.0.1",
-    publicUrl: (out.publicUrl as string | undefined) ?? `http://localhost:${port}`,
+    publicUrl: (out.publicUrl as string | undefined) ?? `${tls ? "https" : "http"}://localhost:${port}`,
     wordmark: (out.wordmark as NodeConfig["wordmark"] | undefined) ?? "svc",
     logLevel: (out.logLevel as LogLevel | undefined) ?? "info",
     passphrase: (out.passphrase as string | undefined) ?? null,
     ownerEmail: (out.ownerEmail as string | undefined) ?? null,
     trustProxy: (out.trustProxy as boolean | undefined) ?? false,
     allowPrivatePeers: (out.allowPrivatePeers as boolean | undefined) ?? false,
+    tlsCertFile: (out.tlsCertFile as string | undefined) ?? null,
+    tlsKeyFile: (out.tlsKeyFile as string | undefined) ?? null,
+    tlsCaFile: (out.tlsCaFile as string | undefined) ?? null,
   };
+  if ((config.tlsCertFile === null) !== (config.tlsKeyFile === null)) {
+    throw new ConfigError(config.tlsCertFile ? "KITH_TLS_KEY_FILE" : "KITH_TLS_CERT_FILE", "KITH_TLS_CERT_FILE and KITH_TLS_KEY_FILE go together");
+  }
+  return config;
 }
 
 export function settingNames(key: keyof NodeConfig): string {
@@ -114,6 +128,15 @@ function readSecretFile(path: string, name: string): string {
   } catch (e) {
     if (e instanceof ConfigError) throw e;
     throw new ConfigError(name, `cannot read ${path}`);
+  }
+}
+
+function readableFile(raw: string, name: string): string {
+  try {
+    readFileSync(raw);
+    return resolve(raw);
+  } catch {
+    throw new ConfigError(name, `cannot read ${raw}`);
   }
 }
 

@@ -1,5 +1,5 @@
-import { existsSync } from "node:fs";
-import { createApp } from "../app.ts";
+import { existsSync, readFileSync } from "node:fs";
+import { createApp, createFederationDeps } from "../app.ts";
 import { closeDatabase } from "../db/client.ts";
 import { systemClock } from "../domain/context.ts";
 import { agentIdOf, findAgentRow } from "../domain/identity/agent.ts";
@@ -8,6 +8,9 @@ import { readStoredSettings } from "../domain/node/settings.ts";
 import { createJsonLogger } from "../log.ts";
 import { KeyFileError } from "../security/key-file.ts";
 import { createKeyVault } from "../security/key-vault.ts";
+import { createPeerHttp } from "../security/peer-http.ts";
+import { startMaintenance } from "../jobs/maintenance.ts";
+import { startOutboxWorker, type OutboxWorker } from "../jobs/outbox-worker.ts";
 import { VERSION } from "../version.ts";
 import { CliError, type Command } from "./command.ts";
 import { cardUrlOf, initializeIdentity } from "./identity.ts";
@@ -61,10 +64,12 @@ export const serveCommand: Command = {
 
       const remote = new WeakMap<Request, string>();
       let app: ReturnType<typeof createApp> | null = null;
+      const tls = config.tlsCertFile && config.tlsKeyFile ? { cert: readFileSync(config.tlsCertFile, "utf8"), key: readFileSync(config.tlsKeyFile, "utf8") } : undefined;
       const server = Bun.serve({
         port: config.port,
         hostname: config.host,
         maxRequestBodySize: MAX_REQUEST_BODY,
+        ...(tls ? { tls } : {}),
         fetch(request, srv) {
           const address = srv.requestIP(request)?.address;
           if (address) remote.set(request, address);
@@ -75,11 +80,21 @@ export const serveCommand: Command = {
           return Response.json({ error: "internal_error", message: "internal error" }, { status: 500 });
         },
       });
-      const publicUrl = explicitPublicUrl(values, io, readStoredSettings(db)) ?? `http://localhost:${server.port}`;
+      const publicUrl = explicitPublicUrl(values, io, readStoredSettings(db)) ?? `${tls ? "https" : "http"}://localhost:${server.port}`;
       const node = { publicUrl, wordmark: config.wordmark, version: VERSION };
-      app = createApp({ db, clock, ids, log, node, vault, trustProxy: config.trustProxy, remoteAddress: (r) => remote.get(r) ?? null });
+      let worker: OutboxWorker | null = null;
+      const http = createPeerHttp({ allowPrivateAddresses: config.allowPrivatePeers, ...(config.tlsCaFile ? { extraCa: [readFileSync(config.tlsCaFile, "utf8")] } : {}) });
+      const federation = createFederationDeps({ node, vault, http, allowPrivatePeers: config.allowPrivatePeers, wakeOutbox: () => worker?.wake() });
+      app = createApp({ db, clock, ids, log, node, vault, federation, trustProxy: config.trustProxy, remoteAddress: (r) => remote.get(r) ?? null });
+      const jobCtx = () => ({ actor: { kind: "system" as const, job: "outbox" }, db, clock, ids, log });
+      worker = startOutboxWorker({ ctx: jobCtx, deps: federation, log });
+      const maintenance = startMaintenance({ ctx: jobCtx, log });
+      if (config.allowPrivatePeers) {
+        log.warn("KITH_ALLOW_PRIVATE_PEERS is set: peers on private and loopback addresses are allowed (tests and home LANs only)");
+        io.err("  warning:    KITH_ALLOW_PRIVATE_PEERS is set: private and loopback peers are allowed");
+      }
 
-      const listening = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${server.port}`;
+      const listening = `${tls ? "https" : "http"}://${config.host.includes(":") ? `[${config.host}]` : config.host}:${server.port}`;
       const agentId = agent ? agentIdOf(agent, node.wordmark) : null;
       const cardUrl = agent ? cardUrlOf(node, agent.genesisKey) : null;
       log.info("node started", { version: VERSION, listening, publicUrl, agentId, cardUrl, dataDir: paths.dir });
@@ -103,6 +118,9 @@ export const serveCommand: Command = {
           }, SHUTDOWN_GRACE_MS);
           await server.stop(false);
           clearTimeout(timer);
+          await new Promise((r) => setTimeout(r, 5)); // let after-response hooks (access log) of the last requests run
+          maintenance.stop();
+          await worker?.stop(); // deliveries in flight settle (or stay queued) before SQLite closes
           resolve();
         };
         process.once("SIGINT", () => void stop("SIGINT"));

@@ -1,21 +1,26 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createApp, type App } from "../../src/app.ts";
+import { createApp, createFederationDeps, type App } from "../../src/app.ts";
 import { closeDatabase, openDatabase, type Db } from "../../src/db/client.ts";
 import { migrate } from "../../src/db/migrate.ts";
-import type { Actor, Ctx } from "../../src/domain/context.ts";
+import type { Actor, Ctx, Ids } from "../../src/domain/context.ts";
+import type { FederationDeps } from "../../src/domain/federation/deps.ts";
 import { agentIdOf, type AgentRow, type Wordmark } from "../../src/domain/identity/agent.ts";
 import { createAgent } from "../../src/domain/identity/create-agent.ts";
 import { createSequentialIds } from "../../src/domain/ids.ts";
+import { deliverOne, listDueDeliveries } from "../../src/domain/outbox/deliver.ts";
 import { createJsonLogger } from "../../src/log.ts";
 import { createKeyVault, type KeyVault } from "../../src/security/key-vault.ts";
+import { createPeerHttp } from "../../src/security/peer-http.ts";
 import { testClock, type TestClock } from "./clock.ts";
-import { personaKeyGenerator } from "./personas.ts";
+import { personaKeyGenerator, type PersonaName } from "./personas.ts";
+import { testCa, testTls } from "./tls.ts";
 
 export const TEST_REMOTE_HEADER = "x-test-remote-address";
 
 export interface TestNode {
+  name: string;
   app: App;
   db: Db;
   clock: TestClock;
@@ -25,52 +30,131 @@ export interface TestNode {
   agentId: string | null;
   publicUrl: string;
   wordmark: Wordmark;
+  federation: FederationDeps;
   logLines: Array<Record<string, unknown>>;
+  /** The card URL other nodes use to reach this one. */
+  cardUrl: string | null;
+  /** Number of times a commit asked the outbox worker to wake up. */
+  wakes: number;
   /** A request through the real app (`http://localhost` + path), no port. */
   request(path: string, init?: RequestInit): Promise<Response>;
   ctx(actor?: Actor): Ctx;
+  /** Runs every due outbox delivery now (what the worker does), until nothing is due. */
+  drainOutbox(): Promise<number>;
   close(): void;
 }
 
+export interface BootOptions {
+  name?: string;
+  persona?: PersonaName;
+  agent?: boolean;
+  wordmark?: Wordmark;
+  publicUrl?: string;
+  trustProxy?: boolean;
+  clock?: TestClock;
+  ids?: Ids;
+}
+
+/** Peers under test live at `<name>.kith.test`, all on loopback, behind the test CA. */
+export function testPeerHttp() {
+  return createPeerHttp({
+    allowPrivateAddresses: true,
+    extraCa: [testCa()],
+    lookup: async (host) => {
+      if (host === "kith.test" || host.endsWith(".kith.test")) return [{ address: "127.0.0.1", family: 4 }];
+      throw new Error(`test DNS: unknown host ${host}`);
+    },
+  });
+}
+
 /**
- * A real node on a temp directory: migrated SQLite file, fixed persona keys (alice), a test
- * clock, sequential ids and a log captured in memory. No mocks of our own code.
+ * A real node on a temp directory: migrated SQLite file, fixed persona keys, a test clock,
+ * sequential ids and a log captured in memory. No mocks of our own code. Requests go through
+ * `app.handle` (no port); see bootNetworkNode for a node other nodes can reach.
  */
-export function bootTestApp(options: { agent?: boolean; wordmark?: Wordmark; publicUrl?: string; trustProxy?: boolean } = {}): TestNode {
-  const dir = mkdtempSync(join(tmpdir(), "kith-test-"));
-  const clock = testClock();
-  const ids = createSequentialIds("T");
+export function bootTestApp(options: BootOptions = {}): TestNode {
+  return assemble(options, options.publicUrl ?? `https://${options.name ?? options.persona ?? "alice"}.example.com`);
+}
+
+/**
+ * A node listening with TLS on 127.0.0.1, reachable by other test nodes as
+ * https://<name>.kith.test:<port> (the test DNS maps *.kith.test to loopback).
+ */
+export async function bootNetworkNode(options: BootOptions & { name: string }): Promise<TestNode & { url: string; stop(): Promise<void> }> {
+  let target: TestNode | null = null;
+  const server = Bun.serve({ port: 0, hostname: "127.0.0.1", tls: testTls(), fetch: (req) => target!.app.handle(req) });
+  const url = `https://${options.name}.kith.test:${server.port}`;
+  const node = assemble(options, url);
+  target = node;
+  return {
+    ...node,
+    url,
+    async stop() {
+      await server.stop(true);
+      node.close();
+    },
+  };
+}
+
+function assemble(options: BootOptions, publicUrl: string): TestNode {
+  const name = options.name ?? options.persona ?? "alice";
+  const dir = mkdtempSync(join(tmpdir(), `kith-test-${name}-`));
+  const clock = options.clock ?? testClock();
+  const ids = options.ids ?? createSequentialIds(name.slice(0, 1).toUpperCase());
   const logLines: Array<Record<string, unknown>> = [];
   const log = createJsonLogger({ level: "debug", write: (line) => logLines.push(JSON.parse(line)), now: clock.now });
   const db = openDatabase(join(dir, "kith.db"));
   migrate(db.$client, { file: join(dir, "kith.db"), now: clock.now() });
   const vault = createKeyVault(join(dir, "agent-key.json"), null);
   const wordmark = options.wordmark ?? "svc";
-  const publicUrl = options.publicUrl ?? "https://alice.example.com";
   const ctx = (actor: Actor = { kind: "system", job: "test" }): Ctx => ({ actor, db, clock, ids, log });
+  const persona = options.persona ?? (["alice", "bob", "carol", "acme"].includes(name) ? (name as PersonaName) : "alice");
   const agent =
     options.agent === false
       ? null
-      : createAgent(ctx(), { handle: "alice", displayName: "Alice Example", timezone: "Europe/Paris" }, { vault, generateKey: personaKeyGenerator("alice") });
+      : createAgent(ctx(), { handle: persona, displayName: `${persona[0]!.toUpperCase()}${persona.slice(1)} Example`, timezone: "Europe/Paris" }, { vault, generateKey: personaKeyGenerator(persona) });
+  const node = { publicUrl, wordmark, version: "0.0.0-test" };
+  let wakes = 0;
+  const federation = createFederationDeps({ node, vault, http: testPeerHttp(), allowPrivatePeers: true, wakeOutbox: () => void wakes++ });
   // In-process requests have no socket: a test sets the peer address with this header.
   const remoteAddress = (r: Request) => r.headers.get(TEST_REMOTE_HEADER) ?? "192.0.2.10";
-  const app = createApp({ db, clock, ids, log, vault, node: { publicUrl, wordmark, version: "0.0.0-test" }, trustProxy: options.trustProxy ?? false, remoteAddress });
-  return {
+  const app = createApp({ db, clock, ids, log, vault, node, federation, trustProxy: options.trustProxy ?? false, remoteAddress });
+  const agentId = agent ? agentIdOf(agent, wordmark) : null;
+  const testNode: TestNode = {
+    name,
     app,
     db,
     clock,
     vault,
     dir,
     agent,
-    agentId: agent ? agentIdOf(agent, wordmark) : null,
+    agentId,
     publicUrl,
     wordmark,
+    federation,
     logLines,
+    cardUrl: agentId ? `${publicUrl}/ink/v1/${encodeURIComponent(agentId)}/agent.json` : null,
+    get wakes() {
+      return wakes;
+    },
     request: (path, init) => app.handle(new Request(`http://localhost${path}`, init)),
     ctx,
+    async drainOutbox() {
+      let delivered = 0;
+      for (let round = 0; round < 50; round++) {
+        const due = listDueDeliveries(ctx({ kind: "system", job: "outbox" }), 100);
+        if (due.length === 0) break;
+        for (const item of due) {
+          await deliverOne(ctx({ kind: "system", job: "outbox" }), item, federation);
+          delivered++;
+        }
+      }
+      return delivered;
+    },
     close() {
       closeDatabase(db);
       rmSync(dir, { recursive: true, force: true });
     },
   };
+  return testNode;
 }

@@ -1,5 +1,6 @@
 import type { Subprocess } from "bun";
 import { resolve } from "node:path";
+import { testCa } from "./tls.ts";
 
 export const ROOT = resolve(import.meta.dir, "../..");
 export const MAIN = resolve(ROOT, "src/main.ts");
@@ -58,12 +59,14 @@ export async function startKith(args: string[], options: { env?: Record<string, 
   })();
   const deadline = Date.now() + (options.timeoutMs ?? 15_000);
   let port = 0;
+  let scheme = "http";
   while (Date.now() < deadline) {
-    const m = err.match(/listening on http:\/\/[^\s]+:(\d+)/);
+    const m = err.match(/listening on (https?):\/\/[^\s]+:(\d+)/);
     if (m) {
-      port = Number(m[1]);
+      scheme = m[1]!;
+      port = Number(m[2]);
       try {
-        const res = await fetch(`http://127.0.0.1:${port}/health`);
+        const res = await fetch(`${scheme}://127.0.0.1:${port}/health`, scheme === "https" ? ({ tls: { ca: testCa() } } as RequestInit) : {});
         if (res.status === 200) break;
       } catch {
         // not yet
@@ -79,7 +82,7 @@ export async function startKith(args: string[], options: { env?: Record<string, 
   return {
     proc,
     port,
-    url: `http://127.0.0.1:${port}`,
+    url: `${scheme}://127.0.0.1:${port}`,
     stderr: () => err,
     stdout: () => out,
     async stop(signal = "SIGTERM") {

@@ -90,7 +90,7 @@ describe("handles and errors", () => {
       expect(res.headers.get("content-type")).toBe("application/json");
       const body = await json(res);
       expect(Object.keys(body).sort()).toEqual(["error", "message"]);
-      expect(res.headers.get("x-request-id")).toMatch(/^T\d+$/);
+      expect(res.headers.get("x-request-id")).toMatch(/^A\d{25}$/);
     }
   });
 

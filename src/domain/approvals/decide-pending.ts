@@ -1,0 +1,82 @@
+import { eq } from "drizzle-orm";
+import * as v from "valibot";
+import { transaction, type Tx } from "../../db/client.ts";
+import { connections, messages, pendingActions } from "../../db/schema/index.ts";
+import type { Ctx } from "../context.ts";
+import { conflict, DomainError, notFound } from "../errors.ts";
+import type { FederationDeps } from "../federation/deps.ts";
+import { answerConnectionRequest } from "../connections/answer-request.ts";
+import { recordEvent } from "../messages/store.ts";
+import { enqueueOutbound, queueDelivery } from "../outbox/enqueue.ts";
+import { getPendingAction } from "./list-pending.ts";
+import type { PendingActionView } from "../messages/views.ts";
+
+export const DecidePendingInput = v.object({
+  decision: v.pipe(v.picklist(["approve", "reject"], "decision: approve or reject"), v.description("approve runs the held action; reject drops it")),
+});
+export type DecidePendingInput = v.InferOutput<typeof DecidePendingInput>;
+
+/** A reply drafted for a held inbound message (by an automation rule) that approval sends. */
+export interface HeldReply {
+  reply?: { intent: string; payload: Record<string, unknown> };
+}
+
+type Row = typeof pendingActions.$inferSelect;
+
+/**
+ * The owner decides a pending action, once. Approve runs what was held: a connection request is
+ * accepted (connection_response sent), a held inbound message is released to the inbox (and a
+ * drafted reply, if any, is sent), a held outbound message is queued. Reject does none of it.
+ */
+export function decidePending(ctx: Ctx, id: string, input: DecidePendingInput, deps: FederationDeps): PendingActionView {
+  if (ctx.actor.kind !== "owner" && ctx.actor.kind !== "system") throw new DomainError("forbidden", "only the owner decides");
+  const approve = input.decision === "approve";
+  let queued = false;
+  transaction(ctx.db, (tx) => {
+    const row = tx.select().from(pendingActions).where(eq(pendingActions.id, id)).get();
+    if (!row) throw notFound("pending action");
+    if (row.status !== "pending") throw conflict(`already ${row.status}`);
+    const result = run(tx, ctx, row, approve);
+    queued = result.queued;
+    // answerConnectionRequest may already have settled this action; settle it here otherwise
+    tx.update(pendingActions)
+      .set({ status: approve ? "approved" : "rejected", decidedAt: ctx.clock.now(), resultJson: JSON.stringify(result.result) })
+      .where(eq(pendingActions.id, id))
+      .run();
+    recordEvent(tx, approve ? "approval.approved" : "approval.rejected", ctx.clock.now(), { subjectId: id, kind: row.kind });
+  });
+  if (queued) deps.wakeOutbox();
+  return getPendingAction(ctx, id, deps.node);
+}
+
+function run(tx: Tx, ctx: Ctx, row: Row, approve: boolean): { queued: boolean; result: Record<string, unknown> } {
+  const now = ctx.clock.now();
+  const message = row.messageId ? tx.select().from(messages).where(eq(messages.id, row.messageId)).get() : undefined;
+  switch (row.kind) {
+    case "connection_request": {
+      const connection = row.connectionId ? tx.select().from(connections).where(eq(connections.id, row.connectionId)).get() : undefined;
+      if (!connection || connection.status !== "pending") return { queued: false, result: { connection: connection?.status ?? "missing" } };
+      const answered = answerConnectionRequest(tx, ctx, connection, approve);
+      return { queued: answered !== null, result: { connection: approve ? "connected" : "declined", ...(answered ? { response: answered.envelopeId } : {}) } };
+    }
+    case "inbound_intent": {
+      if (!message) return { queued: false, result: {} };
+      tx.update(messages).set({ status: approve ? "unread" : "rejected" }).where(eq(messages.id, message.id)).run();
+      const held = row.actionJson ? (JSON.parse(row.actionJson) as HeldReply) : {};
+      if (!approve || !held.reply) return { queued: false, result: { message: approve ? "released" : "rejected" } };
+      const sent = enqueueOutbound(tx, ctx.ids, { peerPrincipal: message.peerPrincipal, peerAgentId: message.peerAgentId, intent: held.reply.intent, payload: held.reply.payload, correlationId: message.correlationId, inReplyTo: message.id }, now);
+      tx.update(messages).set({ status: "responded", respondedAt: now }).where(eq(messages.id, message.id)).run();
+      return { queued: true, result: { message: "responded", response: sent.envelopeId } };
+    }
+    case "outbound_intent": {
+      if (!message || message.status !== "held") return { queued: false, result: { message: message?.status ?? "missing" } };
+      if (!approve) {
+        tx.update(messages).set({ status: "cancelled" }).where(eq(messages.id, message.id)).run();
+        return { queued: false, result: { message: "cancelled" } };
+      }
+      tx.update(messages).set({ status: "queued" }).where(eq(messages.id, message.id)).run();
+      queueDelivery(tx, ctx.ids, message.id, message.peerPrincipal, now);
+      return { queued: true, result: { message: "queued", id: message.envelopeId } };
+    }
+  }
+}

@@ -1,0 +1,58 @@
+import { eq } from "drizzle-orm";
+import * as v from "valibot";
+import { transaction } from "../../db/client.ts";
+import { connections } from "../../db/schema/index.ts";
+import { normalizePrincipal, ProfileSnapshot as InkProfileSnapshot } from "../../ink/index.ts";
+import type { Ctx } from "../context.ts";
+import { conflict, invalidInput } from "../errors.ts";
+import type { FederationDeps } from "../federation/deps.ts";
+import { connectionView, type ConnectionView } from "../messages/views.ts";
+import { sendIntent, type SendResult } from "../outbox/send-intent.ts";
+import { agentIdFromCardUrl, cardUrlFor } from "../peers/card-url.ts";
+import { ownProfileSnapshot } from "../profile/own-snapshot.ts";
+import { answerConnectionRequest } from "./answer-request.ts";
+
+export const AddConnectionInput = v.object({
+  cardUrl: v.optional(v.pipe(v.string(), v.maxLength(2048), v.description("The peer's Agent Card URL"))),
+  baseUrl: v.optional(v.pipe(v.string(), v.maxLength(2048), v.description("The peer node's base URL (with agentId), instead of cardUrl"))),
+  agentId: v.optional(v.pipe(v.string(), v.maxLength(512))),
+  context: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(2000), v.description("Why you want to connect (INK connection_request context)"))),
+  method: v.optional(v.picklist(["qr", "intro", "discovery", "import"], "method: one of qr, intro, discovery, import")),
+  introducedBy: v.optional(v.pipe(v.string(), v.maxLength(512))),
+  profileSnapshot: v.optional(InkProfileSnapshot),
+});
+export type AddConnectionInput = v.InferOutput<typeof AddConnectionInput>;
+
+export interface AddConnectionResult {
+  connection: ConnectionView;
+  /** The connection_request as queued (null when it accepted their pending request instead). */
+  request: SendResult | null;
+}
+
+/**
+ * Connect to an agent by its card URL (or base URL + agent id): sends a connection_request with
+ * the owner's public profile snapshot. If that agent already asked us, this accepts their request.
+ */
+export async function addConnection(ctx: Ctx, input: AddConnectionInput, deps: FederationDeps): Promise<AddConnectionResult> {
+  const cardUrl = input.cardUrl ?? (input.baseUrl && input.agentId ? cardUrlFor(input.baseUrl, input.agentId) : null);
+  if (!cardUrl) throw invalidInput(input.baseUrl ? "baseUrl must be an https URL and agentId a valid agent id" : "cardUrl, or baseUrl with agentId, is required");
+  const agentId = input.agentId ?? agentIdFromCardUrl(cardUrl);
+  const principal = agentId ? normalizePrincipal(agentId) : null;
+  const existing = principal?.ok ? ctx.db.select().from(connections).where(eq(connections.principal, principal.principal)).get() : undefined;
+  if (existing?.status === "connected") throw conflict("already connected");
+  if (existing?.status === "blocked") throw conflict("this agent is blocked; unblock it first (PATCH status: disconnected)");
+  if (existing?.status === "pending") {
+    const answered = transaction(ctx.db, (tx) => answerConnectionRequest(tx, ctx, existing, true));
+    if (answered) deps.wakeOutbox();
+    return { connection: connectionView(ctx.db.select().from(connections).where(eq(connections.id, existing.id)).get()!), request: null };
+  }
+  const payload: Record<string, unknown> = {
+    method: input.method ?? "discovery",
+    context: input.context ?? "I would like to connect.",
+    profileSnapshot: input.profileSnapshot ?? ownProfileSnapshot(ctx.db, "public"),
+  };
+  if (input.introducedBy) payload.introducedBy = input.introducedBy;
+  const request = await sendIntent(ctx, { ...(agentId ? { to: agentId } : {}), cardUrl, intent: "connection_request", payload }, deps);
+  const row = ctx.db.select().from(connections).where(eq(connections.principal, request.peerPrincipal)).get()!;
+  return { connection: connectionView(row), request };
+}

@@ -1,0 +1,30 @@
+import { and, desc, eq, lt, or, type SQL } from "drizzle-orm";
+import * as v from "valibot";
+import { CONNECTION_STATUSES, connections } from "../../db/schema/index.ts";
+import type { Ctx } from "../context.ts";
+import { notFound } from "../errors.ts";
+import { connectionView, type ConnectionView } from "../messages/views.ts";
+import { DEFAULT_LIMIT, decodeCursor, PageQuery, pageOf, type Page } from "../pagination.ts";
+
+export const ConnectionQuery = v.object({
+  ...PageQuery.entries,
+  status: v.optional(v.picklist(CONNECTION_STATUSES, `status: one of ${CONNECTION_STATUSES.join(", ")}`)),
+});
+export type ConnectionQuery = v.InferOutput<typeof ConnectionQuery>;
+
+/** Connections, most recently changed first. */
+export function listConnections(ctx: Ctx, query: ConnectionQuery): Page<ConnectionView> {
+  const filters: SQL[] = [];
+  if (query.status) filters.push(eq(connections.status, query.status));
+  const cursor = decodeCursor(query.cursor);
+  if (cursor) filters.push(or(lt(connections.updatedAt, cursor.at), and(eq(connections.updatedAt, cursor.at), lt(connections.id, cursor.id)))!);
+  const limit = query.limit ?? DEFAULT_LIMIT;
+  const rows = ctx.db.select().from(connections).where(and(...filters)).orderBy(desc(connections.updatedAt), desc(connections.id)).limit(limit + 1).all();
+  return pageOf(rows, limit, (r) => ({ at: r.updatedAt, id: r.id }), connectionView);
+}
+
+export function getConnection(ctx: Ctx, id: string): ConnectionView {
+  const row = ctx.db.select().from(connections).where(eq(connections.id, id)).get();
+  if (!row) throw notFound("connection");
+  return connectionView(row);
+}

@@ -1,0 +1,105 @@
+import { and, eq } from "drizzle-orm";
+import * as v from "valibot";
+import { transaction, type Tx } from "../../db/client.ts";
+import { connections, messages, outbox, pendingActions } from "../../db/schema/index.ts";
+import type { Ctx } from "../context.ts";
+import { conflict, DomainError, notFound } from "../errors.ts";
+import type { FederationDeps } from "../federation/deps.ts";
+import { connectionView, type ConnectionView } from "../messages/views.ts";
+import { recordEvent } from "../messages/store.ts";
+import { fetchPeerCard } from "../peers/fetch-peer-card.ts";
+import { hasSigningSet, savePeerCard, type PeerCardUpdate } from "../peers/peer-cards.ts";
+import { answerConnectionRequest } from "./answer-request.ts";
+
+export const UpdateConnectionInput = v.object({
+  status: v.optional(v.pipe(v.picklist(["connected", "declined", "blocked", "disconnected"], "status: one of connected, declined, blocked, disconnected"), v.description("connected accepts a pending request, declined declines it; blocked / disconnected end it"))),
+  cardUrl: v.optional(v.pipe(v.string(), v.maxLength(2048), v.description("The peer's Agent Card URL, if the node does not know it yet (needed to reply)"))),
+});
+export type UpdateConnectionInput = v.InferOutput<typeof UpdateConnectionInput>;
+
+type Row = typeof connections.$inferSelect;
+type Target = NonNullable<UpdateConnectionInput["status"]>;
+
+/** Which status changes the owner may make (PATCH /api/svc/connections/:id). */
+const ALLOWED: Record<string, Target[]> = {
+  pending: ["connected", "declined", "blocked"],
+  requested: ["disconnected", "blocked"],
+  connected: ["disconnected", "blocked"],
+  declined: ["blocked"],
+  disconnected: ["blocked"],
+  contact: ["blocked"],
+  blocked: ["disconnected"],
+};
+
+/**
+ * Owner changes a connection. Accepting or declining a pending request answers it with a
+ * connection_response; withdrawing our own request cancels its delivery if it has not left yet;
+ * blocking settles any pending request silently (a blocked sender is not told).
+ */
+export async function updateConnection(ctx: Ctx, id: string, input: UpdateConnectionInput, deps: FederationDeps): Promise<ConnectionView> {
+  if (ctx.actor.kind !== "owner" && ctx.actor.kind !== "system") throw new DomainError("forbidden", "only the owner manages connections");
+  const existing = ctx.db.select().from(connections).where(eq(connections.id, id)).get();
+  if (!existing) throw notFound("connection");
+  let learned: PeerCardUpdate | null = null;
+  if (input.cardUrl !== undefined) {
+    if (!existing.agentId || !existing.principal) throw conflict("this contact has no agent id to bind a card to");
+    const fetched = await fetchPeerCard(deps.http, { cardUrl: input.cardUrl, agentId: existing.agentId, allowPrivatePeers: deps.allowPrivatePeers });
+    if (!fetched.ok) throw new DomainError("invalid_input", `no valid Agent Card for ${existing.agentId} at cardUrl: ${fetched.reason}`);
+    learned = { principal: existing.principal, agentId: existing.agentId, cardUrl: input.cardUrl, card: { json: fetched.cardJson, signingSet: hasSigningSet(fetched.card) }, refreshAttempt: true };
+  }
+  const now = ctx.clock.now();
+  let queued = false;
+  const row = transaction(ctx.db, (tx) => {
+    if (learned) {
+      savePeerCard(tx, learned, now);
+      tx.update(connections).set({ cardUrl: learned.cardUrl ?? null, updatedAt: now }).where(eq(connections.id, id)).run();
+    }
+    const current = tx.select().from(connections).where(eq(connections.id, id)).get()!;
+    const target = input.status;
+    if (target && target !== current.status) {
+      if (!ALLOWED[current.status]?.includes(target)) throw conflict(`a ${current.status} connection cannot become ${target}`);
+      queued = change(tx, ctx, current, target, now);
+    }
+    return tx.select().from(connections).where(eq(connections.id, id)).get()!;
+  });
+  if (queued) deps.wakeOutbox();
+  return connectionView(row);
+}
+
+function change(tx: Tx, ctx: Ctx, current: Row, target: Target, now: number): boolean {
+  if (current.status === "pending" && (target === "connected" || target === "declined")) {
+    return answerConnectionRequest(tx, ctx, current, target === "connected") !== null;
+  }
+  if (current.status === "pending" && target === "blocked") settleRequest(tx, current, now);
+  if (current.status === "requested") cancelUndelivered(tx, current, now);
+  tx.update(connections).set({ status: target, updatedAt: now }).where(eq(connections.id, current.id)).run();
+  recordEvent(tx, `connection.${target === "blocked" ? "blocked" : "disconnected"}`, now, { subjectId: current.id, peerPrincipal: current.principal ?? undefined });
+  return false;
+}
+
+function settleRequest(tx: Tx, current: Row, now: number): void {
+  if (!current.requestMessageId) return;
+  const request = tx.select().from(messages).where(eq(messages.id, current.requestMessageId)).get();
+  tx.update(messages).set({ status: "rejected" }).where(eq(messages.id, current.requestMessageId)).run();
+  if (request?.pendingActionId) {
+    tx.update(pendingActions)
+      .set({ status: "rejected", decidedAt: now, resultJson: JSON.stringify({ connection: "blocked" }) })
+      .where(and(eq(pendingActions.id, request.pendingActionId), eq(pendingActions.status, "pending")))
+      .run();
+  }
+}
+
+/** A withdrawn request that has not been delivered yet is not delivered at all. */
+function cancelUndelivered(tx: Tx, current: Row, _now: number): void {
+  if (!current.principal) return;
+  const waiting = tx
+    .select({ id: outbox.id, messageId: outbox.messageId })
+    .from(outbox)
+    .innerJoin(messages, eq(messages.id, outbox.messageId))
+    .where(and(eq(outbox.peerPrincipal, current.principal), eq(outbox.status, "queued"), eq(messages.intent, "connection_request")))
+    .all();
+  for (const w of waiting) {
+    tx.update(outbox).set({ status: "cancelled" }).where(eq(outbox.id, w.id)).run();
+    tx.update(messages).set({ status: "cancelled" }).where(eq(messages.id, w.messageId)).run();
+  }
+}

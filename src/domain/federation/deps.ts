@@ -1,0 +1,19 @@
+import type { Ed25519Verifier } from "../../ink/index.ts";
+import type { KeyVault } from "../../security/key-vault.ts";
+import type { PeerHttp } from "../../security/peer-http.ts";
+import type { MemoryRateLimiter } from "../../security/rate-limit.ts";
+import type { NodeIdentity } from "../identity/agent.ts";
+
+/** The collaborators every federation verb needs besides `ctx`. */
+export interface FederationDeps {
+  node: NodeIdentity;
+  vault: KeyVault;
+  http: PeerHttp;
+  /** Strict Ed25519 verify (native fast path, RFC 8032 pre-checks). */
+  verifier: Ed25519Verifier;
+  limiter: MemoryRateLimiter;
+  /** KITH_ALLOW_PRIVATE_PEERS: also skips the SSRF vetting of URL fields inside fetched cards. */
+  allowPrivatePeers: boolean;
+  /** Nudges the outbox worker after a commit that queued something. */
+  wakeOutbox(): void;
+}

@@ -1,0 +1,58 @@
+import { and, desc, eq, gte, lt, lte, ne, or, sql, type SQL } from "drizzle-orm";
+import * as v from "valibot";
+import { messages } from "../../db/schema/index.ts";
+import { normalizePrincipal, parseTimestamp } from "../../ink/index.ts";
+import type { Ctx } from "../context.ts";
+import { invalidInput } from "../errors.ts";
+import type { NodeIdentity } from "../identity/agent.ts";
+import { ownIdentity } from "../federation/own-identity.ts";
+import { messageView, type MessageView } from "../messages/views.ts";
+import { DEFAULT_LIMIT, decodeCursor, PageQuery, pageOf, type Page } from "../pagination.ts";
+
+const INBOX_STATUS = v.picklist(["unread", "read", "pending", "responded", "rejected", "expired"], "status: one of unread, read, pending, responded, rejected, expired");
+
+export const InboxQuery = v.object({
+  ...PageQuery.entries,
+  status: v.optional(INBOX_STATUS),
+  intent: v.optional(v.pipe(v.string(), v.maxLength(253))),
+});
+export type InboxQuery = v.InferOutput<typeof InboxQuery>;
+
+export const InboxSearchQuery = v.object({
+  ...InboxQuery.entries,
+  q: v.optional(v.pipe(v.string(), v.maxLength(200, "q: at most 200 characters"))),
+  from: v.optional(v.pipe(v.string(), v.maxLength(512))),
+  after: v.optional(v.pipe(v.string(), v.maxLength(64))),
+  before: v.optional(v.pipe(v.string(), v.maxLength(64))),
+});
+export type InboxSearchQuery = v.InferOutput<typeof InboxSearchQuery>;
+
+/** Received messages, newest first; retracted ones are hidden (INK `retract`). */
+export function listInbox(ctx: Ctx, query: InboxSearchQuery, node: NodeIdentity): Page<MessageView> {
+  const filters: SQL[] = [eq(messages.direction, "in"), ne(messages.status, "retracted")];
+  if (query.status) filters.push(eq(messages.status, query.status));
+  if (query.intent) filters.push(eq(messages.intent, query.intent));
+  if (query.q) {
+    const needle = `%${query.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    filters.push(sql`${messages.searchText} LIKE ${needle} ESCAPE '\\'`);
+  }
+  if (query.from) {
+    const p = normalizePrincipal(query.from);
+    filters.push(or(eq(messages.peerAgentId, query.from), ...(p.ok ? [eq(messages.peerPrincipal, p.principal)] : []))!);
+  }
+  if (query.after) filters.push(gte(messages.receivedAt, timestamp("after", query.after)));
+  if (query.before) filters.push(lte(messages.receivedAt, timestamp("before", query.before)));
+  const cursor = decodeCursor(query.cursor);
+  if (cursor) filters.push(or(lt(messages.receivedAt, cursor.at), and(eq(messages.receivedAt, cursor.at), lt(messages.id, cursor.id)))!);
+  const limit = query.limit ?? DEFAULT_LIMIT;
+  const rows = ctx.db.select().from(messages).where(and(...filters)).orderBy(desc(messages.receivedAt), desc(messages.id)).limit(limit + 1).all();
+  const own = ownIdentity(ctx.db, node)?.agentId ?? null;
+  return pageOf(rows, limit, (r) => ({ at: r.receivedAt, id: r.id }), (r) => messageView(r, own));
+}
+
+function timestamp(name: string, value: string): number {
+  const ms = parseTimestamp(value);
+  if (ms === null) throw invalidInput(`${name}: not an RFC 3339 timestamp (e.g. 2026-01-31T09:00:00Z)`);
+  return ms;
+}
+

@@ -1,0 +1,191 @@
+import { and, eq } from "drizzle-orm";
+import { transaction } from "../../db/client.ts";
+import { connections, inboundNonces, messages } from "../../db/schema/index.ts";
+import {
+  agentIdPublicKey,
+  authenticateInbound,
+  inspectInbound,
+  parseTimestamp,
+  REGISTERED_INTENTS,
+  type InboundDecision,
+  type InboundPending,
+  type InboundPolicy,
+  type InboundReason,
+} from "../../ink/index.ts";
+import type { Ctx } from "../context.ts";
+import type { FederationDeps } from "../federation/deps.ts";
+import { decryptionKeys, ownIdentity } from "../federation/own-identity.ts";
+import { isResponseIntent, requestOf } from "../messages/response-intents.ts";
+import { savePeerCard } from "../peers/peer-cards.ts";
+import { learnHintedCard, resolveInboundSenderKeys } from "../peers/resolve-sender-keys.ts";
+import { checkForeignSender, type ForeignSenderDecision } from "../policy/foreign-sender.ts";
+import { getPolicy } from "../policy/get-policy.ts";
+import { storeInbound, type StoreContext } from "./store-inbound.ts";
+
+export interface ReceiveInput {
+  /** The agent id in the request path; anything but this node's agent is unknown here. */
+  pathAgentId: string;
+  body: Uint8Array;
+  authorization: string | null;
+  /** The path actually posted to; tried after the published endpoint path (SPEC's /agents/:id/inbox). */
+  requestPath: string;
+  /** A card URL the sender pointed to (`Link: <url>; rel="agent-card"`), used only on first contact. */
+  cardHint: string | null;
+}
+
+export type ReceiveReason =
+  | InboundReason
+  | "unknown_recipient"
+  | "rate_limited"
+  | "sender_blocked"
+  | "not_connected"
+  | "message_expired"
+  | "duplicate_message_id"
+  | Exclude<ForeignSenderDecision["reason"], "ok_foreign_user_opt_in">;
+
+export type ReceiveOutcome =
+  | {
+      ok: true;
+      /** `held`: waiting for the owner (autonomy rule); `stored`: in the inbox. */
+      outcome: "stored" | "held";
+      envelopeId: string;
+      correlationId: string;
+      messageId: string;
+      pendingActionId: string | null;
+      duplicate: boolean;
+    }
+  | { ok: false; reason: ReceiveReason; detail?: string; retryAfterSeconds?: number };
+
+/** Per sender: a burst guard; the owner's `maxInboundRate` (per hour) applies on top. */
+const SENDER_RULE = { limit: 30, windowMs: 60_000 };
+
+/**
+ * The INK receiver (INK §9) for one POST: structure and transport checks on the raw bytes, the
+ * sender's keys (card, or genesis key on first contact), signatures, decryption, then the node's
+ * own rules — strangers may only send connection_request (foreign-sender policy), expired
+ * messages are refused — and finally one transaction that records the replay nonce, stores the
+ * message once per (sender, id), threads it, applies its effect, and holds it for the owner when
+ * the autonomy policy says so.
+ */
+export async function receiveIntent(ctx: Ctx, input: ReceiveInput, deps: FederationDeps): Promise<ReceiveOutcome> {
+  const now = ctx.clock.now();
+  const own = ownIdentity(ctx.db, deps.node);
+  if (!own || input.pathAgentId !== own.agentId) return reject("unknown_recipient");
+  const policy: InboundPolicy = { ownAgentId: own.agentId, endpointPath: own.endpointPath, wordmark: deps.node.wordmark, supportedIntents: REGISTERED_INTENTS, acceptsSealed: true };
+  const pending = inspectInbound({ body: input.body, authorization: input.authorization, now }, policy);
+  if (!pending.ok) return reject(pending.reason, pending.detail);
+
+  const owner = getPolicy(ctx.db);
+  const burst = deps.limiter.consume("ink-sender", pending.principal, SENDER_RULE, now);
+  const hourly = deps.limiter.consume("ink-sender-hour", pending.principal, { limit: Math.max(1, owner.maxInboundRate) * 6, windowMs: 3_600_000 }, now);
+  if (!burst.allowed || !hourly.allowed) {
+    return { ok: false, reason: "rate_limited", retryAfterSeconds: Math.max(burst.allowed ? 0 : burst.retryAfterSeconds, hourly.allowed ? 0 : hourly.retryAfterSeconds) };
+  }
+  const connection = ctx.db.select().from(connections).where(eq(connections.principal, pending.principal)).get() ?? null;
+  if (connection?.status === "blocked" || owner.blockedDids.includes(pending.from) || owner.blockedDids.includes(pending.principal)) {
+    return reject("sender_blocked");
+  }
+
+  const resolved = await resolveInboundSenderKeys(ctx, { from: pending.from, principal: pending.principal, keyIdHint: pending.keyIdHint }, deps);
+  const decision = authenticate(pending, resolved.keys, input, policy, ctx, deps);
+  if (!decision.ok) {
+    const learned = resolved.learned;
+    if (learned) transaction(ctx.db, (tx) => savePeerCard(tx, learned, now)); // what was learned about the keys stays true
+    return reject(decision.reason, decision.detail);
+  }
+  const envelope = decision.envelope;
+  const firstContact = decision.keyId === "bootstrap";
+  // INK §15: trust on first use speaks for a new key only in a connection request.
+  if (firstContact && envelope.intent !== "connection_request") return reject("unresolvable_sender_key", "unknown sender: only a connection_request may come from an unknown key");
+  if (envelope.expiresAt !== undefined) {
+    const expires = parseTimestamp(envelope.expiresAt);
+    if (expires !== null && expires < now) return reject("message_expired", "expiresAt is in the past");
+  }
+  const gate = relationshipGate(ctx, { principal: pending.principal, from: pending.from, intent: envelope.intent, correlationId: envelope.correlationId, payload: envelope.payload }, connection?.status ?? null, owner);
+  if (!gate.ok) return gate;
+
+  let learned = resolved.learned;
+  if (firstContact && input.cardHint) {
+    const genesis = agentIdPublicKey(pending.from);
+    if (genesis) learned = (await learnHintedCard(ctx, { from: pending.from, principal: pending.principal, hintUrl: input.cardHint, authenticatedKey: genesis }, deps)) ?? learned;
+  }
+
+  const store: StoreContext = { now, own, owner, principal: pending.principal, from: pending.from, envelope, sealed: decision.sealed, keyId: decision.keyId, nonce: decision.nonce.value, learned };
+  let result: ReturnType<typeof storeInbound>;
+  try {
+    result = transaction(ctx.db, (tx) => {
+      // INK §8: the nonce is recorded last, atomically with the message; a conflict is a replay.
+      const fresh = tx.insert(inboundNonces).values({ scope: pending.principal, nonce: store.nonce, seenAt: now }).onConflictDoNothing().returning({ nonce: inboundNonces.nonce }).get();
+      if (!fresh) throw new Rollback(reject("nonce_replay"));
+      const stored = storeInbound(tx, ctx, store);
+      if (!stored.ok) throw new Rollback(stored); // nothing of a refused message is kept, its nonce included
+      return stored;
+    });
+  } catch (e) {
+    if (e instanceof Rollback) return e.result;
+    throw e;
+  }
+  if (result.ok && result.queuedReply) deps.wakeOutbox();
+  if (!result.ok) return result;
+  const { queuedReply: _q, ...outcome } = result;
+  return outcome;
+}
+
+function authenticate(pending: InboundPending, keys: Parameters<typeof authenticateInbound>[1]["keys"], input: ReceiveInput, policy: InboundPolicy, ctx: Ctx, deps: FederationDeps): InboundDecision {
+  const context = { keys, verifier: deps.verifier, replay: { defer: true as const }, decryptionKeys: decryptionKeys(ctx.db, deps.vault) };
+  const decision = authenticateInbound(pending, context);
+  if (decision.ok || input.requestPath === policy.endpointPath || !SIGNATURE_FAILURES.has(decision.reason)) return decision;
+  // A sender posting to /agents/:id/inbox may have signed that path instead of the card endpoint's.
+  const alternative = inspectInbound({ body: input.body, authorization: input.authorization, now: ctx.clock.now() }, { ...policy, endpointPath: input.requestPath });
+  if (!alternative.ok) return decision;
+  const second = authenticateInbound(alternative, context);
+  return second.ok ? second : decision;
+}
+
+class Rollback {
+  constructor(readonly result: { ok: false; reason: ReceiveReason; detail?: string }) {}
+}
+
+const SIGNATURE_FAILURES = new Set<string>(["invalid_signature", "signature_verification_failed"]);
+
+/**
+ * Strangers may only introduce themselves (connection_request, under the foreign-sender policy);
+ * besides that, a peer that is not connected may answer what we sent it: a connection_response to
+ * our request, any `_response` to a request of ours in the same thread, or retract its own message.
+ */
+function relationshipGate(
+  ctx: Ctx,
+  m: { principal: string; from: string; intent: string; correlationId: string; payload: Record<string, unknown> },
+  status: string | null,
+  owner: ReturnType<typeof getPolicy>,
+): { ok: true } | { ok: false; reason: ReceiveReason; detail?: string } {
+  if (status === "connected") return { ok: true };
+  if (m.intent === "connection_request") {
+    if (status === "requested") return { ok: true }; // we asked them too: a mutual request
+    const decision = checkForeignSender(owner, m.principal, m.from);
+    return decision.ok ? { ok: true } : reject(decision.reason);
+  }
+  if (m.intent === "connection_response" && status === "requested") return { ok: true };
+  if (isResponseIntent(m.intent)) {
+    const request = requestOf(m.intent);
+    const asked = ctx.db
+      .select({ id: messages.id })
+      .from(messages)
+      .where(and(eq(messages.direction, "out"), eq(messages.peerPrincipal, m.principal), eq(messages.correlationId, m.correlationId), eq(messages.intent, request ?? "")))
+      .get();
+    if (asked) return { ok: true };
+  }
+  if (m.intent === "retract" && typeof m.payload.targetMessageId === "string") {
+    const own = ctx.db
+      .select({ id: messages.id })
+      .from(messages)
+      .where(and(eq(messages.direction, "in"), eq(messages.peerPrincipal, m.principal), eq(messages.envelopeId, m.payload.targetMessageId)))
+      .get();
+    if (own) return { ok: true };
+  }
+  return reject("not_connected", "only a connection_request is accepted from an agent that is not connected");
+}
+
+function reject(reason: ReceiveReason, detail?: string): { ok: false; reason: ReceiveReason; detail?: string } {
+  return detail === undefined ? { ok: false, reason } : { ok: false, reason, detail };
+}

@@ -1,0 +1,58 @@
+import { eq } from "drizzle-orm";
+import type { Db, Tx } from "../../db/client.ts";
+import { peerCards } from "../../db/schema/index.ts";
+import type { AgentCard } from "../../ink/index.ts";
+
+export type PeerCardRow = typeof peerCards.$inferSelect;
+
+/** How long a verified card is used before it is fetched again. */
+export const CARD_TTL_MS = 60 * 60 * 1000;
+/** A stale card still serves while its host is unreachable, but not forever (revocations must land). */
+export const STALE_CARD_GRACE_MS = 24 * 60 * 60 * 1000;
+/** At most one refetch per principal in this period when a request names an unknown key id. */
+export const REFRESH_THROTTLE_MS = 60 * 1000;
+
+export function findPeerCard(db: Db | Tx, principal: string): PeerCardRow | null {
+  return db.select().from(peerCards).where(eq(peerCards.principal, principal)).get() ?? null;
+}
+
+export function cardOf(row: PeerCardRow | null): AgentCard | null {
+  if (!row?.cardJson) return null;
+  try {
+    return JSON.parse(row.cardJson) as AgentCard;
+  } catch {
+    return null;
+  }
+}
+
+export interface PeerCardUpdate {
+  principal: string;
+  agentId: string;
+  cardUrl?: string | null;
+  card?: { json: string; signingSet: boolean } | null;
+  refreshAttempt?: boolean;
+}
+
+/**
+ * Records what was learned about a peer. A card is stored only after full verification; the
+ * signing-set ratchet only ever goes from false to true (INK §10 authority rule).
+ */
+export function savePeerCard(tx: Db | Tx, update: PeerCardUpdate, now: number): void {
+  const existing = findPeerCard(tx, update.principal);
+  const values = {
+    agentId: update.agentId,
+    cardUrl: update.cardUrl ?? existing?.cardUrl ?? null,
+    cardJson: update.card ? update.card.json : (existing?.cardJson ?? null),
+    fetchedAt: update.card ? now : (existing?.fetchedAt ?? null),
+    expiresAt: update.card ? now + CARD_TTL_MS : (existing?.expiresAt ?? null),
+    signingSetObserved: (existing?.signingSetObserved ?? false) || (update.card?.signingSet ?? false),
+    lastRefreshAt: update.refreshAttempt ? now : (existing?.lastRefreshAt ?? null),
+    updatedAt: now,
+  };
+  if (existing) tx.update(peerCards).set(values).where(eq(peerCards.principal, update.principal)).run();
+  else tx.insert(peerCards).values({ principal: update.principal, createdAt: now, ...values }).run();
+}
+
+export function hasSigningSet(card: AgentCard): boolean {
+  return Array.isArray(card.keys?.signing);
+}

@@ -1,0 +1,66 @@
+import { normalizePrincipal, type AgentCard } from "../../ink/index.ts";
+import type { Ctx } from "../context.ts";
+import { DomainError, invalidInput } from "../errors.ts";
+import type { FederationDeps } from "../federation/deps.ts";
+import { agentIdFromCardUrl, cardUrlFor, didWebBase } from "./card-url.ts";
+import { fetchPeerCard, type FetchCardResult } from "./fetch-peer-card.ts";
+import { cardOf, findPeerCard, hasSigningSet, STALE_CARD_GRACE_MS, type PeerCardUpdate } from "./peer-cards.ts";
+
+export interface Recipient {
+  principal: string;
+  agentId: string;
+  card: AgentCard;
+  learned: PeerCardUpdate | null;
+}
+
+/**
+ * The peer an owner addresses: by Agent Card URL (a new contact), or by agent id when the node
+ * already knows where its card lives (or it is a did:web). The card is (re)fetched under the
+ * discovery-fetch contract when new or stale. Throws a DomainError a client can act on.
+ */
+export async function resolveRecipient(ctx: Ctx, input: { to?: string | undefined; cardUrl?: string | undefined }, deps: FederationDeps): Promise<Recipient> {
+  const now = ctx.clock.now();
+  if (input.cardUrl) {
+    const agentId = input.to ?? agentIdFromCardUrl(input.cardUrl);
+    if (!agentId) throw invalidInput("cardUrl: not an INK card URL (…/ink/v1/<agentId>/agent.json); pass `to` as well");
+    const fetched = await fetchPeerCard(deps.http, { cardUrl: input.cardUrl, agentId, allowPrivatePeers: deps.allowPrivatePeers });
+    const card = cardOrThrow(fetched, input.cardUrl);
+    return learnedRecipient(card.card, card.cardJson, input.cardUrl);
+  }
+  if (!input.to) throw invalidInput("to or cardUrl is required");
+  const normalized = normalizePrincipal(input.to);
+  if (!normalized.ok) throw invalidInput("to: not an agent id");
+  const principal = normalized.principal;
+  const row = findPeerCard(ctx.db, principal);
+  const cached = cardOf(row);
+  const didBase = didWebBase(input.to);
+  const url = row?.cardUrl ?? (didBase ? cardUrlFor(didBase, input.to) : null);
+  if (cached && (row?.expiresAt ?? 0) >= now) return { principal, agentId: cached.agentId, card: cached, learned: null };
+  if (!url) throw invalidInput(`unknown agent ${input.to}: pass cardUrl (its Agent Card URL) the first time`);
+  const fetched = await fetchPeerCard(deps.http, { cardUrl: url, agentId: cached?.agentId ?? input.to, allowPrivatePeers: deps.allowPrivatePeers });
+  if (!fetched.ok && cached && now - (row?.fetchedAt ?? 0) <= STALE_CARD_GRACE_MS) {
+    return { principal, agentId: cached.agentId, card: cached, learned: { principal, agentId: cached.agentId, refreshAttempt: true } };
+  }
+  const card = cardOrThrow(fetched, url);
+  return learnedRecipient(card.card, card.cardJson, url);
+}
+
+function learnedRecipient(card: AgentCard, json: string, cardUrl: string): Recipient {
+  const normalized = normalizePrincipal(card.agentId);
+  if (!normalized.ok) throw invalidInput("the card's agentId is not a usable principal");
+  return {
+    principal: normalized.principal,
+    agentId: card.agentId,
+    card,
+    learned: { principal: normalized.principal, agentId: card.agentId, cardUrl, card: { json, signingSet: hasSigningSet(card) }, refreshAttempt: true },
+  };
+}
+
+const NETWORK = new Set(["dns_failed", "timeout", "network_error"]);
+
+function cardOrThrow(fetched: FetchCardResult, url: string): { card: AgentCard; cardJson: string } {
+  if (fetched.ok) return fetched;
+  const detail = fetched.detail ? ` (${fetched.detail})` : "";
+  if (NETWORK.has(fetched.reason)) throw new DomainError("unavailable", `could not reach ${url}: ${fetched.reason}${detail}`);
+  throw invalidInput(`no valid Agent Card at ${url}: ${fetched.reason}${detail}`);
+}

@@ -1,0 +1,89 @@
+import { eq } from "drizzle-orm";
+import { connections } from "../../db/schema/index.ts";
+import { decodeEd25519PublicKey, resolveSenderKeys, type AgentCard, type SenderKeys } from "../../ink/index.ts";
+import type { Ctx } from "../context.ts";
+import type { FederationDeps } from "../federation/deps.ts";
+import { cardUrlFor, didWebBase } from "./card-url.ts";
+import { fetchPeerCard } from "./fetch-peer-card.ts";
+import { cardOf, findPeerCard, hasSigningSet, REFRESH_THROTTLE_MS, STALE_CARD_GRACE_MS, type PeerCardUpdate } from "./peer-cards.ts";
+
+export interface SenderKeyResolution {
+  keys: SenderKeys;
+  card: AgentCard | null;
+  /** What to persist with the message (inside the write transaction). */
+  learned: PeerCardUpdate | null;
+}
+
+/**
+ * Keys for an inbound sender (INK §6.3 order, §10 authority rule): a cached verified card while
+ * fresh; otherwise the card fetched again from a base we trust — the URL recorded for this peer,
+ * or the host of a did:web — refetched at most once a minute when the request names a key id the
+ * card does not list. With no card ever seen, the agent id's genesis key (trust on first use,
+ * which the caller allows only for connection_request). A base the sender nominates is never used
+ * here (INK §2.1).
+ */
+export async function resolveInboundSenderKeys(
+  ctx: Ctx,
+  input: { from: string; principal: string; keyIdHint: string | null },
+  deps: FederationDeps,
+): Promise<SenderKeyResolution> {
+  const now = ctx.clock.now();
+  const row = findPeerCard(ctx.db, input.principal);
+  let card = cardOf(row);
+  let learned: PeerCardUpdate | null = null;
+  const connection = ctx.db.select({ cardUrl: connections.cardUrl }).from(connections).where(eq(connections.principal, input.principal)).get();
+  const didBase = didWebBase(input.from);
+  const url = row?.cardUrl ?? connection?.cardUrl ?? (didBase ? cardUrlFor(didBase, input.from) : null);
+
+  const stale = card !== null && (row?.expiresAt ?? 0) < now;
+  const unknownKey = card !== null && input.keyIdHint !== null && !listsKey(card, input.keyIdHint);
+  const throttled = row?.lastRefreshAt != null && now - row.lastRefreshAt < REFRESH_THROTTLE_MS;
+  if (url && (card === null || stale || (unknownKey && !throttled))) {
+    const fetched = await fetchPeerCard(deps.http, { cardUrl: url, agentId: input.from, allowPrivatePeers: deps.allowPrivatePeers });
+    if (fetched.ok) {
+      card = fetched.card;
+      learned = { principal: input.principal, agentId: input.from, cardUrl: url, card: { json: fetched.cardJson, signingSet: hasSigningSet(fetched.card) }, refreshAttempt: true };
+    } else {
+      ctx.log.warn("peer card fetch failed", { peer: input.principal, reason: fetched.reason, detail: fetched.detail });
+      learned = { principal: input.principal, agentId: input.from, cardUrl: url, refreshAttempt: true };
+      if (card !== null && now - (row?.fetchedAt ?? 0) > STALE_CARD_GRACE_MS) card = null;
+    }
+  }
+  const keys = resolveSenderKeys({ card, signingSetObserved: row?.signingSetObserved ?? false, agentId: input.from });
+  return { keys, card, learned };
+}
+
+function listsKey(card: AgentCard, keyId: string): boolean {
+  if (Array.isArray(card.keys?.signing)) return card.keys.signing.some((k) => k.keyId === keyId);
+  return keyId === "legacy" || keyId === "bootstrap";
+}
+
+/**
+ * A card the sender pointed to (Link rel="agent-card") on a first contact that authenticated with
+ * the genesis key. It is kept only if it names the same agent and lists that very key as an active
+ * signing key, so a card can never widen the keys that speak for this agent.
+ */
+export async function learnHintedCard(
+  ctx: Ctx,
+  input: { from: string; principal: string; hintUrl: string; authenticatedKey: Uint8Array },
+  deps: FederationDeps,
+): Promise<PeerCardUpdate | null> {
+  const fetched = await fetchPeerCard(deps.http, { cardUrl: input.hintUrl, agentId: input.from, allowPrivatePeers: deps.allowPrivatePeers });
+  if (!fetched.ok) {
+    ctx.log.info("hinted card not usable", { peer: input.principal, reason: fetched.reason });
+    return null;
+  }
+  const signing = fetched.card.keys?.signing;
+  const consistent = Array.isArray(signing)
+    ? signing.some((k) => k.status === "active" && sameKey(decodeEd25519PublicKey(k.publicKeyMultibase), input.authenticatedKey))
+    : sameKey(decodeEd25519PublicKey(fetched.card.publicKeyMultibase), input.authenticatedKey);
+  if (!consistent) {
+    ctx.log.warn("hinted card does not list the key that signed the request; ignored", { peer: input.principal });
+    return null;
+  }
+  return { principal: input.principal, agentId: input.from, cardUrl: input.hintUrl, card: { json: fetched.cardJson, signingSet: hasSigningSet(fetched.card) }, refreshAttempt: true };
+}
+
+function sameKey(a: Uint8Array | null, b: Uint8Array): boolean {
+  return a !== null && a.length === b.length && a.every((x, i) => x === b[i]);
+}

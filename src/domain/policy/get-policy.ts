@@ -1,0 +1,59 @@
+import { eq } from "drizzle-orm";
+import type { Db, Tx } from "../../db/client.ts";
+import { ownerPolicy } from "../../db/schema/index.ts";
+
+export type AutonomyLevel = "none" | "draft_only" | "auto_respond" | "full";
+
+export interface OwnerPolicy {
+  maxAutonomyLevel: AutonomyLevel;
+  trustedDids: string[];
+  /** Inbound intents per hour per sender (PRODUCT-SURFACE §3 `maxInboundRate`). */
+  maxInboundRate: number;
+  acceptForeignAgents: boolean;
+  allowedMethods: string[];
+  allowedHosts: string[];
+  allowedDids: string[];
+  blockedDids: string[];
+  updatedAt: number | null;
+}
+
+/**
+ * Safe defaults: nothing is acted on without the owner (`draft_only`), and connection requests
+ * from strangers are accepted into pending approvals (DESIGN "Federation").
+ */
+export const DEFAULT_POLICY: OwnerPolicy = {
+  maxAutonomyLevel: "draft_only",
+  trustedDids: [],
+  maxInboundRate: 10,
+  acceptForeignAgents: true,
+  allowedMethods: [],
+  allowedHosts: [],
+  allowedDids: [],
+  blockedDids: [],
+  updatedAt: null,
+};
+
+export function getPolicy(db: Db | Tx): OwnerPolicy {
+  const row = db.select().from(ownerPolicy).where(eq(ownerPolicy.id, 1)).get();
+  if (!row) return DEFAULT_POLICY;
+  return {
+    maxAutonomyLevel: row.maxAutonomyLevel,
+    trustedDids: parseList(row.trustedDidsJson),
+    maxInboundRate: row.maxInboundRate,
+    acceptForeignAgents: row.acceptForeignAgents,
+    allowedMethods: parseList(row.allowedMethodsJson),
+    allowedHosts: parseList(row.allowedHostsJson),
+    allowedDids: parseList(row.allowedDidsJson),
+    blockedDids: parseList(row.blockedDidsJson),
+    updatedAt: row.updatedAt,
+  };
+}
+
+function parseList(json: string): string[] {
+  try {
+    const v = JSON.parse(json);
+    return Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : [];
+  } catch {
+    return [];
+  }
+}

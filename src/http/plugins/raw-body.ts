@@ -1,0 +1,39 @@
+/**
+ * Reads a signed request's body once, as bytes, never more than `max` (INK: signatures are
+ * checked on the exact bytes, so nothing may parse the body first). A declared or streamed body
+ * over the cap answers `null` without reading the rest.
+ */
+export async function readRawBody(request: Request, max: number): Promise<Uint8Array | null> {
+  const declared = request.headers.get("content-length");
+  if (declared && /^\d+$/.test(declared) && Number(declared) > max) return null;
+  if (!request.body) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel().catch(() => {});
+      return null;
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return out;
+}
+
+/** `application/json`, optionally with a utf-8 charset (the only JSON INK peers send). */
+export function isJsonRequest(request: Request): boolean {
+  const value = request.headers.get("content-type");
+  if (!value) return false;
+  const [type, ...params] = value.split(";").map((p) => p.trim().toLowerCase());
+  if (type !== "application/json") return false;
+  return params.every((p) => !p.startsWith("charset=") || p.replace(/"/g, "") === "charset=utf-8");
+}

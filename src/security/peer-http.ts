@@ -1,0 +1,144 @@
+import { lookup as dnsLookup } from "node:dns/promises";
+import { isIP } from "node:net";
+import { rootCertificates } from "node:tls";
+import { classifyHost } from "../ink/index.ts";
+
+/**
+ * The only way the node talks to peers (card fetches, deliveries, directories). INK §12/§14 SSRF
+ * gate: https only, no credentials in URLs, the hostname classified first, then every address it
+ * resolves to checked, and the connection pinned to a checked address (the socket goes to that IP
+ * while TLS still verifies the certificate for the hostname), so DNS cannot swap in a private
+ * address between check and connect. Redirects are never followed; bodies are capped; every
+ * request has a deadline.
+ */
+export interface PeerHttpOptions {
+  /** KITH_ALLOW_PRIVATE_PEERS: lift the address rule (loopback/private peers in tests, home LANs). */
+  allowPrivateAddresses: boolean;
+  /** Extra CA certificates (PEM) trusted besides the system roots (KITH_TLS_CA_FILE). */
+  extraCa?: string[];
+  /** DNS resolution; tests map names to loopback. */
+  lookup?: (hostname: string) => Promise<Array<{ address: string; family: number }>>;
+}
+
+export interface PeerRequest {
+  method?: "GET" | "POST";
+  headers?: Record<string, string>;
+  body?: string | Uint8Array;
+  timeoutMs?: number;
+  maxBytes?: number;
+}
+
+export type PeerResponse = { ok: true; status: number; headers: Headers; body: Uint8Array; address: string };
+
+export type PeerFailureReason = "invalid_url" | "blocked_host" | "blocked_address" | "dns_failed" | "timeout" | "too_large" | "network_error";
+export type PeerFailure = { ok: false; reason: PeerFailureReason; detail: string };
+
+export interface PeerHttp {
+  request(url: string, init?: PeerRequest): Promise<PeerResponse | PeerFailure>;
+}
+
+const DEFAULT_TIMEOUT_MS = 10_000;
+const DEFAULT_MAX_BYTES = 65_536;
+
+export function createPeerHttp(options: PeerHttpOptions): PeerHttp {
+  const lookup = options.lookup ?? ((host: string) => dnsLookup(host, { all: true, verbatim: true }));
+  const ca = options.extraCa && options.extraCa.length > 0 ? [...rootCertificates, ...options.extraCa] : undefined;
+  return {
+    async request(rawUrl, init = {}) {
+      let url: URL;
+      try {
+        url = new URL(rawUrl);
+      } catch {
+        return fail("invalid_url", "not a URL");
+      }
+      if (url.protocol !== "https:") return fail("invalid_url", "peers are reached over https only");
+      if (url.username || url.password) return fail("invalid_url", "credentials in URL");
+      const hostname = url.hostname.startsWith("[") ? url.hostname.slice(1, -1) : url.hostname;
+      if (!options.allowPrivateAddresses && classifyHost(url.hostname) !== "public") return fail("blocked_host", url.hostname);
+
+      let addresses: Array<{ address: string; family: number }>;
+      if (isIP(hostname)) {
+        addresses = [{ address: hostname, family: isIP(hostname) }];
+      } else {
+        try {
+          addresses = await withTimeout(lookup(hostname), init.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+        } catch (e) {
+          return fail("dns_failed", e instanceof Error ? e.message : String(e));
+        }
+      }
+      if (addresses.length === 0) return fail("dns_failed", "no addresses");
+      if (!options.allowPrivateAddresses) {
+        const bad = addresses.find((a) => classifyHost(a.address) !== "public");
+        if (bad) return fail("blocked_address", `${hostname} resolves to a non-public address`);
+      }
+      const pinned = addresses[0]!;
+      const target = new URL(url.toString());
+      target.hostname = pinned.family === 6 ? `[${pinned.address}]` : pinned.address;
+
+      const controller = new AbortController();
+      const timer = setTimeout(() => controller.abort(), init.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+      try {
+        const response = await fetch(target, {
+          method: init.method ?? "GET",
+          headers: { ...init.headers, host: url.host, "user-agent": "kith" },
+          body: init.body,
+          redirect: "manual",
+          signal: controller.signal,
+          tls: { serverName: isIP(hostname) ? undefined : hostname, ...(ca ? { ca } : {}) },
+        } as RequestInit);
+        const body = await readCapped(response, init.maxBytes ?? DEFAULT_MAX_BYTES);
+        if (body === null) return fail("too_large", `response exceeds ${init.maxBytes ?? DEFAULT_MAX_BYTES} bytes`);
+        return { ok: true, status: response.status, headers: response.headers, body, address: pinned.address };
+      } catch (e) {
+        if (controller.signal.aborted) return fail("timeout", `no answer within ${init.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms`);
+        return fail("network_error", e instanceof Error ? e.message : String(e));
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+  };
+}
+
+/** Reads at most `max` bytes; null when the body is larger (the rest is never read). */
+async function readCapped(response: Response, max: number): Promise<Uint8Array | null> {
+  const declared = response.headers.get("content-length");
+  if (declared && /^\d+$/.test(declared) && Number(declared) > max) {
+    await response.body?.cancel().catch(() => {});
+    return null;
+  }
+  if (!response.body) return new Uint8Array(0);
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel().catch(() => {});
+      return null;
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(size);
+  let offset = 0;
+  for (const c of chunks) {
+    out.set(c, offset);
+    offset += c.byteLength;
+  }
+  return out;
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const t = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
+    promise.then(
+      (v) => (clearTimeout(t), resolve(v)),
+      (e) => (clearTimeout(t), reject(e)),
+    );
+  });
+}
+
+function fail(reason: PeerFailureReason, detail: string): PeerFailure {
+  return { ok: false, reason, detail };
+}
