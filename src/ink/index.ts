@@ -326,3 +326,19 @@ export {
   verifyAuditResponse,
   messageHash,
 } from "./audit.ts";
+
+// ── Other signed protocol requests ───────────────────────────────────────────────────────────
+/**
+ * Transport-authenticated requests that are not intents (agent-card queries, directory listings),
+ * in the receiver's two phases.
+ * @example
+ * const p = inspectSignedRequest({ body, authorization, now }, { ownAgentId, path, wordmark, typeSuffix: "agent_card_query" });
+ * const a = p.ok ? authenticateSignedRequest(p, { keys, verifier }) : p;
+ */
+export {
+  type SignedRequestPolicy,
+  type SignedRequestPending,
+  type SignedRequestAccepted,
+  inspectSignedRequest,
+  authenticateSignedRequest,
+} from "./signed-request.ts";

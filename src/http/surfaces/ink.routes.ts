@@ -2,6 +2,8 @@ import { Elysia } from "elysia";
 import * as v from "valibot";
 import type { FederationDeps } from "../../domain/federation/deps.ts";
 import { receiveIntent, type ReceiveOutcome } from "../../domain/inbox/receive-intent.ts";
+import { queryAgentCard } from "../../domain/identity/query-card.ts";
+import { AgentCardDoc } from "../schemas/card.ts";
 import type { SurfaceDeps } from "../deps.ts";
 import { inkErrorBody, inkStatus } from "../ink-errors.ts";
 import { isJsonRequest, readRawBody } from "../plugins/raw-body.ts";
@@ -11,6 +13,7 @@ const MAX_INBOUND_BYTES = 65_536;
 const PER_IP_INTENT = { limit: 120, windowMs: 60_000 };
 /** SPEC Limits: POST /agents/:agentId/inbox, 60 requests per minute per IP. */
 const PER_IP_INBOX = { limit: 60, windowMs: 60_000 };
+const PER_IP_CARD_QUERY = { limit: 60, windowMs: 60_000 };
 
 const Accepted = v.object({
   accepted: v.literal(true),
@@ -55,7 +58,36 @@ export function inkRoutes(deps: SurfaceDeps, federation: FederationDeps) {
       params: v.object({ agentId: v.string() }),
       response: { 200: Accepted, 202: Accepted, ...inkErrors },
       detail: detail("Receive a signed INK envelope (SPEC path; 60 requests per minute per IP)"),
-    });
+    })
+    .post(
+      "/ink/v1/:agentId/agent-card-query",
+      async ({ request, params }) => {
+        const ip = deps.clientIp(request);
+        const limited = deps.limiter.consume("card-query-ip", ip ?? "unknown", PER_IP_CARD_QUERY, deps.now());
+        if (!limited.allowed) return inkError("rate_limited", undefined, { "retry-after": String(limited.retryAfterSeconds) });
+        if (!isJsonRequest(request)) return inkError("unsupported_media_type");
+        const body = await readRawBody(request, MAX_INBOUND_BYTES);
+        if (body === null) return inkError("body_too_large");
+        const result = await queryAgentCard(
+          deps.ctx({ kind: "public", ip }),
+          { pathAgentId: params.agentId, body, authorization: request.headers.get("authorization"), requestPath: new URL(request.url).pathname },
+          federation,
+        );
+        if (!result.ok) return inkError(result.reason, result.detail, result.retryAfterSeconds ? { "retry-after": String(result.retryAfterSeconds) } : undefined);
+        return new Response(JSON.stringify(result.card), { headers: { "content-type": "application/json", "cache-control": "private, no-store", "ink-card-scope": result.scope } });
+      },
+      {
+        parse: "none",
+        params: v.object({ agentId: v.string() }),
+        response: { 200: AgentCardDoc, ...inkErrors },
+        detail: {
+          ...detail("The Agent Card scoped to an authenticated requester: connections see the connected profile snapshot, others the public one"),
+          description:
+            "Body: `{protocol: \"ink/0.1\", type: \"network.<svc|tulpa|ink>.agent_card_query\", from, to, nonce, timestamp}` with an INK-Ed25519 " +
+            "transport signature over this path. 401 when unsigned or the signature fails, 429 over the limit.",
+        },
+      },
+    );
 }
 
 function respond(outcome: ReceiveOutcome): Response {

@@ -1,0 +1,52 @@
+import { eq } from "drizzle-orm";
+import { transaction } from "../../db/client.ts";
+import { connections, inboundNonces } from "../../db/schema/index.ts";
+import { authenticateSignedRequest, inspectSignedRequest, type InboundReason } from "../../ink/index.ts";
+import type { Ctx } from "../context.ts";
+import type { FederationDeps } from "../federation/deps.ts";
+import { ownIdentity } from "../federation/own-identity.ts";
+import { savePeerCard } from "../peers/peer-cards.ts";
+import { resolveInboundSenderKeys } from "../peers/resolve-sender-keys.ts";
+import { ownProfileSnapshot, type ProfileSnapshot } from "../profile/own-snapshot.ts";
+import { getAgentCard, type AgentCard } from "./agent-card.ts";
+
+export type CardQueryResult =
+  | { ok: true; card: AgentCard & { profileSnapshot: ProfileSnapshot }; scope: "connected" | "public" }
+  | { ok: false; reason: InboundReason | "unknown_recipient" | "rate_limited"; detail?: string; retryAfterSeconds?: number };
+
+const PER_REQUESTER = { limit: 30, windowMs: 60_000 };
+
+/**
+ * `POST /ink/v1/{agentId}/agent-card-query` (containment profile, INK §12): a requester proves who
+ * it is with an INK transport signature over `{protocol, type: network.<w>.agent_card_query, from,
+ * to, nonce, timestamp}`; connections get the card with the `connected` profile snapshot, anyone
+ * else the `public` one. Replays are refused like intents.
+ */
+export async function queryAgentCard(
+  ctx: Ctx,
+  input: { pathAgentId: string; body: Uint8Array; authorization: string | null; requestPath: string },
+  deps: FederationDeps,
+): Promise<CardQueryResult> {
+  const now = ctx.clock.now();
+  const own = ownIdentity(ctx.db, deps.node);
+  if (!own || input.pathAgentId !== own.agentId) return { ok: false, reason: "unknown_recipient" };
+  const pending = inspectSignedRequest({ body: input.body, authorization: input.authorization, now }, { ownAgentId: own.agentId, path: input.requestPath, wordmark: deps.node.wordmark, typeSuffix: "agent_card_query" });
+  if (!pending.ok) return pending;
+  const limited = deps.limiter.consume("card-query", pending.principal, PER_REQUESTER, now);
+  if (!limited.allowed) return { ok: false, reason: "rate_limited", retryAfterSeconds: limited.retryAfterSeconds };
+  const resolved = await resolveInboundSenderKeys(ctx, { from: pending.from, principal: pending.principal, keyIdHint: pending.keyIdHint }, deps);
+  const accepted = authenticateSignedRequest(pending, { keys: resolved.keys, verifier: deps.verifier });
+  const learned = resolved.learned;
+  const replayed = transaction(ctx.db, (tx) => {
+    if (learned) savePeerCard(tx, learned, now);
+    if (!accepted.ok) return false;
+    return !tx.insert(inboundNonces).values({ scope: accepted.principal, nonce: accepted.nonce, seenAt: now }).onConflictDoNothing().returning({ n: inboundNonces.nonce }).get();
+  });
+  if (!accepted.ok) return accepted;
+  if (replayed) return { ok: false, reason: "nonce_replay" };
+  const connection = ctx.db.select({ status: connections.status }).from(connections).where(eq(connections.principal, accepted.principal)).get();
+  const scope = connection?.status === "connected" ? "connected" : "public";
+  const card = getAgentCard(ctx, deps.node);
+  if (!card) return { ok: false, reason: "unknown_recipient" };
+  return { ok: true, scope, card: { ...card, profileSnapshot: ownProfileSnapshot(ctx.db, scope) } };
+}
