@@ -10,6 +10,9 @@ import { createAgent } from "../../src/domain/identity/create-agent.ts";
 import { createSequentialIds } from "../../src/domain/ids.ts";
 import { createJsonLogger } from "../../src/log.ts";
 import { createKeyVault, type KeyVault } from "../../src/security/key-vault.ts";
+import { createLogMailer } from "../../src/mail/log-mailer.ts";
+import type { AuthOptions } from "../../src/sign-in-setup.ts";
+import { sha256 } from "@noble/hashes/sha2.js";
 import { testClock, type TestClock } from "./clock.ts";
 import { personaKeyGenerator } from "./personas.ts";
 
@@ -26,6 +29,8 @@ export interface TestNode {
   publicUrl: string;
   wordmark: Wordmark;
   logLines: Array<Record<string, unknown>>;
+  /** The node secret the app was built with (tests sign tokens with keys derived from it). */
+  secret: Uint8Array;
   /** A request through the real app (`http://localhost` + path), no port. */
   request(path: string, init?: RequestInit): Promise<Response>;
   ctx(actor?: Actor): Ctx;
@@ -36,7 +41,9 @@ export interface TestNode {
  * A real node on a temp directory: migrated SQLite file, fixed persona keys (alice), a test
  * clock, sequential ids and a log captured in memory. No mocks of our own code.
  */
-export function bootTestApp(options: { agent?: boolean; wordmark?: Wordmark; publicUrl?: string; trustProxy?: boolean } = {}): TestNode {
+export const TEST_NODE_SECRET = sha256(new TextEncoder().encode("kith-test/auth-secret"));
+
+export function bootTestApp(options: { agent?: boolean; wordmark?: Wordmark; publicUrl?: string; trustProxy?: boolean; auth?: Partial<AuthOptions> } = {}): TestNode {
   const dir = mkdtempSync(join(tmpdir(), "kith-test-"));
   const clock = testClock();
   const ids = createSequentialIds("T");
@@ -54,7 +61,17 @@ export function bootTestApp(options: { agent?: boolean; wordmark?: Wordmark; pub
       : createAgent(ctx(), { handle: "alice", displayName: "Alice Example", timezone: "Europe/Paris" }, { vault, generateKey: personaKeyGenerator("alice") });
   // In-process requests have no socket: a test sets the peer address with this header.
   const remoteAddress = (r: Request) => r.headers.get(TEST_REMOTE_HEADER) ?? "192.0.2.10";
-  const app = createApp({ db, clock, ids, log, vault, node: { publicUrl, wordmark, version: "0.0.0-test" }, trustProxy: options.trustProxy ?? false, remoteAddress });
+  const auth: AuthOptions = {
+    secret: TEST_NODE_SECRET,
+    ownerEmail: null,
+    mailer: createLogMailer(log),
+    redirectUris: [],
+    google: null,
+    apple: null,
+    atproto: null,
+    ...options.auth,
+  };
+  const app = createApp({ db, clock, ids, log, vault, node: { publicUrl, wordmark, version: "0.0.0-test" }, trustProxy: options.trustProxy ?? false, remoteAddress, auth });
   return {
     app,
     db,
@@ -66,6 +83,7 @@ export function bootTestApp(options: { agent?: boolean; wordmark?: Wordmark; pub
     publicUrl,
     wordmark,
     logLines,
+    secret: auth.secret,
     request: (path, init) => app.handle(new Request(`http://localhost${path}`, init)),
     ctx,
     close() {
