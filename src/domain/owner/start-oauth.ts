@@ -25,6 +25,7 @@ export interface StartOAuthInput {
  */
 export async function startOAuth(ctx: Ctx, input: StartOAuthInput, deps: Pick<SignInDeps, "redirectUris" | "oidc" | "atproto">): Promise<{ url: string }> {
   if (ctx.actor.kind !== "public") throw new DomainError("forbidden", "sign-in is anonymous");
+  if (input.provider === "atproto" ? !deps.atproto : !deps.oidc[input.provider]) throw notFound(`sign-in provider ${input.provider}`);
   if (!deps.redirectUris.includes(input.redirectUri)) throw invalidInput("redirect_uri: not on this node's allowlist (KITH_OAUTH_REDIRECT_URIS)");
   const stateHash = sha256Base64url(input.state);
   if (ctx.db.select({ h: oauthStates.stateHash }).from(oauthStates).where(eq(oauthStates.stateHash, stateHash)).get()) throw invalidInput("state: already used; start with a fresh random state");
@@ -34,14 +35,11 @@ export async function startOAuth(ctx: Ctx, input: StartOAuthInput, deps: Pick<Si
   let providerData: string | null = null;
   try {
     if (input.provider === "atproto") {
-      if (!deps.atproto) throw notFound("sign-in provider atproto");
-      const started = await deps.atproto.start({ redirectUri: input.redirectUri, state: input.state, codeVerifier });
+      const started = await deps.atproto!.start({ redirectUri: input.redirectUri, state: input.state, codeVerifier });
       url = started.url;
       providerData = JSON.stringify(started.pending);
     } else {
-      const provider = deps.oidc[input.provider];
-      if (!provider) throw notFound(`sign-in provider ${input.provider}`);
-      url = await provider.client.authorizationUrl({ redirectUri: input.redirectUri, state: input.state, codeVerifier, nonce });
+      url = await deps.oidc[input.provider]!.client.authorizationUrl({ redirectUri: input.redirectUri, state: input.state, codeVerifier, nonce });
     }
   } catch (e) {
     if (e instanceof OutboundError) throw providerUnavailable(ctx, input.provider, e);
