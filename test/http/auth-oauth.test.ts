@@ -217,6 +217,9 @@ describe("Google sign-in (against a fake provider on loopback)", () => {
   test("a provider that is not configured → 404; GET /auth/providers lists what is", async () => {
     await bootGoogle();
     expect(await json(await node.request("/auth/providers"))).toEqual({ providers: ["email", "google"] });
+    const meta = await json(await node.request("/.well-known/oauth-authorization-server"));
+    expect(meta.kith_sign_in.google).toEqual({ authorization_endpoint: "https://alice.example.com/auth/google/authorize", callback_endpoint: "https://alice.example.com/auth/google/callback" });
+    expect(meta.kith_sign_in.apple).toBeUndefined();
     const res = await node.request(authorizeUrl("apple", { redirect_uri: REDIRECT, state: "state-12345678" }));
     expect(res.status).toBe(404);
     expect((await json(res)).error).toBe("not_found");
