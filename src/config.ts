@@ -67,7 +67,7 @@ export class ConfigError extends Error {
 export const DEFAULT_PORT = 8787;
 
 export const SETTINGS: SettingSpec[] = [
-  { key: "dataDir", flag: "data-dir", env: "KITH_DATA_DIR", default: "./kith-data", description: "Data directory: kith.db, agent-key.json, snapshots.", parse: nonEmpty },
+  { key: "dataDir", flag: "data-dir", env: "KITH_DATA_DIR", default: "./kith-data", description: "Data directory: kith.db, agent-key.json, auth-secret, snapshots.", parse: nonEmpty },
   { key: "port", flag: "port", env: "KITH_PORT", default: String(DEFAULT_PORT), description: "TCP port to listen on (0 picks a free port).", parse: port },
   { key: "host", flag: "host", env: "KITH_HOST", default: "127.0.0.1", description: "Address to bind. Keep loopback behind a reverse proxy; 0.0.0.0 to listen on all interfaces.", parse: nonEmpty },
   { key: "publicUrl", flag: "public-url", env: "KITH_PUBLIC_URL", stored: "public_url", default: `http://localhost:<port>`, description: "Public base URL peers use (https in production); the card's endpoint is built from it.", parse: publicUrl },

@@ -19,7 +19,7 @@ export function issueOwnerCode(ctx: Ctx, input: { email?: string | undefined }, 
     throw conflict(`the owner email is already ${current}; refusing to change it (it is the only address that can sign in)`);
   }
   const email = current ?? requested;
-  if (!email) throw invalidInput("no owner email is set: pass --email you@example.com (it is stored as the owner's)");
+  if (!email) throw invalidInput("no owner email is set (kith init --owner-email, KITH_OWNER_EMAIL, or here): pass --email you@example.com (it is stored as the owner's)");
   const now = ctx.clock.now();
   const prepared = prepareCode({ id: ctx.ids.next(), email, origin: "cli", now, codeKey: deps.codeKey });
   transaction(ctx.db, (tx) => {
