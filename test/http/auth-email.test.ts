@@ -223,3 +223,21 @@ describe("email delivery over SMTP", () => {
     }
   });
 });
+
+describe("email verify limits", () => {
+  test("verify is limited per address (30 an hour, durable) for owner and stranger alike, from any IP", async () => {
+    boot();
+    for (const email of [OWNER, "mallory@example.com"]) {
+      for (let i = 0; i < 30; i++) expect((await postJson(node, "/auth/email/verify", { email, code: "00000000" }, { ip: `198.51.100.${i}` })).status).toBe(400);
+      const limited = await postJson(node, "/auth/email/verify", { email, code: "00000000" }, { ip: "198.51.100.200" });
+      expect(limited.status).toBe(429);
+      expect(limited.headers.get("retry-after")).not.toBeNull();
+    }
+  });
+
+  test("verify is limited per client IP (10 a minute)", async () => {
+    boot();
+    for (let i = 0; i < 10; i++) expect((await postJson(node, "/auth/email/verify", { email: `u${i}@example.com`, code: "00000000" }, { ip: "203.0.113.9" })).status).toBe(400);
+    expect((await postJson(node, "/auth/email/verify", { email: "u10@example.com", code: "00000000" }, { ip: "203.0.113.9" })).status).toBe(429);
+  });
+});

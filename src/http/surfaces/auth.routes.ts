@@ -53,7 +53,11 @@ export function authRoutes(deps: SurfaceDeps, signIn: SignInDeps) {
       {
         body: v.object({ email: Email, code: v.pipe(v.string(), v.maxLength(64)) }),
         response: { 200: TokenPairDoc, ...errors(400, 429) },
-        detail: tag("Exchange the emailed code for a TokenPair", "400 invalid_input for a wrong, expired, used or exhausted code, and for any address but the owner's"),
+        detail: tag(
+          "Exchange the emailed code for a TokenPair",
+          "400 invalid_input for a wrong, expired, used or exhausted code, and for any address but the owner's. " +
+            "Limited to 30 attempts per address per hour and 10 per minute per client IP (429 with Retry-After).",
+        ),
       },
     )
     .post(
