@@ -16,6 +16,13 @@ import { nativeStrictVerifier } from "./security/ed25519-native.ts";
 import type { KeyVault } from "./security/key-vault.ts";
 import type { PeerHttp } from "./security/peer-http.ts";
 import { createMemoryRateLimiter, type MemoryRateLimiter } from "./security/rate-limit.ts";
+import { authRoutes } from "./http/surfaces/auth.routes.ts";
+import { oauthRoutes } from "./http/surfaces/oauth.routes.ts";
+import { ownerRoutes } from "./http/surfaces/owner.routes.ts";
+import { createLogMailer } from "./mail/log-mailer.ts";
+import { listSignInProviders } from "./domain/owner/list-sign-in-providers.ts";
+import { buildSignIn, defaultAuthOptions, type AuthOptions } from "./sign-in-setup.ts";
+import { ownerAudience } from "./security/owner-token.ts";
 
 export interface AppDeps {
   db: Db;
@@ -29,6 +36,8 @@ export interface AppDeps {
   /** The socket's peer address for a request (Bun.serve's requestIP); absent in-process. */
   remoteAddress?: (request: Request) => string | null;
   federation: FederationDeps;
+  /** Owner sign-in; without it the node has a random token key, mail to the log and no providers. */
+  auth?: AuthOptions;
 }
 
 /** Federation collaborators, shared by the HTTP app and the outbox worker. */
@@ -64,11 +73,12 @@ export function createApp(deps: AppDeps) {
     limiter: deps.federation.limiter,
     now: () => deps.clock.now(),
   };
+  const { signIn, atprotoClientMetadata } = buildSignIn(deps.auth ?? defaultAuthOptions(createLogMailer(deps.log)), deps.node, deps.clock);
   let openapi: Record<string, unknown> | null = null;
   let root: AnyElysia | null = null;
   const documents = {
     openapi: (): Record<string, unknown> => (openapi ??= buildOpenApiDocument(root!, { publicUrl: deps.node.publicUrl, kithVersion: deps.node.version })),
-    oauthMetadata: () => oauthMetadata(deps.node.publicUrl),
+    oauthMetadata: () => oauthMetadata(deps.node.publicUrl, listSignInProviders(surface.ctx({ kind: "public", ip: null }), signIn)),
   };
   const app = new Elysia({ name: "kith" })
     .use(errorHandler(deps.log))
@@ -76,6 +86,9 @@ export function createApp(deps: AppDeps) {
     .use(wellKnownRoutes(surface, documents))
     .use(cardRoutes(surface))
     .use(inkRoutes(surface, deps.federation))
+    .use(authRoutes(surface, signIn))
+    .use(oauthRoutes(surface, signIn, atprotoClientMetadata))
+    .use(ownerRoutes(surface, { tokens: signIn.tokens, vault: deps.vault, node: deps.node }))
     .use(handleRoutes(surface));
   root = app;
   return app;
@@ -83,12 +96,36 @@ export function createApp(deps: AppDeps) {
 
 export type App = ReturnType<typeof createApp>;
 
-/** RFC 8414 metadata listing only what this node supports. */
-function oauthMetadata(publicUrl: string): Record<string, unknown> {
+/**
+ * RFC 8414 metadata listing only what this node supports. The node is not a general OAuth server:
+ * its one owner signs in through a provider (or an emailed code) and gets a token pair. What is
+ * standard is standard: `/auth/refresh` is a token endpoint for the refresh_token grant (form
+ * body, RFC 6749 answers) and `/auth/logout` a revocation endpoint (RFC 7009), both for public
+ * clients. The sign-in endpoints themselves are node-specific, listed under `kith_sign_in`; their
+ * authorize step takes PKCE S256 (code_challenge_methods_supported).
+ */
+function oauthMetadata(publicUrl: string, providers: string[]): Record<string, unknown> {
+  const oauth = providers.filter((p) => p !== "email");
   return {
     issuer: publicUrl,
-    response_types_supported: [],
-    grant_types_supported: [],
+    token_endpoint: `${publicUrl}/auth/refresh`,
+    token_endpoint_auth_methods_supported: ["none"],
+    grant_types_supported: ["refresh_token"],
+    response_types_supported: ["code"],
+    code_challenge_methods_supported: ["S256"],
+    revocation_endpoint: `${publicUrl}/auth/logout`,
+    revocation_endpoint_auth_methods_supported: ["none"],
     service_documentation: `${publicUrl}/.well-known/openapi.json`,
+    kith_sign_in: {
+      providers_endpoint: `${publicUrl}/auth/providers`,
+      providers,
+      ...(providers.includes("email") ? { email: { send_endpoint: `${publicUrl}/auth/email/send`, verify_endpoint: `${publicUrl}/auth/email/verify` } } : {}),
+      ...Object.fromEntries(
+        oauth.map((p) => [p, { authorization_endpoint: `${publicUrl}/auth/${p}/authorize`, callback_endpoint: `${publicUrl}/auth/${p}/callback` }]),
+      ),
+      ...(oauth.includes("atproto") ? { atproto_client_id: `${publicUrl}/auth/atproto/client-metadata.json` } : {}),
+      access_token: { type: "JWT", alg: "HS256", lifetime_seconds: 900, audience: ownerAudience(publicUrl), stateless: true },
+      refresh_token: { rotation: true, reuse_revokes_session: true, lifetime_seconds: 30 * 24 * 3600 },
+    },
   };
 }

@@ -1,6 +1,11 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
+import { EMAIL_PATTERN } from "./domain/owner/owner.ts";
 import { LOG_LEVELS, type LogLevel } from "./log.ts";
+import { isAtprotoOwner } from "./security/atproto-oauth.ts";
+import { isLoopback } from "./security/oidc.ts";
+
+export { EMAIL_PATTERN };
 
 /**
  * Every setting of the node, in one table: its flag, its `KITH_*` variable, whether `kith init`
@@ -33,7 +38,27 @@ export interface NodeConfig {
   tlsCertFile: string | null;
   tlsKeyFile: string | null;
   tlsCaFile: string | null;
+  smtpUrl: string | null;
+  smtpFrom: string | null;
+  googleClientId: string | null;
+  googleClientSecret: string | null;
+  googleSubject: string | null;
+  googleIssuer: string;
+  appleClientId: string | null;
+  appleTeamId: string | null;
+  appleKeyId: string | null;
+  applePrivateKeyFile: string | null;
+  appleSubject: string | null;
+  appleIssuer: string;
+  atprotoOwner: string | null;
+  atprotoPlcUrl: string;
+  atprotoHandleResolver: string | null;
+  oauthRedirectUris: string[];
 }
+
+export const GOOGLE_ISSUER = "https://accounts.google.com";
+export const APPLE_ISSUER = "https://appleid.apple.com";
+export const PLC_DIRECTORY = "https://plc.directory";
 
 export class ConfigError extends Error {
   constructor(readonly setting: string, message: string) {
@@ -45,7 +70,7 @@ export class ConfigError extends Error {
 export const DEFAULT_PORT = 8787;
 
 export const SETTINGS: SettingSpec[] = [
-  { key: "dataDir", flag: "data-dir", env: "KITH_DATA_DIR", default: "./kith-data", description: "Data directory: kith.db, agent-key.json, snapshots.", parse: nonEmpty },
+  { key: "dataDir", flag: "data-dir", env: "KITH_DATA_DIR", default: "./kith-data", description: "Data directory: kith.db, agent-key.json, auth-secret, snapshots.", parse: nonEmpty },
   { key: "port", flag: "port", env: "KITH_PORT", default: String(DEFAULT_PORT), description: "TCP port to listen on (0 picks a free port).", parse: port },
   { key: "host", flag: "host", env: "KITH_HOST", default: "127.0.0.1", description: "Address to bind. Keep loopback behind a reverse proxy; 0.0.0.0 to listen on all interfaces.", parse: nonEmpty },
   { key: "publicUrl", flag: "public-url", env: "KITH_PUBLIC_URL", stored: "public_url", default: `http://localhost:<port>`, description: "Public base URL peers use (https in production); the card's endpoint is built from it.", parse: publicUrl },
@@ -58,6 +83,22 @@ export const SETTINGS: SettingSpec[] = [
   { key: "tlsCertFile", env: "KITH_TLS_CERT_FILE", default: "(none)", description: "Serve HTTPS directly with this PEM certificate (chain) instead of behind a TLS proxy. Needs KITH_TLS_KEY_FILE.", parse: readableFile },
   { key: "tlsKeyFile", env: "KITH_TLS_KEY_FILE", default: "(none)", description: "PEM private key for KITH_TLS_CERT_FILE.", parse: readableFile },
   { key: "tlsCaFile", env: "KITH_TLS_CA_FILE", default: "(none)", description: "Extra PEM CA certificate(s) trusted for outbound connections to peers, besides the system roots.", parse: readableFile },
+  { key: "smtpUrl", env: "KITH_SMTP_URL", default: "(none)", description: "SMTP relay for sign-in codes: smtp://user:pass@host:587 (STARTTLS required except on loopback) or smtps://user:pass@host:465. Without it the mail, code included, goes to the log.", parse: smtpUrl, secret: true },
+  { key: "smtpFrom", env: "KITH_SMTP_FROM", default: "kith@<public host>", description: "Sender address of sign-in mail.", parse: nonEmpty },
+  { key: "googleClientId", env: "KITH_GOOGLE_CLIENT_ID", default: "(none)", description: "Google OAuth client id; with the secret, enables sign-in with Google.", parse: nonEmpty },
+  { key: "googleClientSecret", env: "KITH_GOOGLE_CLIENT_SECRET", default: "(none)", description: "Google OAuth client secret.", parse: nonEmpty, secret: true },
+  { key: "googleSubject", env: "KITH_GOOGLE_SUBJECT", default: "(none)", description: "The owner's Google account id (`sub`). Without it, a Google account whose verified email is the owner email is the owner.", parse: nonEmpty },
+  { key: "googleIssuer", env: "KITH_GOOGLE_ISSUER", default: GOOGLE_ISSUER, description: "Google's OpenID issuer; endpoints come from its discovery document (only tests change it).", parse: issuerUrl },
+  { key: "appleClientId", env: "KITH_APPLE_CLIENT_ID", default: "(none)", description: "Apple Services ID; with team id, key id and key file, enables Sign in with Apple.", parse: nonEmpty },
+  { key: "appleTeamId", env: "KITH_APPLE_TEAM_ID", default: "(none)", description: "Apple developer team id (the client secret's issuer).", parse: nonEmpty },
+  { key: "appleKeyId", env: "KITH_APPLE_KEY_ID", default: "(none)", description: "Key id of the Sign in with Apple key.", parse: nonEmpty },
+  { key: "applePrivateKeyFile", env: "KITH_APPLE_PRIVATE_KEY_FILE", default: "(none)", description: "Path of the Sign in with Apple key (.p8, PKCS#8 PEM).", parse: nonEmpty },
+  { key: "appleSubject", env: "KITH_APPLE_SUBJECT", default: "(none)", description: "The owner's Apple user id (`sub`). Without it, an Apple account whose verified email is the owner email is the owner.", parse: nonEmpty },
+  { key: "appleIssuer", env: "KITH_APPLE_ISSUER", default: APPLE_ISSUER, description: "Apple's OpenID issuer; endpoints come from its discovery document (only tests change it).", parse: issuerUrl },
+  { key: "atprotoOwner", env: "KITH_ATPROTO_OWNER", default: "(none)", description: "The owner's AT Protocol identity, a DID (did:plc:…, did:web:…) or a handle; enables AT Protocol sign-in.", parse: atprotoOwner },
+  { key: "atprotoPlcUrl", env: "KITH_ATPROTO_PLC_URL", default: PLC_DIRECTORY, description: "PLC directory that resolves did:plc identities.", parse: issuerUrl },
+  { key: "atprotoHandleResolver", env: "KITH_ATPROTO_HANDLE_RESOLVER", default: "(DNS TXT, then HTTPS)", description: "A service answering com.atproto.identity.resolveHandle, used instead of DNS/HTTPS handle resolution.", parse: issuerUrl },
+  { key: "oauthRedirectUris", env: "KITH_OAUTH_REDIRECT_URIS", default: "(none)", description: "Comma-separated allowlist of redirect URIs for Google, Apple and AT Protocol sign-in (register the same ones at the provider).", parse: redirectUris },
 ];
 
 export type Flags = Record<string, string | boolean | undefined>;
@@ -107,11 +148,54 @@ export function resolveConfig(input: {
     tlsCertFile: (out.tlsCertFile as string | undefined) ?? null,
     tlsKeyFile: (out.tlsKeyFile as string | undefined) ?? null,
     tlsCaFile: (out.tlsCaFile as string | undefined) ?? null,
+    ...signInSettings(out),
   };
   if ((config.tlsCertFile === null) !== (config.tlsKeyFile === null)) {
     throw new ConfigError(config.tlsCertFile ? "KITH_TLS_KEY_FILE" : "KITH_TLS_CERT_FILE", "KITH_TLS_CERT_FILE and KITH_TLS_KEY_FILE go together");
   }
   return config;
+}
+
+type SignInSettings = Pick<
+  NodeConfig,
+  | "smtpUrl" | "smtpFrom" | "googleClientId" | "googleClientSecret" | "googleSubject" | "googleIssuer" | "appleClientId" | "appleTeamId"
+  | "appleKeyId" | "applePrivateKeyFile" | "appleSubject" | "appleIssuer" | "atprotoOwner" | "atprotoPlcUrl" | "atprotoHandleResolver" | "oauthRedirectUris"
+>;
+
+/** The sign-in settings, with the rules that span several of them (a provider is all or nothing). */
+function signInSettings(out: Record<string, unknown>): SignInSettings {
+  const str = (k: keyof SignInSettings) => (out[k] as string | undefined) ?? null;
+  const s: SignInSettings = {
+    smtpUrl: str("smtpUrl"),
+    smtpFrom: str("smtpFrom"),
+    googleClientId: str("googleClientId"),
+    googleClientSecret: str("googleClientSecret"),
+    googleSubject: str("googleSubject"),
+    googleIssuer: str("googleIssuer") ?? GOOGLE_ISSUER,
+    appleClientId: str("appleClientId"),
+    appleTeamId: str("appleTeamId"),
+    appleKeyId: str("appleKeyId"),
+    applePrivateKeyFile: str("applePrivateKeyFile"),
+    appleSubject: str("appleSubject"),
+    appleIssuer: str("appleIssuer") ?? APPLE_ISSUER,
+    atprotoOwner: str("atprotoOwner"),
+    atprotoPlcUrl: str("atprotoPlcUrl") ?? PLC_DIRECTORY,
+    atprotoHandleResolver: str("atprotoHandleResolver"),
+    oauthRedirectUris: (out.oauthRedirectUris as string[] | undefined) ?? [],
+  };
+  allOrNothing({ KITH_GOOGLE_CLIENT_ID: s.googleClientId, KITH_GOOGLE_CLIENT_SECRET: s.googleClientSecret });
+  allOrNothing({ KITH_APPLE_CLIENT_ID: s.appleClientId, KITH_APPLE_TEAM_ID: s.appleTeamId, KITH_APPLE_KEY_ID: s.appleKeyId, KITH_APPLE_PRIVATE_KEY_FILE: s.applePrivateKeyFile });
+  const oauth = [s.googleClientId && "Google", s.appleClientId && "Apple", s.atprotoOwner && "AT Protocol"].filter(Boolean);
+  if (oauth.length > 0 && s.oauthRedirectUris.length === 0) {
+    throw new ConfigError("KITH_OAUTH_REDIRECT_URIS", `${oauth.join(", ")} sign-in is configured but no redirect URI is allowed; list your client's redirect URIs`);
+  }
+  return s;
+}
+
+function allOrNothing(values: Record<string, string | null>): void {
+  const set = Object.entries(values).filter(([, v]) => v !== null).map(([k]) => k);
+  const missing = Object.entries(values).filter(([, v]) => v === null).map(([k]) => k);
+  if (set.length > 0 && missing.length > 0) throw new ConfigError(missing[0]!, `required together with ${set.join(", ")}`);
 }
 
 export function settingNames(key: keyof NodeConfig): string {
@@ -168,10 +252,6 @@ function oneOf<T extends string>(allowed: readonly T[]) {
   };
 }
 
-// The WHATWG HTML "valid e-mail address" grammar: strict enough to refuse junk, accepts owner@localhost.
-export const EMAIL_PATTERN =
-  /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
-
 function email(raw: string, name: string): string {
   const v = raw.trim();
   if (v.length > 254 || !EMAIL_PATTERN.test(v)) {
@@ -192,4 +272,53 @@ export function publicUrl(raw: string, name: string): string {
   if (url.username || url.password) throw new ConfigError(name, "must not contain a user name or password");
   if (url.search || url.hash || raw.includes("#") || raw.includes("?")) throw new ConfigError(name, "must not contain a query or fragment");
   return url.toString().replace(/\/+$/, "");
+}
+
+function smtpUrl(raw: string, name: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(name, "expected a URL like smtp://user:password@mail.example.com:587 or smtps://…:465");
+  }
+  if (url.protocol !== "smtp:" && url.protocol !== "smtps:") throw new ConfigError(name, "must start with smtp:// (STARTTLS) or smtps:// (TLS)");
+  if (!url.hostname) throw new ConfigError(name, "names no host");
+  return raw;
+}
+
+/** An https base URL (http only for a loopback host: a provider under test on this machine). */
+function issuerUrl(raw: string, name: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(name, `expected an https URL; got ${JSON.stringify(raw)}`);
+  }
+  if (url.protocol !== "https:" && !(url.protocol === "http:" && isLoopback(url.hostname))) throw new ConfigError(name, "must use https");
+  if (url.search || url.hash || url.username || url.password) throw new ConfigError(name, "must not contain credentials, a query or a fragment");
+  return raw.replace(/\/+$/, "");
+}
+
+function atprotoOwner(raw: string, name: string): string {
+  const v = raw.trim().replace(/^@/, "");
+  if (!isAtprotoOwner(v)) throw new ConfigError(name, `expected a DID (did:plc:…, did:web:…) or a handle like alice.bsky.social; got ${JSON.stringify(raw)}`);
+  return v;
+}
+
+/** Redirect URIs are matched exactly; each is absolute, without a fragment (RFC 6749 §3.1.2). */
+function redirectUris(raw: string, name: string): string[] {
+  const list = raw.split(",").map((u) => u.trim()).filter((u) => u.length > 0);
+  if (list.length === 0) throw new ConfigError(name, "lists no URI");
+  for (const u of list) {
+    let url: URL;
+    try {
+      url = new URL(u);
+    } catch {
+      throw new ConfigError(name, `${JSON.stringify(u)} is not an absolute URI`);
+    }
+    if (url.hash || u.includes("#")) throw new ConfigError(name, `${JSON.stringify(u)} must not have a fragment`);
+    if (url.protocol === "http:" && !isLoopback(url.hostname)) throw new ConfigError(name, `${JSON.stringify(u)}: plain http is only for loopback addresses`);
+    if (url.protocol === "javascript:" || url.protocol === "data:") throw new ConfigError(name, `${JSON.stringify(u)}: not a redirect target`);
+  }
+  return list;
 }

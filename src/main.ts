@@ -4,11 +4,12 @@ import { backupCommand } from "./cli/backup.ts";
 import { CliError, helpText, parseCommandArgs, UsageError, type Command, type Io } from "./cli/command.ts";
 import { initCommand } from "./cli/init.ts";
 import { keysCommand } from "./cli/keys.ts";
+import { ownerCommand } from "./cli/owner.ts";
 import { restoreCommand } from "./cli/restore.ts";
 import { serveCommand } from "./cli/serve.ts";
 import { versionCommand } from "./cli/version.ts";
 
-const COMMANDS: Command[] = [initCommand, serveCommand, keysCommand, backupCommand, restoreCommand, versionCommand];
+const COMMANDS: Command[] = [initCommand, serveCommand, keysCommand, ownerCommand, backupCommand, restoreCommand, versionCommand];
 
 const io: Io = {
   out: (line) => process.stdout.write(line + "\n"),

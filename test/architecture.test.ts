@@ -13,6 +13,7 @@ import { dirname, join, relative, resolve } from "node:path";
  * | src/domain    | elysia, src/http, src/jobs, `process.env`                              |
  * | src/http      | drizzle-orm, bun:sqlite, src/db, src/jobs                              |
  * | src/jobs      | src/http, elysia                                                       |
+ * | src/mail      | elysia, drizzle-orm, bun:*, src/db, src/domain, src/http, src/jobs     |
  * main.ts, app.ts, config.ts, log.ts, version.ts and src/cli/ are the composition root: anything.
  *
  * Deliberate deviation: src/security may import node:* (node:crypto is the fast native Ed25519
@@ -71,6 +72,18 @@ const RULES: Rule[] = [
       { test: prefix("bun:sqlite"), why: "http never touches SQLite" },
       { test: inSrc("db"), why: "http never imports src/db" },
       { test: inSrc("jobs"), why: "http never imports src/jobs" },
+    ],
+  },
+  {
+    // Outbound mail adapters (SMTP, log): implement domain/owner/mailer.ts structurally.
+    tier: "mail",
+    forbidden: [
+      { test: pkg("elysia", "drizzle-orm"), why: "mail is framework- and storage-free" },
+      { test: prefix("bun:"), why: "mail does not touch SQLite" },
+      { test: inSrc("db"), why: "mail must not import src/db" },
+      { test: inSrc("domain"), why: "mail must not import src/domain" },
+      { test: inSrc("http"), why: "mail must not import src/http" },
+      { test: inSrc("jobs"), why: "mail must not import src/jobs" },
     ],
   },
   {

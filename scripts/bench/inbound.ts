@@ -32,19 +32,20 @@ for (let i = 0; i < SENDERS; i++) {
   const agentId = `svc:${encodeEd25519PublicKey(pub)}`;
   senders.push({ agentId, key, cardPath: `/s${i}/ink/v1/${encodeURIComponent(agentId)}/agent.json` });
 }
+let cardPort = 0;
 const cardServer = Bun.serve({
   port: 0,
   hostname: "127.0.0.1",
   tls: { cert: await Bun.file(join(TLS, "localhost.crt")).text(), key: await Bun.file(join(TLS, "localhost.key")).text() },
-  fetch(req) {
+  fetch(req): Response {
     const path = new URL(req.url).pathname;
     const i = Number(/^\/s(\d+)\//.exec(path)?.[1] ?? -1);
     const s = senders[i];
     if (!s) return new Response("not found", { status: 404 });
     const mb = s.agentId.slice(4);
-    const card = {
+    const card: Record<string, unknown> = {
       protocol: "ink/0.1", agentId: s.agentId, handle: `sender${i}`, displayName: `Sender ${i}`,
-      endpoint: `https://localhost:${cardServer.port}/s${i}/ink/v1/${s.agentId}/intent`, publicKeyMultibase: mb,
+      endpoint: `https://localhost:${cardPort}/s${i}/ink/v1/${s.agentId}/intent`, publicKeyMultibase: mb,
       capabilities: { intentsAccepted: ["ask"], intentsSent: ["ask"] }, availability: { timezone: "UTC" },
       keys: { signing: [{ keyId: "k1", algorithm: "Ed25519", publicKeyMultibase: mb, status: "active", validFrom: "2026-01-01T00:00:00.000Z" }], encryption: [{ keyId: "e1", algorithm: "X25519", publicKeyMultibase: encodeX25519PublicKey(new Uint8Array(32).fill(9)), status: "active", validFrom: "2026-01-01T00:00:00.000Z" }] },
       supportedProtocolVersions: ["ink/0.1"],
@@ -52,6 +53,7 @@ const cardServer = Bun.serve({
     return Response.json(card);
   },
 });
+cardPort = cardServer.port!;
 
 // ── the node under test ──────────────────────────────────────────────────────────────────────
 const dataDir = join(work, "node");

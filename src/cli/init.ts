@@ -9,6 +9,7 @@ import { CliError, UsageError, type Command } from "./command.ts";
 import { cardUrlOf, initializeIdentity, systemTimeZone } from "./identity.ts";
 import { dataPaths } from "./paths.ts";
 import { openStorage } from "./storage.ts";
+import { nodeSecret } from "./sign-in.ts";
 
 export const initCommand: Command = {
   name: "init",
@@ -46,6 +47,7 @@ export const initCommand: Command = {
         { handle: values.handle, displayName: values["display-name"] as string | undefined, timezone: (values.timezone as string | undefined) ?? systemTimeZone(), stored },
         { clock, ids: createUlidIds(clock), log },
       );
+      nodeSecret(paths);
       io.out(`agent id:  ${agentIdOf(agent, config.wordmark)}`);
       io.out(`card url:  ${cardUrlOf(config, agent.genesisKey)}`);
       io.out(`data dir:  ${paths.dir}`);

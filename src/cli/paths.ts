@@ -5,10 +5,12 @@ export interface DataPaths {
   dir: string;
   db: string;
   keyFile: string;
+  /** The node secret (owner tokens, code HMAC); see security/node-secret.ts. */
+  secret: string;
 }
 
 export function dataPaths(dir: string): DataPaths {
-  return { dir, db: join(dir, "kith.db"), keyFile: join(dir, "agent-key.json") };
+  return { dir, db: join(dir, "kith.db"), keyFile: join(dir, "agent-key.json"), secret: join(dir, "auth-secret") };
 }
 
 /** Creates the data directory private to its owner (0700). */

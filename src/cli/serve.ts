@@ -17,6 +17,7 @@ import { cardUrlOf, initializeIdentity } from "./identity.ts";
 import { configFrom } from "./init.ts";
 import { dataPaths, isEmptyDir } from "./paths.ts";
 import { openStorage } from "./storage.ts";
+import { ownerSignInHint, signInOptions } from "./sign-in.ts";
 
 /** Bun's default body limit is 128 MiB; nothing this node accepts comes close. */
 const MAX_REQUEST_BODY = 16 * 1024 * 1024;
@@ -51,6 +52,7 @@ export const serveCommand: Command = {
     }
     const db = openStorage(paths, { clock, log });
     let stopping = false;
+    let mailer: { close?: () => void } | null = null;
     try {
       const config = configFrom(values, io, readStoredSettings(db));
       const vault = createKeyVault(paths.keyFile, config.passphrase);
@@ -82,10 +84,19 @@ export const serveCommand: Command = {
       });
       const publicUrl = explicitPublicUrl(values, io, readStoredSettings(db)) ?? `${tls ? "https" : "http"}://localhost:${server.port}`;
       const node = { publicUrl, wordmark: config.wordmark, version: VERSION };
+      let auth: ReturnType<typeof signInOptions>;
+      try {
+        auth = signInOptions(config, paths, publicUrl, log);
+      } catch (e) {
+        void server.stop(true);
+        throw e;
+      }
+      mailer = auth.mailer;
       let worker: OutboxWorker | null = null;
       const http = createPeerHttp({ allowPrivateAddresses: config.allowPrivatePeers, ...(config.tlsCaFile ? { extraCa: [readFileSync(config.tlsCaFile, "utf8")] } : {}) });
       const federation = createFederationDeps({ node, vault, http, allowPrivatePeers: config.allowPrivatePeers, wakeOutbox: () => worker?.wake() });
-      app = createApp({ db, clock, ids, log, node, vault, federation, trustProxy: config.trustProxy, remoteAddress: (r) => remote.get(r) ?? null });
+      app = createApp({ db, clock, ids, log, node, vault, federation, trustProxy: config.trustProxy, remoteAddress: (r) => remote.get(r) ?? null, auth });
+      const providers = ["email", auth.google && "google", auth.apple && "apple", auth.atproto && "atproto"].filter((p): p is string => !!p);
       const jobCtx = () => ({ actor: { kind: "system" as const, job: "outbox" }, db, clock, ids, log });
       worker = startOutboxWorker({ ctx: jobCtx, deps: federation, log });
       const maintenance = startMaintenance({ ctx: jobCtx, log });
@@ -98,11 +109,14 @@ export const serveCommand: Command = {
       const agentId = agent ? agentIdOf(agent, node.wordmark) : null;
       const cardUrl = agent ? cardUrlOf(node, agent.genesisKey) : null;
       log.info("node started", { version: VERSION, listening, publicUrl, agentId, cardUrl, dataDir: paths.dir });
+      if (auth.mailer.kind === "log") log.warn("no SMTP configured (KITH_SMTP_URL): sign-in mail, code included, is written to this log under \"mail\"");
       io.err(`kith ${VERSION} listening on ${listening}`);
       io.err(`  agent id:   ${agentId ?? "(none yet: POST /api/svc creates it)"}`);
       if (cardUrl) io.err(`  card:       ${cardUrl}`);
       io.err(`  data dir:   ${paths.dir}`);
-      io.err(`  owner:      ${ownerSignInHint(config.ownerEmail)}`);
+      const hint = ownerSignInHint({ ownerEmail: config.ownerEmail, smtp: auth.mailer.kind === "smtp", providers, dataDir: paths.dir });
+      io.err(`  owner:      ${hint[0]}`);
+      for (const line of hint.slice(1)) io.err(`              ${line}`);
       if (!publicUrl.startsWith("https://")) {
         io.err(`  note:       the public URL is not https; INK peers only accept https endpoints (--public-url)`);
       }
@@ -128,6 +142,7 @@ export const serveCommand: Command = {
       });
       return 0;
     } finally {
+      mailer?.close?.();
       closeDatabase(db);
       if (stopping) log.info("stopped");
     }
@@ -147,10 +162,4 @@ function unlockKeys(vault: ReturnType<typeof createKeyVault>): void {
     if (e instanceof KeyFileError) throw new CliError(`cannot start: ${e.message}`);
     throw e;
   }
-}
-
-function ownerSignInHint(ownerEmail: string | null): string {
-  return ownerEmail
-    ? `${ownerEmail} (owner sign-in is configured with this email)`
-    : "no owner email set (kith init --owner-email, or KITH_OWNER_EMAIL)";
 }

@@ -25,6 +25,8 @@ export function buildOpenApiDocument(app: AnyElysia, options: { publicUrl: strin
     tags: [
       { name: "Discovery", description: "Agent Card, handle lookup and machine-readable documents" },
       { name: "Node", description: "Health" },
+      { name: "Owner sign-in", description: "Email code, Google, Apple and AT Protocol sign-in for the node's one owner; refresh and logout" },
+      { name: "Owner", description: "The owner API (/api/svc), behind the owner bearer token" },
     ],
     paths: stripSchemaKeys(generated.paths),
     components: {

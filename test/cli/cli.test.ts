@@ -69,7 +69,7 @@ describe("kith init", () => {
   });
 
   test("every verb has --help; unknown verbs exit 2", async () => {
-    for (const verb of ["init", "serve", "keys", "backup", "restore", "version"]) {
+    for (const verb of ["init", "serve", "keys", "owner", "backup", "restore", "version"]) {
       const r = await runKith([verb, "--help"]);
       expect(r.code).toBe(0);
       expect(r.stdout).toContain(`Usage: kith ${verb}`);

@@ -13,6 +13,9 @@ import { deliverOne, listDueDeliveries } from "../../src/domain/outbox/deliver.t
 import { createJsonLogger } from "../../src/log.ts";
 import { createKeyVault, type KeyVault } from "../../src/security/key-vault.ts";
 import { createPeerHttp } from "../../src/security/peer-http.ts";
+import { createLogMailer } from "../../src/mail/log-mailer.ts";
+import type { AuthOptions } from "../../src/sign-in-setup.ts";
+import { sha256 } from "@noble/hashes/sha2.js";
 import { testClock, type TestClock } from "./clock.ts";
 import { personaKeyGenerator, type PersonaName } from "./personas.ts";
 import { testCa, testTls } from "./tls.ts";
@@ -36,6 +39,8 @@ export interface TestNode {
   cardUrl: string | null;
   /** Number of times a commit asked the outbox worker to wake up. */
   wakes: number;
+  /** The node secret the app was built with (tests sign tokens with keys derived from it). */
+  secret: Uint8Array;
   /** A request through the real app (`http://localhost` + path), no port. */
   request(path: string, init?: RequestInit): Promise<Response>;
   ctx(actor?: Actor): Ctx;
@@ -46,6 +51,7 @@ export interface TestNode {
 
 export interface BootOptions {
   name?: string;
+  auth?: Partial<AuthOptions>;
   persona?: PersonaName;
   agent?: boolean;
   wordmark?: Wordmark;
@@ -72,6 +78,8 @@ export function testPeerHttp() {
  * sequential ids and a log captured in memory. No mocks of our own code. Requests go through
  * `app.handle` (no port); see bootNetworkNode for a node other nodes can reach.
  */
+export const TEST_NODE_SECRET = sha256(new TextEncoder().encode("kith-test/auth-secret"));
+
 export function bootTestApp(options: BootOptions = {}): TestNode {
   return assemble(options, options.publicUrl ?? `https://${options.name ?? options.persona ?? "alice"}.example.com`);
 }
@@ -118,7 +126,17 @@ function assemble(options: BootOptions, publicUrl: string): TestNode {
   const federation = createFederationDeps({ node, vault, http: testPeerHttp(), allowPrivatePeers: true, wakeOutbox: () => void wakes++ });
   // In-process requests have no socket: a test sets the peer address with this header.
   const remoteAddress = (r: Request) => r.headers.get(TEST_REMOTE_HEADER) ?? "192.0.2.10";
-  const app = createApp({ db, clock, ids, log, vault, node, federation, trustProxy: options.trustProxy ?? false, remoteAddress });
+  const auth: AuthOptions = {
+    secret: TEST_NODE_SECRET,
+    ownerEmail: null,
+    mailer: createLogMailer(log),
+    redirectUris: [],
+    google: null,
+    apple: null,
+    atproto: null,
+    ...options.auth,
+  };
+  const app = createApp({ db, clock, ids, log, vault, node, federation, trustProxy: options.trustProxy ?? false, remoteAddress, auth });
   const agentId = agent ? agentIdOf(agent, wordmark) : null;
   const testNode: TestNode = {
     name,
@@ -137,6 +155,7 @@ function assemble(options: BootOptions, publicUrl: string): TestNode {
     get wakes() {
       return wakes;
     },
+    secret: auth.secret,
     request: (path, init) => app.handle(new Request(`http://localhost${path}`, init)),
     ctx,
     async drainOutbox() {

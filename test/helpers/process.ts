@@ -51,12 +51,15 @@ export async function startKith(args: string[], options: { env?: Record<string, 
   });
   let out = "";
   let err = "";
-  void (async () => {
-    for await (const chunk of proc.stdout) out += new TextDecoder().decode(chunk);
-  })();
-  void (async () => {
-    for await (const chunk of proc.stderr) err += new TextDecoder().decode(chunk);
-  })();
+  // Kept so stop() can wait until both pipes are drained: the exit code arrives before the last bytes.
+  const drained = Promise.all([
+    (async () => {
+      for await (const chunk of proc.stdout) out += new TextDecoder().decode(chunk);
+    })(),
+    (async () => {
+      for await (const chunk of proc.stderr) err += new TextDecoder().decode(chunk);
+    })(),
+  ]);
   const deadline = Date.now() + (options.timeoutMs ?? 15_000);
   let port = 0;
   let scheme = "http";
@@ -87,7 +90,9 @@ export async function startKith(args: string[], options: { env?: Record<string, 
     stdout: () => out,
     async stop(signal = "SIGTERM") {
       if (proc.exitCode === null) proc.kill(signal);
-      return proc.exited;
+      const code = await proc.exited;
+      await drained;
+      return code;
     },
   };
 }

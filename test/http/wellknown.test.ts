@@ -42,6 +42,45 @@ describe("discovery documents", () => {
     expect(doc.paths["/{handle}"].get.responses["200"].content["application/json"].schema.properties.found.type).toBe("boolean");
   });
 
+  test("the OpenAPI document describes owner sign-in and puts /api/svc behind the owner bearer scheme", async () => {
+    node = bootTestApp();
+    const doc = await json(await node.request("/.well-known/openapi.json"));
+    for (const [path, method] of [
+      ["/auth/providers", "get"], ["/auth/email/send", "post"], ["/auth/email/verify", "post"], ["/auth/refresh", "post"], ["/auth/logout", "post"],
+      ["/auth/{provider}/authorize", "get"], ["/auth/{provider}/callback", "post"], ["/auth/atproto/client-metadata.json", "get"],
+    ] as const) {
+      expect({ path, method, op: !!doc.paths[path]?.[method] }).toEqual({ path, method, op: true });
+      expect(doc.paths[path][method].security).toBeUndefined();
+    }
+    for (const method of ["get", "post"]) expect(doc.paths["/api/svc"][method].security).toEqual([{ ownerBearer: [] }]);
+    expect(doc.paths["/api/svc"].get.responses["401"]).toBeDefined();
+    const pair = doc.paths["/auth/email/verify"].post.responses["200"].content["application/json"].schema;
+    expect(pair.required).toEqual(expect.arrayContaining(["accessToken", "refreshToken"]));
+    const authorize = doc.paths["/auth/{provider}/authorize"].get.parameters.map((p: { name: string; required: boolean }) => [p.name, p.required]);
+    expect(authorize).toEqual(expect.arrayContaining([["provider", true], ["redirect_uri", true], ["state", true], ["code_challenge", false], ["mode", false]]));
+    const callback = doc.paths["/auth/{provider}/callback"].post.requestBody.content["application/json"].schema;
+    expect(callback.required.sort()).toEqual(["code", "redirect_uri", "state"]);
+    expect(Object.keys(callback.properties)).toContain("code_verifier");
+  });
+
+  test("the OAuth metadata lists exactly what the node supports", async () => {
+    node = bootTestApp({ auth: { ownerEmail: "alice@example.com" } });
+    const meta = await json(await node.request("/.well-known/oauth-authorization-server"));
+    expect(meta).toMatchObject({
+      issuer: "https://alice.example.com",
+      token_endpoint: "https://alice.example.com/auth/refresh",
+      token_endpoint_auth_methods_supported: ["none"],
+      grant_types_supported: ["refresh_token"],
+      response_types_supported: ["code"],
+      code_challenge_methods_supported: ["S256"],
+      revocation_endpoint: "https://alice.example.com/auth/logout",
+    });
+    expect(meta.kith_sign_in.providers).toEqual(["email"]);
+    expect(meta.kith_sign_in.email).toEqual({ send_endpoint: "https://alice.example.com/auth/email/send", verify_endpoint: "https://alice.example.com/auth/email/verify" });
+    expect(meta.kith_sign_in.google).toBeUndefined();
+    expect(meta.authorization_endpoint).toBeUndefined();
+  });
+
   test("OAuth authorization server metadata names this node as issuer", async () => {
     node = bootTestApp();
     const res = await node.request("/.well-known/oauth-authorization-server");

@@ -47,6 +47,14 @@ describe("config: bad settings name the setting and what is allowed", () => {
     ["owner email", { ...base, env: { KITH_OWNER_EMAIL: "not-an-email" } }, /KITH_OWNER_EMAIL: expected an email address/],
     ["stored value", { ...base, stored: { wordmark: "bogus" } }, /stored setting wordmark: expected one of svc, tulpa/],
     ["missing passphrase file", { ...base, flags: { "passphrase-file": "/nonexistent/x" } }, /--passphrase-file: cannot read/],
+    ["smtp scheme", { ...base, env: { KITH_SMTP_URL: "http://mail.example.com" } }, /KITH_SMTP_URL: must start with smtp:\/\/ \(STARTTLS\) or smtps:\/\//],
+    ["google half configured", { ...base, env: { KITH_GOOGLE_CLIENT_ID: "id", KITH_OAUTH_REDIRECT_URIS: "https://app.example/cb" } }, /KITH_GOOGLE_CLIENT_SECRET: required together with KITH_GOOGLE_CLIENT_ID/],
+    ["apple half configured", { ...base, env: { KITH_APPLE_CLIENT_ID: "id", KITH_APPLE_TEAM_ID: "t", KITH_OAUTH_REDIRECT_URIS: "https://app.example/cb" } }, /KITH_APPLE_KEY_ID: required together with/],
+    ["provider without redirect URIs", { ...base, env: { KITH_ATPROTO_OWNER: "alice.bsky.social" } }, /KITH_OAUTH_REDIRECT_URIS: AT Protocol sign-in is configured but no redirect URI is allowed/],
+    ["redirect URI with a fragment", { ...base, env: { KITH_OAUTH_REDIRECT_URIS: "https://app.example/cb#x" } }, /KITH_OAUTH_REDIRECT_URIS: "https:\/\/app.example\/cb#x" must not have a fragment/],
+    ["redirect URI over plain http", { ...base, env: { KITH_OAUTH_REDIRECT_URIS: "http://app.example/cb" } }, /plain http is only for loopback/],
+    ["issuer over plain http", { ...base, env: { KITH_GOOGLE_ISSUER: "http://accounts.example.com" } }, /KITH_GOOGLE_ISSUER: must use https/],
+    ["atproto owner", { ...base, env: { KITH_ATPROTO_OWNER: "not a handle", KITH_OAUTH_REDIRECT_URIS: "https://app.example/cb" } }, /KITH_ATPROTO_OWNER: expected a DID/],
   ];
   for (const [name, input, pattern] of cases) {
     test(name, () => {
@@ -54,6 +62,22 @@ describe("config: bad settings name the setting and what is allowed", () => {
       expect(() => resolveConfig(input)).toThrow(pattern);
     });
   }
+});
+
+test("sign-in settings: providers, allowlist, loopback http for tests only; secrets never echoed", () => {
+  const c = resolveConfig({
+    ...base,
+    env: {
+      KITH_GOOGLE_CLIENT_ID: "gid",
+      KITH_GOOGLE_CLIENT_SECRET: "gsecret",
+      KITH_ATPROTO_OWNER: "@Alice.bsky.social",
+      KITH_OAUTH_REDIRECT_URIS: "https://app.example/cb, http://127.0.0.1:5173/cb",
+      KITH_GOOGLE_ISSUER: "http://127.0.0.1:4000",
+    },
+  });
+  expect(c).toMatchObject({ googleClientId: "gid", googleClientSecret: "gsecret", googleIssuer: "http://127.0.0.1:4000", appleIssuer: "https://appleid.apple.com", atprotoOwner: "Alice.bsky.social", atprotoPlcUrl: "https://plc.directory", oauthRedirectUris: ["https://app.example/cb", "http://127.0.0.1:5173/cb"], smtpUrl: null });
+  expect(() => resolveConfig({ ...base, env: { KITH_SMTP_URL: "http://user:hunter2@mail.example" } })).not.toThrow(/hunter2/);
+  expect(SETTINGS.filter((s) => s.secret).map((s) => s.env).sort()).toEqual(["KITH_GOOGLE_CLIENT_SECRET", "KITH_KEY_PASSPHRASE", "KITH_SMTP_URL"]);
 });
 
 test("every setting has an env var, a default and a description", () => {

@@ -6,3 +6,6 @@ export * from "./messages.ts";
 export * from "./approvals.ts";
 export * from "./outbox.ts";
 export * from "./policy.ts";
+export * from "./owner-codes.ts";
+export * from "./oauth-states.ts";
+export * from "./owner-sessions.ts";

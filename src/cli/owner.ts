@@ -1,0 +1,56 @@
+import { closeDatabase } from "../db/client.ts";
+import { systemClock } from "../domain/context.ts";
+import { DomainError } from "../domain/errors.ts";
+import { createUlidIds } from "../domain/ids.ts";
+import { readStoredSettings } from "../domain/node/settings.ts";
+import { issueOwnerCode } from "../domain/owner/issue-owner-code.ts";
+import { createJsonLogger } from "../log.ts";
+import { deriveKey } from "../security/node-secret.ts";
+import { CliError, UsageError, type Command } from "./command.ts";
+import { configFrom } from "./init.ts";
+import { dataPaths } from "./paths.ts";
+import { nodeSecret } from "./sign-in.ts";
+import { openStorage } from "./storage.ts";
+
+export const ownerCommand: Command = {
+  name: "owner",
+  summary:
+    "owner code: issue a fresh one-time sign-in code for the owner's email and print it as the last line of stdout, " +
+    "for POST /auth/email/verify (no mail needed). Works while the node runs. --email sets the owner email when none is " +
+    "set yet; an existing one is never changed.",
+  usage: "kith owner code [--data-dir D] [--email E]",
+  positionals: true,
+  options: {
+    "data-dir": { type: "string", description: "Data directory (default ./kith-data, or KITH_DATA_DIR)", valueName: "dir" },
+    email: { type: "string", description: "The owner's email, stored when none is set yet", valueName: "email" },
+  },
+  run(values, io, positionals) {
+    const [sub, ...rest] = positionals;
+    if (sub !== "code") throw new UsageError(sub ? `unknown owner command ${JSON.stringify(sub)} (code)` : "owner needs a command: code");
+    if (rest.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(rest[0])}`);
+    const pre = configFrom(values, io);
+    const paths = dataPaths(pre.dataDir);
+    // warn: the log shares stdout, whose last line must be the code alone
+    const log = createJsonLogger({ level: "warn" });
+    const db = openStorage(paths, { clock: systemClock, log });
+    try {
+      const config = configFrom(values, io, readStoredSettings(db));
+      const secret = nodeSecret(paths);
+      const ctx = { actor: { kind: "system", job: "owner-code" } as const, db, clock: systemClock, ids: createUlidIds(systemClock), log };
+      const issued = issueOwnerCode(ctx, { email: values.email as string | undefined }, { codeKey: deriveKey(secret, "owner-code"), ownerEmail: config.ownerEmail });
+      if (issued.stored) io.err(`owner email set to ${issued.email}`);
+      io.err(`one-time sign-in code for ${issued.email}, valid until ${new Date(issued.expiresAt).toISOString()}, single use:`);
+      io.err(`  POST /auth/email/verify {"email":"${issued.email}","code":"<code>"}`);
+      io.out(issued.code);
+      return 0;
+    } catch (e) {
+      if (e instanceof DomainError) {
+        if (e.code === "invalid_input") throw new UsageError(e.message);
+        throw new CliError(e.message);
+      }
+      throw e;
+    } finally {
+      closeDatabase(db);
+    }
+  },
+};

@@ -1,0 +1,12 @@
+import type { Ctx } from "../context.ts";
+import { findOwnerEmail, type SignInDeps, type SignInMethod } from "./owner.ts";
+
+/** `GET /auth/providers`: email once an owner email is known; each OAuth provider when configured. */
+export function listSignInProviders(ctx: Ctx, deps: Pick<SignInDeps, "ownerEmail" | "oidc" | "atproto">): SignInMethod[] {
+  const out: SignInMethod[] = [];
+  if (findOwnerEmail(ctx.db, deps.ownerEmail)) out.push("email");
+  if (deps.oidc.google) out.push("google");
+  if (deps.oidc.apple) out.push("apple");
+  if (deps.atproto) out.push("atproto");
+  return out;
+}

@@ -1,0 +1,69 @@
+import { eq } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import { settings } from "../../db/schema/index.ts";
+import type { AtprotoClient } from "../../security/atproto-oauth.ts";
+import type { OidcClient } from "../../security/oidc.ts";
+import type { OwnerTokens } from "../../security/owner-token.ts";
+import type { Mailer } from "./mailer.ts";
+
+/**
+ * What the owner sign-in verbs share: the collaborators the composition root builds once (token
+ * signer, code key, mailer, provider clients) and the rules that decide who the owner is.
+ */
+export interface SignInDeps {
+  tokens: OwnerTokens;
+  /** HMAC key for sign-in codes, derived from the node secret. */
+  codeKey: Uint8Array;
+  /** The owner email from flag or environment (or stored when the node started); the stored setting is read when null. */
+  ownerEmail: string | null;
+  mailer: Mailer;
+  publicUrl: string;
+  /** KITH_OAUTH_REDIRECT_URIS: the only redirect URIs an OAuth sign-in may name. */
+  redirectUris: readonly string[];
+  oidc: Partial<Record<OidcProviderName, OidcSignIn>>;
+  atproto: AtprotoClient | null;
+}
+
+export type OidcProviderName = "google" | "apple";
+export type OAuthProviderName = OidcProviderName | "atproto";
+export type SignInMethod = "email" | OAuthProviderName;
+
+export interface OidcSignIn {
+  client: OidcClient;
+  /** The owner's subject at this provider (KITH_GOOGLE_SUBJECT / KITH_APPLE_SUBJECT), when configured. */
+  subject: string | null;
+}
+
+/** SPEC TokenPair, plus the RFC 6749 hints a client needs to schedule its refresh. */
+export interface TokenPair {
+  accessToken: string;
+  refreshToken: string;
+  userId: string;
+  tokenType: "Bearer";
+  expiresIn: number;
+}
+
+export const CODE_TTL_MS = 10 * 60 * 1000;
+export const CODE_MAX_TRIES = 5;
+export const OAUTH_STATE_TTL_MS = 10 * 60 * 1000;
+export const REFRESH_TOKEN_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+/** Rows past their expiry by this much are deleted when new ones are written. */
+export const EXPIRED_ROW_GRACE_MS = 24 * 60 * 60 * 1000;
+
+// The WHATWG HTML "valid e-mail address" grammar: strict enough to refuse junk, accepts owner@localhost.
+export const EMAIL_PATTERN =
+  /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
+
+export function normalizeEmail(raw: string): string {
+  return raw.trim().toLowerCase();
+}
+
+export function isEmailAddress(value: string): boolean {
+  return value.length <= 254 && EMAIL_PATTERN.test(value);
+}
+
+/** The owner's email: the configured one, else the one `kith init` or `kith owner code --email` stored. */
+export function findOwnerEmail(db: Db, configured: string | null): string | null {
+  if (configured) return configured;
+  return db.select().from(settings).where(eq(settings.key, "owner_email")).get()?.value ?? null;
+}

@@ -1,0 +1,59 @@
+import { transaction } from "../../db/client.ts";
+import { sha256Base64url } from "../../security/one-time-code.ts";
+import { consumeRateLimit, enforce } from "../rate-limit/consume-rate-limit.ts";
+import type { Ctx } from "../context.ts";
+import { DomainError, invalidInput } from "../errors.ts";
+import { prepareCode, storeCode } from "./code-store.ts";
+import type { MailMessage } from "./mailer.ts";
+import { CODE_TTL_MS, findOwnerEmail, isEmailAddress, normalizeEmail, type SignInDeps } from "./owner.ts";
+
+/** Per address, durable (a restart does not reset it): 5 codes an hour. */
+export const SEND_PER_ADDRESS = { limit: 5, windowMs: 60 * 60 * 1000 };
+
+/**
+ * `POST /auth/email/send`. Only the owner's address gets a code; every other address gets the
+ * same answer after the same work (a code is made and hashed, the per-address limit is counted in
+ * one transaction) and nothing is stored or sent, so the answer does not tell who the owner is.
+ * The mail leaves after the answer, off the request path, so its delivery time does not show
+ * either.
+ */
+export function sendEmailCode(ctx: Ctx, input: { email: string }, deps: Pick<SignInDeps, "codeKey" | "ownerEmail" | "mailer" | "publicUrl">): { sent: true; expiresIn: number } {
+  if (ctx.actor.kind !== "public") throw new DomainError("forbidden", "sign-in codes are requested anonymously");
+  const email = normalizeEmail(input.email);
+  if (!isEmailAddress(email)) throw invalidInput("email: not a valid email address");
+  const now = ctx.clock.now();
+  const owner = findOwnerEmail(ctx.db, deps.ownerEmail);
+  const isOwner = owner !== null && owner === email;
+  const prepared = prepareCode({ id: ctx.ids.next(), email, origin: "email", now, codeKey: deps.codeKey });
+  const decision = transaction(ctx.db, (tx) => {
+    // The limiter key is a hash: strangers' addresses are not kept in the database.
+    const result = consumeRateLimit(ctx, "email-send", sha256Base64url(email), SEND_PER_ADDRESS);
+    if (result.allowed && isOwner) storeCode(tx, prepared, now);
+    return result;
+  });
+  enforce(decision, "sign-in codes for this address");
+  if (isOwner) {
+    const message = codeMessage(email, prepared.code, deps.publicUrl);
+    setTimeout(() => {
+      deps.mailer.send(message).catch((e: unknown) => ctx.log.error("sign-in code mail failed", { cause: e instanceof Error ? e.message : String(e) }));
+    }, 0);
+    ctx.log.info("sign-in code issued", { codeId: prepared.id, delivery: deps.mailer.kind });
+  }
+  return { sent: true, expiresIn: CODE_TTL_MS / 1000 };
+}
+
+export function codeMessage(to: string, code: string, publicUrl: string): MailMessage {
+  return {
+    to,
+    subject: "Your Kith sign-in code",
+    text: [
+      `Your one-time code to sign in to your Kith node at ${publicUrl}:`,
+      "",
+      `    ${code}`,
+      "",
+      "It expires in 10 minutes and works once. If you did not ask for it, ignore this message:",
+      "nobody can sign in without the code.",
+      "",
+    ].join("\n"),
+  };
+}

@@ -1,0 +1,30 @@
+import * as v from "valibot";
+
+export const TokenPairDoc = v.pipe(
+  v.object({
+    accessToken: v.pipe(v.string(), v.description("Owner access token (JWT, 15 minutes): Authorization: Bearer <accessToken>")),
+    refreshToken: v.pipe(v.string(), v.description("Opaque refresh token, single use: POST /auth/refresh rotates it")),
+    userId: v.pipe(v.string(), v.description("The owner's stable subject")),
+    tokenType: v.literal("Bearer"),
+    expiresIn: v.pipe(v.number(), v.description("Access token lifetime in seconds")),
+  }),
+  v.description("TokenPair"),
+);
+
+/** RFC 6749 §5.1 shape, answered when /auth/refresh is called as an OAuth token endpoint (form body). */
+export const OAuthTokenDoc = v.object({
+  access_token: v.string(),
+  token_type: v.literal("Bearer"),
+  expires_in: v.number(),
+  refresh_token: v.string(),
+});
+
+/** RFC 6749 §5.2 error shape (form-encoded calls of the token endpoint only). */
+export const OAuthErrorDoc = v.object({ error: v.string(), error_description: v.string() });
+
+export const Email = v.pipe(v.string(), v.maxLength(320), v.description("Email address"));
+
+/** RFC 6749 `state`: printable ASCII; at least 8 characters so it can carry real randomness. */
+export const State = v.pipe(v.string(), v.regex(/^[\x21-\x7e]{8,512}$/, "8-512 printable ASCII characters"), v.description("Opaque, unguessable, single-use value echoed back by the provider"));
+
+export const OAuthProvider = v.picklist(["google", "apple", "atproto"]);

@@ -1,0 +1,112 @@
+import { Elysia } from "elysia";
+import * as v from "valibot";
+import { DomainError } from "../../domain/errors.ts";
+import { listSignInProviders } from "../../domain/owner/list-sign-in-providers.ts";
+import { logout } from "../../domain/owner/logout.ts";
+import type { SignInDeps, TokenPair } from "../../domain/owner/owner.ts";
+import { refreshSession } from "../../domain/owner/refresh-session.ts";
+import { sendEmailCode } from "../../domain/owner/send-email-code.ts";
+import { verifyEmailCode } from "../../domain/owner/verify-email-code.ts";
+import type { SurfaceDeps } from "../deps.ts";
+import { PUBLIC, throttle } from "../deps.ts";
+import { OAuthErrorDoc, OAuthTokenDoc, Email, TokenPairDoc } from "../schemas/auth.ts";
+import { ErrorBody, errors } from "../schemas/common.ts";
+
+const MINUTE = 60_000;
+const NO_STORE = "no-store";
+
+/**
+ * Owner sign-in by emailed code, and the session endpoints (refresh, logout) every sign-in method
+ * shares. The OAuth providers are in oauth.routes.ts.
+ */
+export function authRoutes(deps: SurfaceDeps, signIn: SignInDeps) {
+  const publicCtx = (request: Request) => deps.ctx({ kind: "public", ip: deps.clientIp(request) });
+  const tag = (summary: string, description?: string) => ({ tags: ["Owner sign-in"], summary, ...(description ? { description } : {}) });
+  return new Elysia({ name: "kith/auth" })
+    .get("/auth/providers", () => ({ providers: listSignInProviders(deps.ctx(PUBLIC), signIn) }), {
+      response: { 200: v.object({ providers: v.array(v.picklist(["email", "google", "apple", "atproto"])) }) },
+      detail: tag("Sign-in methods this node offers", "email once the owner email is set; google, apple and atproto when configured"),
+    })
+    .post(
+      "/auth/email/send",
+      ({ body, request }) => {
+        throttle(deps, "email-send-ip", deps.clientIp(request), { limit: 10, windowMs: MINUTE });
+        return sendEmailCode(publicCtx(request), { email: body.email }, signIn);
+      },
+      {
+        body: v.object({ email: Email }),
+        response: { 200: v.object({ sent: v.literal(true), expiresIn: v.number() }), ...errors(400, 429) },
+        detail: tag(
+          "Email a one-time sign-in code to the owner",
+          "Answers the same for every well-formed address; only the owner's receives a code (10 minutes, single use, 5 tries). " +
+            "Limited to 5 codes per address per hour and 10 requests per minute per client IP (429 with Retry-After).",
+        ),
+      },
+    )
+    .post(
+      "/auth/email/verify",
+      async ({ body, request, set }) => {
+        throttle(deps, "email-verify-ip", deps.clientIp(request), { limit: 10, windowMs: MINUTE });
+        set.headers["cache-control"] = NO_STORE;
+        return verifyEmailCode(publicCtx(request), body, signIn);
+      },
+      {
+        body: v.object({ email: Email, code: v.pipe(v.string(), v.maxLength(64)) }),
+        response: { 200: TokenPairDoc, ...errors(400, 429) },
+        detail: tag(
+          "Exchange the emailed code for a TokenPair",
+          "400 invalid_input for a wrong, expired, used or exhausted code, and for any address but the owner's. " +
+            "Limited to 30 attempts per address per hour and 10 per minute per client IP (429 with Retry-After).",
+        ),
+      },
+    )
+    .post(
+      "/auth/refresh",
+      async ({ body, request, set }) => {
+        throttle(deps, "refresh-ip", deps.clientIp(request), { limit: 30, windowMs: MINUTE });
+        set.headers["cache-control"] = NO_STORE;
+        if ("refreshToken" in body) return refreshSession(publicCtx(request), body, signIn);
+        // Called as an RFC 6749 token endpoint (form body, grant_type=refresh_token): RFC 6749 shapes.
+        try {
+          return oauthTokenResponse(await refreshSession(publicCtx(request), { refreshToken: body.refresh_token }, signIn));
+        } catch (e) {
+          if (!(e instanceof DomainError) || e.code !== "unauthorized") throw e;
+          set.status = 400;
+          return { error: "invalid_grant", error_description: e.message };
+        }
+      },
+      {
+        body: v.union([
+          v.object({ refreshToken: v.pipe(v.string(), v.maxLength(256)) }),
+          v.object({ grant_type: v.literal("refresh_token"), refresh_token: v.pipe(v.string(), v.maxLength(256)), client_id: v.optional(v.string()) }),
+        ]),
+        response: { 200: v.union([TokenPairDoc, OAuthTokenDoc]), 400: v.union([ErrorBody, OAuthErrorDoc]), ...errors(401, 429) },
+        detail: tag(
+          "Rotate a refresh token for a new TokenPair",
+          "JSON `{refreshToken}` answers a TokenPair (401 when the token is unknown, expired, revoked or spent). A spent token presented " +
+            "again revokes its whole session. Also the OAuth token endpoint: a form body `grant_type=refresh_token&refresh_token=…` " +
+            "answers RFC 6749 shapes (400 invalid_grant).",
+        ),
+      },
+    )
+    .post(
+      "/auth/logout",
+      ({ body, request }) => logout(publicCtx(request), { refreshToken: "refreshToken" in body ? body.refreshToken : body.token }),
+      {
+        body: v.union([
+          v.object({ refreshToken: v.pipe(v.string(), v.maxLength(256)) }),
+          v.object({ token: v.pipe(v.string(), v.maxLength(256)), token_type_hint: v.optional(v.string()) }),
+        ]),
+        response: { 200: v.object({ loggedOut: v.literal(true) }), ...errors(400) },
+        detail: tag(
+          "End the session of a refresh token",
+          "Revokes every refresh token of the session (also as RFC 7009 revocation: form `token=…`). Unknown tokens answer the same. " +
+            "Access tokens already issued stay valid until they expire (15 minutes).",
+        ),
+      },
+    );
+}
+
+function oauthTokenResponse(pair: TokenPair) {
+  return { access_token: pair.accessToken, token_type: "Bearer" as const, expires_in: pair.expiresIn, refresh_token: pair.refreshToken };
+}

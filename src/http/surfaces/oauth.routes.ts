@@ -1,0 +1,84 @@
+import { Elysia } from "elysia";
+import * as v from "valibot";
+import { notFound } from "../../domain/errors.ts";
+import { finishOAuth } from "../../domain/owner/finish-oauth.ts";
+import type { SignInDeps } from "../../domain/owner/owner.ts";
+import { startOAuth } from "../../domain/owner/start-oauth.ts";
+import { CODE_CHALLENGE_PATTERN, CODE_VERIFIER_PATTERN } from "../../security/pkce.ts";
+import type { SurfaceDeps } from "../deps.ts";
+import { throttle } from "../deps.ts";
+import { OAuthProvider, State, TokenPairDoc } from "../schemas/auth.ts";
+import { errors } from "../schemas/common.ts";
+
+const MINUTE = 60_000;
+const Uri = v.pipe(v.string(), v.maxLength(2048), v.url(), v.description("Absolute URI, exactly as on the node's allowlist (KITH_OAUTH_REDIRECT_URIS)"));
+
+/**
+ * Owner sign-in through an OAuth provider: Google and Apple (OpenID Connect) and the AT Protocol.
+ * The client (a console, an app) picks `state` and optionally a PKCE challenge, sends the owner
+ * to the provider, receives the code at its redirect URI and posts it back here.
+ */
+export function oauthRoutes(deps: SurfaceDeps, signIn: SignInDeps, atprotoClientMetadata: () => Record<string, unknown> | null) {
+  const publicCtx = (request: Request) => deps.ctx({ kind: "public", ip: deps.clientIp(request) });
+  const tag = (summary: string, description: string) => ({ tags: ["Owner sign-in"], summary, description });
+  return new Elysia({ name: "kith/oauth" })
+    .get(
+      "/auth/atproto/client-metadata.json",
+      () => {
+        const doc = atprotoClientMetadata();
+        if (!doc) throw notFound("AT Protocol sign-in");
+        return new Response(JSON.stringify(doc), { headers: { "content-type": "application/json", "cache-control": "max-age=300" } });
+      },
+      { detail: tag("AT Protocol OAuth client metadata", "This node's client_id document for AT Protocol sign-in (404 when not configured)") },
+    )
+    .get(
+      "/auth/:provider/authorize",
+      async ({ params, query, request, set }) => {
+        throttle(deps, "oauth-authorize-ip", deps.clientIp(request), { limit: 30, windowMs: MINUTE });
+        const { url } = await startOAuth(publicCtx(request), { provider: params.provider, redirectUri: query.redirect_uri, state: query.state, codeChallenge: query.code_challenge }, signIn);
+        set.headers["cache-control"] = "no-store";
+        if (query.mode === "json") return { url };
+        return new Response(null, { status: 302, headers: { location: url, "cache-control": "no-store" } });
+      },
+      {
+        params: v.object({ provider: OAuthProvider }),
+        query: v.object({
+          redirect_uri: Uri,
+          state: State,
+          code_challenge: v.optional(v.pipe(v.string(), v.regex(CODE_CHALLENGE_PATTERN, "a PKCE S256 challenge: 43 base64url characters"), v.description("PKCE S256: BASE64URL(SHA-256(code_verifier))"))),
+          code_challenge_method: v.optional(v.literal("S256")),
+          mode: v.optional(v.picklist(["redirect", "json"]), "redirect"),
+        }),
+        response: { 200: v.object({ url: v.pipe(v.string(), v.description("The provider's authorization URL")) }), ...errors(400, 404, 429, 503) },
+        detail: tag(
+          "Start signing in with google, apple or atproto",
+          "302 to the provider (mode=redirect, the default) or 200 {url} (mode=json). The redirect_uri must be on the allowlist; the " +
+            "state is single-use. 404 when the provider is not configured, 503 when it cannot be reached.",
+        ),
+      },
+    )
+    .post(
+      "/auth/:provider/callback",
+      async ({ params, body, request, set }) => {
+        throttle(deps, "oauth-callback-ip", deps.clientIp(request), { limit: 20, windowMs: MINUTE });
+        set.headers["cache-control"] = "no-store";
+        return finishOAuth(publicCtx(request), { provider: params.provider, code: body.code, state: body.state, redirectUri: body.redirect_uri, codeVerifier: body.code_verifier, iss: body.iss }, signIn);
+      },
+      {
+        params: v.object({ provider: OAuthProvider }),
+        body: v.object({
+          code: v.pipe(v.string(), v.minLength(1), v.maxLength(2048)),
+          state: State,
+          redirect_uri: Uri,
+          code_verifier: v.optional(v.pipe(v.string(), v.regex(CODE_VERIFIER_PATTERN, "43-128 characters of A-Z a-z 0-9 - . _ ~"))),
+          iss: v.optional(v.pipe(v.string(), v.maxLength(2048), v.description("The `iss` of the authorization response (RFC 9207; AT Protocol)"))),
+        }),
+        response: { 200: TokenPairDoc, ...errors(400, 404, 429, 503) },
+        detail: tag(
+          "Finish an OAuth sign-in: the code for a TokenPair",
+          "400 for an unknown, expired or reused state, another redirect_uri, a code_verifier that does not match the code_challenge, a code " +
+            "the provider refuses, and any identity but the owner's.",
+        ),
+      },
+    );
+}
