@@ -1,3 +1,5 @@
+import { deriveKey } from "../../src/security/node-secret.ts";
+import { createOwnerTokens } from "../../src/security/owner-token.ts";
 import type { TestNode } from "./boot.ts";
 import { json } from "./process.ts";
 
@@ -39,4 +41,20 @@ export async function signInByEmail(node: TestNode, email = OWNER): Promise<{ ac
 
 export function bearer(token: string): RequestInit {
   return { headers: { authorization: `Bearer ${token}` } };
+}
+
+/**
+ * An owner access token minted with the node's test secret, for tests of owner routes that are
+ * not about sign-in (sign-in itself is tested through /auth/* in test/http/auth-*.test.ts).
+ */
+export async function ownerToken(node: TestNode): Promise<string> {
+  const tokens = createOwnerTokens({ key: deriveKey(node.secret, "owner-jwt"), publicUrl: node.publicUrl, now: node.clock.now });
+  return tokens.sign({ sessionId: "test-session", method: "test", tokenId: `t-${Math.random().toString(36).slice(2)}` });
+}
+
+/** A request to the owner API with a valid bearer token; JSON body when given. */
+export async function asOwner(node: TestNode, path: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<Response> {
+  const headers: Record<string, string> = { authorization: `Bearer ${await ownerToken(node)}`, ...init.headers };
+  if (init.body !== undefined) headers["content-type"] = "application/json";
+  return node.request(path, { method: init.method ?? (init.body === undefined ? "GET" : "POST"), headers, ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}) });
 }

@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, lt, lte, ne, or, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, gte, inArray, lt, lte, ne, or, sql, type SQL } from "drizzle-orm";
 import * as v from "valibot";
 import { messages } from "../../db/schema/index.ts";
 import { normalizePrincipal, parseTimestamp } from "../../ink/index.ts";
@@ -47,7 +47,9 @@ export function listInbox(ctx: Ctx, query: InboxSearchQuery, node: NodeIdentity)
   const limit = query.limit ?? DEFAULT_LIMIT;
   const rows = ctx.db.select().from(messages).where(and(...filters)).orderBy(desc(messages.receivedAt), desc(messages.id)).limit(limit + 1).all();
   const own = ownIdentity(ctx.db, node)?.agentId ?? null;
-  return pageOf(rows, limit, (r) => ({ at: r.receivedAt, id: r.id }), (r) => messageView(r, own));
+  const requests = rows.map((r) => r.inReplyTo).filter((x): x is string => x !== null);
+  const envelopeOf = new Map(requests.length ? ctx.db.select({ id: messages.id, envelopeId: messages.envelopeId }).from(messages).where(inArray(messages.id, requests)).all().map((r) => [r.id, r.envelopeId]) : []);
+  return pageOf(rows, limit, (r) => ({ at: r.receivedAt, id: r.id }), (r) => messageView(r, own, null, r.inReplyTo ? (envelopeOf.get(r.inReplyTo) ?? null) : null));
 }
 
 function timestamp(name: string, value: string): number {

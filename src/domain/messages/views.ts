@@ -109,8 +109,8 @@ export function connectionView(row: typeof connections.$inferSelect): Connection
 
 export interface PendingActionView {
   id: string;
-  kind: string;
-  status: string;
+  kind: (typeof pendingActions.$inferSelect)["kind"];
+  status: (typeof pendingActions.$inferSelect)["status"];
   reason: string;
   message: MessageView | null;
   connectionId: string | null;

@@ -16,7 +16,9 @@ export const OWNER_SECURITY = [{ ownerBearer: [] as string[] }];
  * scoped hook would leave the second route group that uses it unprotected.
  */
 export function ownerAuth(tokens: Pick<OwnerTokens, "verify">) {
-  return new Elysia().resolve({ as: "scoped" }, async ({ request, set }) => {
+  // derive (transform stage), not resolve: the token is checked before body and query validation,
+  // so an anonymous caller learns nothing about a route beyond "401".
+  return new Elysia().derive({ as: "scoped" }, async ({ request, set }) => {
     const header = request.headers.get("authorization");
     const match = header?.match(/^Bearer ([A-Za-z0-9\-._~+/]+=*)$/);
     if (!match) {

@@ -1,0 +1,134 @@
+import * as v from "valibot";
+import { decidePending, DecidePendingInput } from "../../domain/approvals/decide-pending.ts";
+import { getPendingAction, listPending, PendingQuery } from "../../domain/approvals/list-pending.ts";
+import { addConnection, AddConnectionInput } from "../../domain/connections/add-connection.ts";
+import { ConnectionQuery, getConnection, listConnections } from "../../domain/connections/list-connections.ts";
+import { updateConnection, UpdateConnectionInput } from "../../domain/connections/update-connection.ts";
+import { ConversationQuery, getConversation, listConversations } from "../../domain/conversations/list-conversations.ts";
+import type { FederationDeps } from "../../domain/federation/deps.ts";
+import { getInboxMessage } from "../../domain/inbox/get-message.ts";
+import { InboxQuery, InboxSearchQuery, listInbox } from "../../domain/inbox/list-inbox.ts";
+import { respondToMessage, RespondInput } from "../../domain/inbox/respond-to-message.ts";
+import { getSentMessage } from "../../domain/outbox/get-sent-message.ts";
+import { sendIntent, SendIntentInput } from "../../domain/outbox/send-intent.ts";
+import type { OwnerTokens } from "../../security/owner-token.ts";
+import type { SurfaceDeps } from "../deps.ts";
+import { OWNER_SECURITY } from "../plugins/owner-auth.ts";
+import { errors } from "../schemas/common.ts";
+import { ConnectionDoc, ConversationDetailDoc, ConversationDoc, MessageDoc, pageDoc, PendingActionDoc, SendResultDoc } from "../schemas/federation.ts";
+import { ownerApi } from "./owner.routes.ts";
+
+const IdParam = v.object({ id: v.pipe(v.string(), v.minLength(1), v.maxLength(256)) });
+const PAGING = "Paginated: `limit` (1-200, default 50) and `cursor` (the previous page's `nextCursor`), newest first.";
+
+/**
+ * The owner API of federation (SPEC "Owner API"): inbox, connections, conversations, sending
+ * intents and pending actions. Every route needs the owner bearer token and calls one verb.
+ */
+export function federationRoutes(deps: SurfaceDeps, o: { tokens: Pick<OwnerTokens, "verify">; federation: FederationDeps }) {
+  const doc = (tag: string, summary: string, description?: string) => ({ tags: [tag], summary, ...(description ? { description } : {}), security: OWNER_SECURITY });
+  const node = o.federation.node;
+  return ownerApi(o.tokens)
+    .get("/inbox", ({ actor, query }) => listInbox(deps.ctx(actor), query, node), {
+      query: InboxQuery,
+      response: { 200: pageDoc(MessageDoc), ...errors(400, 401) },
+      detail: doc("Inbox", "Received messages", `Filters: status, intent. Retracted messages are hidden. ${PAGING}`),
+    })
+    .get("/inbox/search", ({ actor, query }) => listInbox(deps.ctx(actor), query, node), {
+      query: InboxSearchQuery,
+      response: { 200: pageDoc(MessageDoc), ...errors(400, 401) },
+      detail: doc("Inbox", "Search received messages", `q (text in intent, sender and payload), intent, status, from (agent id), after/before (RFC 3339, on receivedAt). ${PAGING}`),
+    })
+    .get("/inbox/:id", ({ actor, params }) => getInboxMessage(deps.ctx(actor), params.id, node), {
+      params: IdParam,
+      response: { 200: MessageDoc, ...errors(401, 404) },
+      detail: doc("Inbox", "One message, by envelope id", "Opening an unread message marks it read."),
+    })
+    .post(
+      "/inbox/:id/respond",
+      async ({ actor, params, body, set }) => {
+        const sent = await respondToMessage(deps.ctx(actor), params.id, body, o.federation);
+        set.status = 202;
+        return sent;
+      },
+      {
+        params: IdParam,
+        body: RespondInput,
+        response: { 202: SendResultDoc, ...errors(400, 401, 404, 409, 503) },
+        detail: doc("Inbox", "Answer a message with its matching _response intent", "Queued in the outbox (202); answering a connection_request accepts or declines it (payload.status)."),
+      },
+    )
+    .get("/connections", ({ actor, query }) => listConnections(deps.ctx(actor), query), {
+      query: ConnectionQuery,
+      response: { 200: pageDoc(ConnectionDoc), ...errors(400, 401) },
+      detail: doc("Connections", "Connections", `Optional status filter. ${PAGING}`),
+    })
+    .post(
+      "/connections",
+      async ({ actor, body, set }) => {
+        const result = await addConnection(deps.ctx(actor), body, o.federation);
+        set.status = 202;
+        return result;
+      },
+      {
+        body: AddConnectionInput,
+        response: { 202: v.object({ connection: ConnectionDoc, request: v.nullable(SendResultDoc) }), ...errors(400, 401, 409, 503) },
+        detail: doc("Connections", "Connect to an agent by its Agent Card URL (or base URL + agent id)", "Fetches the card (SSRF-gated), sends a connection_request. If they already asked us, accepts their request instead."),
+      },
+    )
+    .get("/connections/:id", ({ actor, params }) => getConnection(deps.ctx(actor), params.id), {
+      params: IdParam,
+      response: { 200: ConnectionDoc, ...errors(401, 404) },
+      detail: doc("Connections", "One connection"),
+    })
+    .patch("/connections/:id", ({ actor, params, body }) => updateConnection(deps.ctx(actor), params.id, body, o.federation), {
+      params: IdParam,
+      body: UpdateConnectionInput,
+      response: { 200: ConnectionDoc, ...errors(400, 401, 404, 409) },
+      detail: doc("Connections", "Change a connection's status", "pending → connected/declined answers the request with a connection_response; requested → disconnected withdraws it; blocked refuses everything from that agent."),
+    })
+    .get("/conversations", ({ actor, query }) => listConversations(deps.ctx(actor), query), {
+      query: ConversationQuery,
+      response: { 200: pageDoc(ConversationDoc), ...errors(400, 401) },
+      detail: doc("Conversations", "Threads", `Most recently active first. ${PAGING}`),
+    })
+    .get("/conversations/:id", ({ actor, params }) => getConversation(deps.ctx(actor), params.id, node), {
+      params: IdParam,
+      response: { 200: ConversationDetailDoc, ...errors(401, 404) },
+      detail: doc("Conversations", "All messages of a thread", "Oldest first; outbound messages carry their delivery state."),
+    })
+    .post(
+      "/intents",
+      async ({ actor, body, set }) => {
+        const sent = await sendIntent(deps.ctx(actor), body, o.federation);
+        set.status = 202;
+        return sent;
+      },
+      {
+        body: SendIntentInput,
+        response: { 202: SendResultDoc, ...errors(400, 401, 409, 503) },
+        detail: doc("Intents", "Send an intent to another agent", "Validated against the INK payload schema, queued in the durable outbox (202); `cardUrl` is required when `to` is not yet a known contact. Confidential intents are sealed; ink/0.2 only to peers that advertise it."),
+      },
+    )
+    .get("/intents/:id", ({ actor, params }) => getSentMessage(deps.ctx(actor), params.id, node), {
+      params: IdParam,
+      response: { 200: MessageDoc, ...errors(401, 404) },
+      detail: doc("Intents", "A sent intent and its delivery state", "queued (with attempts and next attempt), delivered, or failed with the reason."),
+    })
+    .get("/pending", ({ actor, query }) => listPending(deps.ctx(actor), query, node), {
+      query: PendingQuery,
+      response: { 200: pageDoc(PendingActionDoc), ...errors(400, 401) },
+      detail: doc("Pending actions", "Actions awaiting the owner", `status: pending (default), approved, rejected or all. ${PAGING}`),
+    })
+    .get("/pending/:id", ({ actor, params }) => getPendingAction(deps.ctx(actor), params.id, node), {
+      params: IdParam,
+      response: { 200: PendingActionDoc, ...errors(401, 404) },
+      detail: doc("Pending actions", "One pending action"),
+    })
+    .post("/pending/:id", ({ actor, params, body }) => decidePending(deps.ctx(actor), params.id, body, o.federation), {
+      params: IdParam,
+      body: DecidePendingInput,
+      response: { 200: PendingActionDoc, ...errors(400, 401, 404, 409) },
+      detail: doc("Pending actions", "Approve or reject, once", "approve runs the held action (accept the connection, release the message and send its drafted reply, or send the held intent); reject does not. A second decision answers 409."),
+    });
+}
