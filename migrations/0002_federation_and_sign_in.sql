@@ -70,10 +70,9 @@ CREATE TABLE `messages` (
 	CONSTRAINT "messages_direction" CHECK("messages"."direction" in ('in', 'out'))
 );
 --> statement-breakpoint
-CREATE UNIQUE INDEX `messages_dedupe` ON `messages` (`direction`,`peer_principal`,`envelope_id`);--> statement-breakpoint
+CREATE UNIQUE INDEX `messages_dedupe` ON `messages` (`envelope_id`,`peer_principal`,`direction`);--> statement-breakpoint
 CREATE INDEX `messages_conversation_idx` ON `messages` (`conversation_id`,`received_at`);--> statement-breakpoint
 CREATE INDEX `messages_direction_idx` ON `messages` (`direction`,`received_at`);--> statement-breakpoint
-CREATE INDEX `messages_envelope_idx` ON `messages` (`envelope_id`);--> statement-breakpoint
 CREATE TABLE `pending_actions` (
 	`id` text PRIMARY KEY NOT NULL,
 	`kind` text NOT NULL,

@@ -1,5 +1,6 @@
 import { Elysia, type AnyElysia } from "elysia";
 import type { Db } from "./db/client.ts";
+import { createWriteQueue } from "./db/write-queue.ts";
 import type { Clock, Ids, Logger } from "./domain/context.ts";
 import type { NodeIdentity } from "./domain/identity/agent.ts";
 import type { SurfaceDeps } from "./http/deps.ts";
@@ -41,8 +42,15 @@ export interface AppDeps {
   auth?: AuthOptions;
 }
 
+/** The -wal file of a file database (group commit fsyncs it off the event loop), null in memory. */
+function walFileOf(db: Db): string | null {
+  const file = db.$client.filename;
+  return file && file !== ":memory:" ? `${file}-wal` : null;
+}
+
 /** Federation collaborators, shared by the HTTP app and the outbox worker. */
 export function createFederationDeps(input: {
+  db: Db;
   node: FederationDeps["node"];
   vault: KeyVault;
   http: PeerHttp;
@@ -58,6 +66,7 @@ export function createFederationDeps(input: {
     limiter: input.limiter ?? createMemoryRateLimiter(),
     allowPrivatePeers: input.allowPrivatePeers,
     wakeOutbox: input.wakeOutbox,
+    writes: createWriteQueue(input.db, { walFile: walFileOf(input.db) }),
   };
 }
 

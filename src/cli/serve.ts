@@ -94,7 +94,7 @@ export const serveCommand: Command = {
       mailer = auth.mailer;
       let worker: OutboxWorker | null = null;
       const http = createPeerHttp({ allowPrivateAddresses: config.allowPrivatePeers, ...(config.tlsCaFile ? { extraCa: [readFileSync(config.tlsCaFile, "utf8")] } : {}) });
-      const federation = createFederationDeps({ node, vault, http, allowPrivatePeers: config.allowPrivatePeers, wakeOutbox: () => worker?.wake() });
+      const federation = createFederationDeps({ db, node, vault, http, allowPrivatePeers: config.allowPrivatePeers, wakeOutbox: () => worker?.wake() });
       app = createApp({ db, clock, ids, log, node, vault, federation, trustProxy: config.trustProxy, remoteAddress: (r) => remote.get(r) ?? null, auth });
       const providers = ["email", auth.google && "google", auth.apple && "apple", auth.atproto && "atproto"].filter((p): p is string => !!p);
       const jobCtx = () => ({ actor: { kind: "system" as const, job: "outbox" }, db, clock, ids, log });
@@ -135,6 +135,7 @@ export const serveCommand: Command = {
           await new Promise((r) => setTimeout(r, 5)); // let after-response hooks (access log) of the last requests run
           maintenance.stop();
           await worker?.stop(); // deliveries in flight settle (or stay queued) before SQLite closes
+          await federation.writes.close(); // the last group commit is durable and acknowledged
           resolve();
         };
         process.once("SIGINT", () => void stop("SIGINT"));

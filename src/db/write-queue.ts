@@ -1,3 +1,4 @@
+import { closeSync, fsync, openSync } from "node:fs";
 import type { Db, Tx } from "./client.ts";
 
 type NotPromise<T> = T extends PromiseLike<unknown> ? never : T;
@@ -5,13 +6,15 @@ type NotPromise<T> = T extends PromiseLike<unknown> ? never : T;
 export interface WriteQueue {
   /**
    * Runs `fn` in a transaction shared with the other writes submitted in the same turn of the
-   * event loop (group commit): one fsync for the whole batch. Each `fn` runs in its own savepoint,
-   * so a throwing one is rolled back alone and rejects only its own promise. The promise resolves
-   * after COMMIT, so an acknowledged write is durable.
+   * event loop (group commit). Each `fn` runs in its own savepoint, so a throwing one is rolled
+   * back alone and rejects only its own promise. The promise resolves once the batch is durable
+   * (see createWriteQueue), so an acknowledged write survives a power cut.
    */
   run<T>(fn: (tx: Tx) => NotPromise<T>): Promise<T>;
-  /** Resolves when everything submitted so far has been committed. */
+  /** Resolves when everything submitted so far is committed and durable. */
   drain(): Promise<void>;
+  /** Drains, then releases the WAL file descriptor (call before closing the database). */
+  close(): Promise<void>;
 }
 
 interface Job {
@@ -20,12 +23,34 @@ interface Job {
   reject(error: unknown): void;
 }
 
-export function createWriteQueue(db: Db, options: { maxBatch?: number } = {}): WriteQueue {
-  const maxBatch = options.maxBatch ?? 256;
+/**
+ * Group commit for hot write paths. With a `walFile` (a file database in WAL mode), a batch is
+ * committed with `synchronous=NORMAL` — no fsync inside COMMIT, which would block the event loop
+ * — and then the WAL file is fsynced on a worker thread; the batch's promises resolve only after
+ * an fsync that started after its COMMIT. WAL is append-only and an fsync flushes every frame
+ * written before it, so each acknowledged batch (and everything before it) is on disk. The
+ * connection goes back to `synchronous=FULL` right after the batch, so every other writer keeps
+ * fsyncing inside its own COMMIT. Without `walFile` (in-memory databases) COMMIT is the end.
+ * docs/decisions/durable-group-commit.md has the argument.
+ */
+export function createWriteQueue(db: Db, options: { maxBatch?: number; walFile?: string | null } = {}): WriteQueue {
+  const maxBatch = options.maxBatch ?? 512;
+  const syncer = options.walFile ? walSyncer(options.walFile) : null;
+  // Raw statements, prepared once: drizzle's transaction helpers build and prepare these per call.
+  const prepare = (text: string) => db.$client.prepare(text);
+  const sql = {
+    begin: prepare("BEGIN IMMEDIATE"),
+    commit: prepare("COMMIT"),
+    rollback: prepare("ROLLBACK"),
+    savepoint: prepare("SAVEPOINT job"),
+    release: prepare("RELEASE job"),
+    rollbackTo: prepare("ROLLBACK TO job"),
+    normal: prepare("PRAGMA synchronous = NORMAL"),
+    full: prepare("PRAGMA synchronous = FULL"),
+  };
   let queue: Job[] = [];
   let scheduled = false;
-  let idle: Promise<void> = Promise.resolve();
-  let settleIdle: (() => void) | null = null;
+  let lastDurable: Promise<void> = Promise.resolve();
 
   const flush = () => {
     scheduled = false;
@@ -33,30 +58,46 @@ export function createWriteQueue(db: Db, options: { maxBatch?: number } = {}): W
       const batch = queue.splice(0, maxBatch);
       const results: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
       try {
-        db.transaction(
-          (tx) => {
-            for (const job of batch) {
-              try {
-                results.push({ ok: true, value: tx.transaction((inner) => job.fn(inner)) });
-              } catch (error) {
-                results.push({ ok: false, error }); // the savepoint was rolled back; the batch goes on
-              }
+        if (syncer) sql.normal.run();
+        sql.begin.run();
+        try {
+          for (const job of batch) {
+            sql.savepoint.run();
+            try {
+              // The drizzle handle runs on this same connection, so it writes inside this transaction.
+              results.push({ ok: true, value: job.fn(db as unknown as Tx) });
+              sql.release.run();
+            } catch (error) {
+              sql.rollbackTo.run(); // only this job's writes are undone; the batch goes on
+              sql.release.run();
+              results.push({ ok: false, error });
             }
-          },
-          { behavior: "immediate" },
-        );
+          }
+          sql.commit.run();
+        } catch (error) {
+          if (db.$client.inTransaction) sql.rollback.run();
+          throw error;
+        }
       } catch (error) {
         for (const job of batch) job.reject(error); // COMMIT failed: nothing of the batch was kept
         continue;
+      } finally {
+        if (syncer) sql.full.run();
       }
-      batch.forEach((job, i) => {
-        const r = results[i]!;
-        if (r.ok) job.resolve(r.value);
-        else job.reject(r.error);
-      });
+      const settle = () =>
+        batch.forEach((job, i) => {
+          const r = results[i]!;
+          if (r.ok) job.resolve(r.value);
+          else job.reject(r.error);
+        });
+      if (!syncer) {
+        settle();
+        continue;
+      }
+      const durable = syncer.syncAfterNow();
+      lastDurable = durable;
+      durable.then(settle, (error) => batch.forEach((job) => job.reject(error)));
     }
-    settleIdle?.();
-    settleIdle = null;
   };
 
   return {
@@ -65,12 +106,61 @@ export function createWriteQueue(db: Db, options: { maxBatch?: number } = {}): W
         queue.push({ fn, resolve: resolve as (v: unknown) => void, reject });
         if (!scheduled) {
           scheduled = true;
-          if (!settleIdle) idle = new Promise((r) => (settleIdle = r));
           // setImmediate: after the I/O callbacks of this turn, so concurrent requests share a commit
           setImmediate(flush);
         }
       });
     },
-    drain: () => (scheduled ? idle : Promise.resolve()),
+    async drain() {
+      while (scheduled) await new Promise((r) => setImmediate(r));
+      await lastDurable.catch(() => {});
+    },
+    async close() {
+      await this.drain();
+      syncer?.close();
+    },
+  };
+}
+
+/**
+ * fsync of the WAL file off the event loop, coalesced: callers that arrive while an fsync runs
+ * share the next one, which starts after the running one ends (so it covers their commits).
+ */
+function walSyncer(walFile: string) {
+  let fd: number | null = null;
+  let running: Promise<void> | null = null;
+  let next: Promise<void> | null = null;
+  const syncOnce = () =>
+    new Promise<void>((resolve, reject) => {
+      try {
+        fd ??= openSync(walFile, "r"); // fsync flushes the file, whichever descriptor wrote it
+      } catch (e) {
+        reject(e);
+        return;
+      }
+      fsync(fd, (err) => (err ? reject(err) : resolve()));
+    });
+  return {
+    close() {
+      if (fd !== null) closeSync(fd);
+      fd = null;
+    },
+    syncAfterNow(): Promise<void> {
+      if (!running) {
+        running = syncOnce().finally(() => (running = null));
+        return running;
+      }
+      next ??= running.then(
+        () => {
+          next = null;
+          return this.syncAfterNow();
+        },
+        () => {
+          next = null;
+          return this.syncAfterNow();
+        },
+      );
+      return next;
+    },
   };
 }

@@ -40,13 +40,17 @@ function encodeTime(ms: number): string {
 }
 
 function encodeRandom(bytes: Uint8Array): string {
-  // 80 bits -> 16 base32 chars, most significant first.
-  let bits = 0n;
-  for (const b of bytes) bits = (bits << 8n) | BigInt(b);
+  // 80 bits -> 16 base32 chars, most significant first: two 40-bit halves, 8 chars each.
   let out = "";
-  for (let i = 0; i < 16; i++) {
-    out = CROCKFORD[Number(bits & 31n)] + out;
-    bits >>= 5n;
+  for (const offset of [0, 5]) {
+    let v = 0;
+    for (let i = 0; i < 5; i++) v = v * 256 + bytes[offset + i]!;
+    let chunk = "";
+    for (let i = 0; i < 8; i++) {
+      chunk = CROCKFORD[v % 32] + chunk;
+      v = Math.floor(v / 32);
+    }
+    out += chunk;
   }
   return out;
 }

@@ -99,6 +99,7 @@ export async function bootNetworkNode(options: BootOptions & { name: string }): 
     url,
     async stop() {
       await server.stop(true);
+      await node.federation.writes.close();
       node.close();
     },
   };
@@ -123,7 +124,7 @@ function assemble(options: BootOptions, publicUrl: string): TestNode {
       : createAgent(ctx(), { handle: persona, displayName: `${persona[0]!.toUpperCase()}${persona.slice(1)} Example`, timezone: "Europe/Paris" }, { vault, generateKey: personaKeyGenerator(persona) });
   const node = { publicUrl, wordmark, version: "0.0.0-test" };
   let wakes = 0;
-  const federation = createFederationDeps({ node, vault, http: testPeerHttp(), allowPrivatePeers: true, wakeOutbox: () => void wakes++ });
+  const federation = createFederationDeps({ db, node, vault, http: testPeerHttp(), allowPrivatePeers: true, wakeOutbox: () => void wakes++ });
   // In-process requests have no socket: a test sets the peer address with this header.
   const remoteAddress = (r: Request) => r.headers.get(TEST_REMOTE_HEADER) ?? "192.0.2.10";
   const auth: AuthOptions = {
@@ -171,6 +172,7 @@ function assemble(options: BootOptions, publicUrl: string): TestNode {
       return delivered;
     },
     close() {
+      void federation.writes.close(); // nothing is pending once a test has awaited its requests
       closeDatabase(db);
       rmSync(dir, { recursive: true, force: true });
     },

@@ -53,10 +53,11 @@ export const messages = sqliteTable(
     searchText: text("search_text").notNull().default(""),
   },
   (t) => [
-    uniqueIndex("messages_dedupe").on(t.direction, t.peerPrincipal, t.envelopeId),
+    // Leads with envelope_id so it also serves lookups by envelope id alone (one index fewer to
+    // maintain on the inbound hot path).
+    uniqueIndex("messages_dedupe").on(t.envelopeId, t.peerPrincipal, t.direction),
     index("messages_conversation_idx").on(t.conversationId, t.receivedAt),
     index("messages_direction_idx").on(t.direction, t.receivedAt),
-    index("messages_envelope_idx").on(t.envelopeId),
     check("messages_direction", sql`${t.direction} in ('in', 'out')`),
   ],
 );

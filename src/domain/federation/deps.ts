@@ -1,3 +1,4 @@
+import type { WriteQueue } from "../../db/write-queue.ts";
 import type { Ed25519Verifier } from "../../ink/index.ts";
 import type { KeyVault } from "../../security/key-vault.ts";
 import type { PeerHttp } from "../../security/peer-http.ts";
@@ -16,4 +17,6 @@ export interface FederationDeps {
   allowPrivatePeers: boolean;
   /** Nudges the outbox worker after a commit that queued something. */
   wakeOutbox(): void;
+  /** Group commit for the inbound hot path: one fsync for the requests of one event-loop turn. */
+  writes: WriteQueue;
 }

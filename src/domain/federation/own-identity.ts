@@ -15,6 +15,24 @@ export interface OwnIdentity {
 export function ownIdentity(db: Db, node: NodeIdentity): OwnIdentity | null {
   const agent = findAgentRow(db);
   if (!agent) return null;
+  return identityOf(agent, node);
+}
+
+const cache = new WeakMap<Db, { publicUrl: string; wordmark: string; identity: OwnIdentity }>();
+
+/**
+ * The same, memoized per database for the inbound hot path: once the agent exists, its id, endpoint
+ * path and card URL never change (they derive from the genesis key and the node settings).
+ */
+export function cachedOwnIdentity(db: Db, node: NodeIdentity): OwnIdentity | null {
+  const hit = cache.get(db);
+  if (hit && hit.publicUrl === node.publicUrl && hit.wordmark === node.wordmark) return hit.identity;
+  const identity = ownIdentity(db, node);
+  if (identity) cache.set(db, { publicUrl: node.publicUrl, wordmark: node.wordmark, identity });
+  return identity;
+}
+
+function identityOf(agent: AgentRow, node: NodeIdentity): OwnIdentity {
   const agentId = agentIdOf(agent, node.wordmark);
   const endpointPath = new URL(node.publicUrl + inboundPathOf(agentId)).pathname;
   return { agent, agentId, endpointPath, cardUrl: `${node.publicUrl}/ink/v1/${encodeURIComponent(agentId)}/agent.json` };

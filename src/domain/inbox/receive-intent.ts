@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { transaction } from "../../db/client.ts";
-import { connections, inboundNonces, messages } from "../../db/schema/index.ts";
+import { messages } from "../../db/schema/index.ts";
 import {
   agentIdPublicKey,
   authenticateInbound,
@@ -14,12 +14,13 @@ import {
 } from "../../ink/index.ts";
 import type { Ctx } from "../context.ts";
 import type { FederationDeps } from "../federation/deps.ts";
-import { decryptionKeys, ownIdentity } from "../federation/own-identity.ts";
+import { cachedOwnIdentity, decryptionKeys } from "../federation/own-identity.ts";
 import { isResponseIntent, requestOf } from "../messages/response-intents.ts";
 import { savePeerCard } from "../peers/peer-cards.ts";
 import { learnHintedCard, resolveInboundSenderKeys } from "../peers/resolve-sender-keys.ts";
 import { checkForeignSender, type ForeignSenderDecision } from "../policy/foreign-sender.ts";
-import { getPolicy } from "../policy/get-policy.ts";
+import { policyFromRow, type OwnerPolicy } from "../policy/get-policy.ts";
+import { ingestQueries } from "./ingest-queries.ts";
 import { storeInbound, type StoreContext } from "./store-inbound.ts";
 
 export interface ReceiveInput {
@@ -56,8 +57,8 @@ export type ReceiveOutcome =
     }
   | { ok: false; reason: ReceiveReason; detail?: string; retryAfterSeconds?: number };
 
-/** Per sender: a burst guard; the owner's `maxInboundRate` (per hour) applies on top. */
-const SENDER_RULE = { limit: 30, windowMs: 60_000 };
+/** Per sender: a per-minute burst guard; the owner's `maxInboundRate` (per hour) applies on top. */
+const SENDER_RULE = { limit: 60, windowMs: 60_000 };
 
 /**
  * The INK receiver (INK §9) for one POST: structure and transport checks on the raw bytes, the
@@ -69,19 +70,15 @@ const SENDER_RULE = { limit: 30, windowMs: 60_000 };
  */
 export async function receiveIntent(ctx: Ctx, input: ReceiveInput, deps: FederationDeps): Promise<ReceiveOutcome> {
   const now = ctx.clock.now();
-  const own = ownIdentity(ctx.db, deps.node);
+  const own = cachedOwnIdentity(ctx.db, deps.node);
   if (!own || input.pathAgentId !== own.agentId) return reject("unknown_recipient");
   const policy: InboundPolicy = { ownAgentId: own.agentId, endpointPath: own.endpointPath, wordmark: deps.node.wordmark, supportedIntents: REGISTERED_INTENTS, acceptsSealed: true };
   const pending = inspectInbound({ body: input.body, authorization: input.authorization, now }, policy);
   if (!pending.ok) return reject(pending.reason, pending.detail);
 
-  const owner = getPolicy(ctx.db);
-  const burst = deps.limiter.consume("ink-sender", pending.principal, SENDER_RULE, now);
-  const hourly = deps.limiter.consume("ink-sender-hour", pending.principal, { limit: Math.max(1, owner.maxInboundRate) * 6, windowMs: 3_600_000 }, now);
-  if (!burst.allowed || !hourly.allowed) {
-    return { ok: false, reason: "rate_limited", retryAfterSeconds: Math.max(burst.allowed ? 0 : burst.retryAfterSeconds, hourly.allowed ? 0 : hourly.retryAfterSeconds) };
-  }
-  const connection = ctx.db.select().from(connections).where(eq(connections.principal, pending.principal)).get() ?? null;
+  const q = ingestQueries(ctx.db);
+  const owner = policyFromRow(q.policy.get());
+  const connection = q.connectionByPrincipal.get(pending.principal) ?? null;
   if (connection?.status === "blocked" || owner.blockedDids.includes(pending.from) || owner.blockedDids.includes(pending.principal)) {
     return reject("sender_blocked");
   }
@@ -93,6 +90,14 @@ export async function receiveIntent(ctx: Ctx, input: ReceiveInput, deps: Federat
     if (learned) transaction(ctx.db, (tx) => savePeerCard(tx, learned, now)); // what was learned about the keys stays true
     return reject(decision.reason, decision.detail);
   }
+  // INK §9 step 11: per-sender limits count authenticated senders only (a forged `from` cannot
+  // spend someone else's budget); the owner's maxInboundRate is intents per hour per sender.
+  const burst = deps.limiter.consume("ink-sender", pending.principal, SENDER_RULE, now);
+  const hourly = deps.limiter.consume("ink-sender-hour", pending.principal, { limit: Math.max(1, owner.maxInboundRate), windowMs: 3_600_000 }, now);
+  if (!burst.allowed || !hourly.allowed) {
+    return { ok: false, reason: "rate_limited", retryAfterSeconds: Math.max(burst.allowed ? 0 : burst.retryAfterSeconds, hourly.allowed ? 0 : hourly.retryAfterSeconds) };
+  }
+
   const envelope = decision.envelope;
   const firstContact = decision.keyId === "bootstrap";
   // INK §15: trust on first use speaks for a new key only in a connection request.
@@ -113,9 +118,11 @@ export async function receiveIntent(ctx: Ctx, input: ReceiveInput, deps: Federat
   const store: StoreContext = { now, own, owner, principal: pending.principal, from: pending.from, envelope, sealed: decision.sealed, keyId: decision.keyId, nonce: decision.nonce.value, learned };
   let result: ReturnType<typeof storeInbound>;
   try {
-    result = transaction(ctx.db, (tx) => {
+    // Group commit: this write shares one transaction (and one fsync) with the other requests of
+    // this event-loop turn, in its own savepoint; it resolves only after COMMIT.
+    result = await deps.writes.run((tx) => {
       // INK §8: the nonce is recorded last, atomically with the message; a conflict is a replay.
-      const fresh = tx.insert(inboundNonces).values({ scope: pending.principal, nonce: store.nonce, seenAt: now }).onConflictDoNothing().returning({ nonce: inboundNonces.nonce }).get();
+      const fresh = q.insertNonce.get(pending.principal, store.nonce, now);
       if (!fresh) throw new Rollback(reject("nonce_replay"));
       const stored = storeInbound(tx, ctx, store);
       if (!stored.ok) throw new Rollback(stored); // nothing of a refused message is kept, its nonce included
@@ -125,14 +132,14 @@ export async function receiveIntent(ctx: Ctx, input: ReceiveInput, deps: Federat
     if (e instanceof Rollback) return e.result;
     throw e;
   }
-  if (result.ok && result.queuedReply) deps.wakeOutbox();
-  if (!result.ok) return result;
+  if (result.queuedReply) deps.wakeOutbox();
   const { queuedReply: _q, ...outcome } = result;
   return outcome;
 }
 
 function authenticate(pending: InboundPending, keys: Parameters<typeof authenticateInbound>[1]["keys"], input: ReceiveInput, policy: InboundPolicy, ctx: Ctx, deps: FederationDeps): InboundDecision {
-  const context = { keys, verifier: deps.verifier, replay: { defer: true as const }, decryptionKeys: decryptionKeys(ctx.db, deps.vault) };
+  // Decryption keys are read only for sealed bodies (the common plaintext path needs none).
+  const context = { keys, verifier: deps.verifier, replay: { defer: true as const }, decryptionKeys: pending.sealed ? decryptionKeys(ctx.db, deps.vault) : [] };
   const decision = authenticateInbound(pending, context);
   if (decision.ok || input.requestPath === policy.endpointPath || !SIGNATURE_FAILURES.has(decision.reason)) return decision;
   // A sender posting to /agents/:id/inbox may have signed that path instead of the card endpoint's.
@@ -157,7 +164,7 @@ function relationshipGate(
   ctx: Ctx,
   m: { principal: string; from: string; intent: string; correlationId: string; payload: Record<string, unknown> },
   status: string | null,
-  owner: ReturnType<typeof getPolicy>,
+  owner: OwnerPolicy,
 ): { ok: true } | { ok: false; reason: ReceiveReason; detail?: string } {
   if (status === "connected") return { ok: true };
   if (m.intent === "connection_request") {

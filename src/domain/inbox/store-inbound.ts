@@ -1,10 +1,11 @@
 import { and, eq } from "drizzle-orm";
 import type { Tx } from "../../db/client.ts";
 import { connections, messages, pendingActions } from "../../db/schema/index.ts";
+import { ingestQueries, type ConnectionLite, type InboundRowLite } from "./ingest-queries.ts";
 import { canonicalize, parseTimestamp, type IntentEnvelope } from "../../ink/index.ts";
 import type { Ctx } from "../context.ts";
 import type { OwnIdentity } from "../federation/own-identity.ts";
-import { recordEvent, searchTextOf, subjectOf, touchConnection, touchConversation, type MessageRow } from "../messages/store.ts";
+import { recordEvent, searchTextOf, subjectOf } from "../messages/store.ts";
 import { isResponseIntent, requestOf } from "../messages/response-intents.ts";
 import { enqueueOutbound } from "../outbox/enqueue.ts";
 import { savePeerCard, type PeerCardUpdate } from "../peers/peer-cards.ts";
@@ -40,64 +41,48 @@ export type StoreResult =
 /** The write half of receiving: runs inside the caller's transaction, after the nonce was recorded. */
 export function storeInbound(tx: Tx, ctx: Ctx, s: StoreContext): StoreResult {
   const { envelope: env, now } = s;
+  const q = ingestQueries(ctx.db);
   if (s.learned) savePeerCard(tx, s.learned, now);
 
-  const existing = tx
-    .select()
-    .from(messages)
-    .where(and(eq(messages.direction, "in"), eq(messages.peerPrincipal, s.principal), eq(messages.envelopeId, env.id)))
-    .get();
+  const existing = q.inboundById.get(s.principal, env.id);
   if (existing) {
     // A retried delivery of the same message gets the same answer, and no second row.
     if (!sameMessage(existing, env)) return { ok: false, reason: "duplicate_message_id", detail: "this sender already used this message id for another message" };
     return { ok: true, outcome: existing.status === "pending" ? "held" : "stored", envelopeId: env.id, correlationId: env.correlationId, messageId: existing.id, pendingActionId: existing.pendingActionId, duplicate: true, queuedReply: false };
   }
 
-  const connection = tx.select().from(connections).where(eq(connections.principal, s.principal)).get() ?? null;
+  const connection = q.connectionByPrincipal.get(s.principal) ?? null;
   const level = s.owner.trustedDids.includes(s.from) || s.owner.trustedDids.includes(s.principal) ? "full" : s.owner.maxAutonomyLevel;
   const answersUs = isResponseIntent(env.intent) && answersOurRequest(tx, s.principal, env);
   // SPEC autonomy rule: below `full`, anything the agent would act on waits for the owner. A
   // retraction and an answer to our own request are bookkeeping, not actions.
   const hold = level !== "full" && env.intent !== "retract" && !answersUs;
 
-  const conversationId = touchConversation(tx, ctx.ids, { peerPrincipal: s.principal, correlationId: env.correlationId, subject: subjectOf(env.intent, env.payload), at: now });
+  const thread = q.conversation.get(s.principal, env.correlationId);
+  let conversationId: string;
+  if (thread) {
+    conversationId = thread.id;
+    q.touchConversation.run(now, conversationId);
+  } else {
+    conversationId = `cnv_${ctx.ids.next()}`;
+    q.insertConversation.run(conversationId, s.principal, env.correlationId, subjectOf(env.intent, env.payload), now, now);
+  }
   const messageId = `msg_${ctx.ids.next()}`;
-  const expiresAt = env.expiresAt === undefined ? null : parseTimestamp(env.expiresAt);
-  const row: typeof messages.$inferInsert = {
-    id: messageId,
-    envelopeId: env.id,
-    direction: "in",
-    peerPrincipal: s.principal,
-    peerAgentId: s.from,
-    conversationId,
-    correlationId: env.correlationId,
-    intent: env.intent,
-    protocol: env.protocol,
-    payloadJson: JSON.stringify(env.payload),
-    envelopeJson: JSON.stringify(env),
-    sealed: s.sealed,
-    status: hold ? "pending" : "unread",
-    createdAt: parseTimestamp(env.createdAt) ?? now,
-    receivedAt: now,
-    expiresAt,
-    keyId: s.keyId,
-    searchText: searchTextOf(env.intent, s.from, env.payload),
-  };
-  tx.insert(messages).values(row).run();
-  recordEvent(tx, "message.received", now, { subjectId: env.id, peerPrincipal: s.principal, intent: env.intent, sealed: s.sealed });
+  const pendingActionId = hold ? ctx.ids.next() : null;
+  q.insertMessage.run(
+    messageId, env.id, s.principal, s.from, conversationId, env.correlationId, env.intent, env.protocol,
+    JSON.stringify(env.payload), JSON.stringify(env), s.sealed ? 1 : 0, hold ? "pending" : "unread",
+    parseTimestamp(env.createdAt) ?? now, now, env.expiresAt === undefined ? null : parseTimestamp(env.expiresAt), s.keyId, pendingActionId,
+    searchTextOf(env.intent, s.from, env.payload),
+  );
+  q.insertEvent.run("message.received", env.id, s.principal, JSON.stringify({ intent: env.intent, sealed: s.sealed, ...(pendingActionId ? { pendingActionId } : {}) }), now);
 
   const effect = applyEffect(tx, ctx, s, { messageId, connection, hold, level });
-  let pendingActionId: string | null = null;
-  if (hold) {
-    pendingActionId = ctx.ids.next();
+  if (pendingActionId !== null) {
     const kind = env.intent === "connection_request" ? "connection_request" : "inbound_intent";
-    tx.insert(pendingActions)
-      .values({ id: pendingActionId, kind, status: "pending", messageId, connectionId: effect.connectionId, reason: `autonomy level ${level}: ${env.intent} needs the owner`, createdAt: now })
-      .run();
-    tx.update(messages).set({ pendingActionId }).where(eq(messages.id, messageId)).run();
-    recordEvent(tx, "approval.requested", now, { subjectId: pendingActionId, peerPrincipal: s.principal, kind });
+    q.insertPending.run(pendingActionId, kind, messageId, effect.connectionId, `autonomy level ${level}: ${env.intent} needs the owner`, now);
   }
-  touchConnection(tx, s.principal, now);
+  q.touchConnection.run(now, s.principal);
   return { ok: true, outcome: hold ? "held" : "stored", envelopeId: env.id, correlationId: env.correlationId, messageId, pendingActionId, duplicate: false, queuedReply: effect.queuedReply };
 }
 
@@ -106,7 +91,7 @@ function applyEffect(
   tx: Tx,
   ctx: Ctx,
   s: StoreContext,
-  m: { messageId: string; connection: typeof connections.$inferSelect | null; hold: boolean; level: string },
+  m: { messageId: string; connection: ConnectionLite | null; hold: boolean; level: string },
 ): { connectionId: string | null; queuedReply: boolean } {
   const { envelope: env, now } = s;
   const snapshot = typeof env.payload.profileSnapshot === "object" && env.payload.profileSnapshot !== null ? JSON.stringify(env.payload.profileSnapshot) : null;
@@ -168,7 +153,7 @@ function upsertConnection(
   tx: Tx,
   ctx: Ctx,
   s: StoreContext,
-  existing: typeof connections.$inferSelect | null,
+  existing: ConnectionLite | null,
   values: { status: "pending" | "connected"; initiatedBy: "us" | "them"; profileSnapshotJson: string | null; requestMessageId: string },
 ): string {
   const now = s.now;
@@ -218,7 +203,7 @@ function markRequestAnswered(tx: Tx, s: StoreContext, responseId: string): void 
 }
 
 /** Same message = same intent, thread and payload (timestamps, nonce and signature differ on retries). */
-function sameMessage(row: MessageRow, env: IntentEnvelope): boolean {
+function sameMessage(row: InboundRowLite, env: IntentEnvelope): boolean {
   const a = canonicalize(JSON.parse(row.payloadJson));
   const b = canonicalize(env.payload);
   return row.intent === env.intent && row.correlationId === env.correlationId && a.ok && b.ok && a.text === b.text;

@@ -5,7 +5,8 @@ import type { Ctx } from "../context.ts";
 import type { FederationDeps } from "../federation/deps.ts";
 import { cardUrlFor, didWebBase } from "./card-url.ts";
 import { fetchPeerCard } from "./fetch-peer-card.ts";
-import { cardOf, findPeerCard, hasSigningSet, REFRESH_THROTTLE_MS, STALE_CARD_GRACE_MS, type PeerCardUpdate } from "./peer-cards.ts";
+import { ingestQueries } from "../inbox/ingest-queries.ts";
+import { cardOf, hasSigningSet, REFRESH_THROTTLE_MS, STALE_CARD_GRACE_MS, type PeerCardRow, type PeerCardUpdate } from "./peer-cards.ts";
 
 export interface SenderKeyResolution {
   keys: SenderKeys;
@@ -28,16 +29,20 @@ export async function resolveInboundSenderKeys(
   deps: FederationDeps,
 ): Promise<SenderKeyResolution> {
   const now = ctx.clock.now();
-  const row = findPeerCard(ctx.db, input.principal);
-  let card = cardOf(row);
+  const raw = ingestQueries(ctx.db).peerCard.get(input.principal);
+  const row: PeerCardRow | null = raw ? { ...raw, signingSetObserved: !!raw.signingSetObserved } : null;
+  const stale = row?.cardJson != null && (row.expiresAt ?? 0) < now;
+  const cached = parsed(row);
+  const unknownKey = cached !== null && input.keyIdHint !== null && !listsKey(cached.card, input.keyIdHint);
+  const throttled = row?.lastRefreshAt != null && now - row.lastRefreshAt < REFRESH_THROTTLE_MS;
+  // The common case: a fresh verified card that lists the hinted key. No I/O, no parsing.
+  if (cached && !stale && !(unknownKey && !throttled)) return { keys: cached.keys, card: cached.card, learned: null };
+
+  let card = cached?.card ?? null;
   let learned: PeerCardUpdate | null = null;
-  const connection = ctx.db.select({ cardUrl: connections.cardUrl }).from(connections).where(eq(connections.principal, input.principal)).get();
+  const connection = row?.cardUrl ? null : ctx.db.select({ cardUrl: connections.cardUrl }).from(connections).where(eq(connections.principal, input.principal)).get();
   const didBase = didWebBase(input.from);
   const url = row?.cardUrl ?? connection?.cardUrl ?? (didBase ? cardUrlFor(didBase, input.from) : null);
-
-  const stale = card !== null && (row?.expiresAt ?? 0) < now;
-  const unknownKey = card !== null && input.keyIdHint !== null && !listsKey(card, input.keyIdHint);
-  const throttled = row?.lastRefreshAt != null && now - row.lastRefreshAt < REFRESH_THROTTLE_MS;
   if (url && (card === null || stale || (unknownKey && !throttled))) {
     const fetched = await fetchPeerCard(deps.http, { cardUrl: url, agentId: input.from, allowPrivatePeers: deps.allowPrivatePeers });
     if (fetched.ok) {
@@ -51,6 +56,22 @@ export async function resolveInboundSenderKeys(
   }
   const keys = resolveSenderKeys({ card, signingSetObserved: row?.signingSetObserved ?? false, agentId: input.from });
   return { keys, card, learned };
+}
+
+/** Parsed cards and their key sets, by principal, reused while the stored card is the same fetch. */
+const parsedCards = new Map<string, { fetchedAt: number; card: AgentCard; keys: SenderKeys }>();
+const MAX_PARSED = 10_000;
+
+function parsed(row: PeerCardRow | null): { card: AgentCard; keys: SenderKeys } | null {
+  if (!row?.cardJson || row.fetchedAt === null) return null;
+  const hit = parsedCards.get(row.principal);
+  if (hit && hit.fetchedAt === row.fetchedAt) return hit;
+  const card = cardOf(row);
+  if (!card) return null;
+  const entry = { fetchedAt: row.fetchedAt, card, keys: resolveSenderKeys({ card, signingSetObserved: row.signingSetObserved, agentId: card.agentId }) };
+  if (parsedCards.size >= MAX_PARSED) parsedCards.delete(parsedCards.keys().next().value!);
+  parsedCards.set(row.principal, entry);
+  return entry;
 }
 
 function listsKey(card: AgentCard, keyId: string): boolean {

@@ -34,13 +34,16 @@ export const DEFAULT_POLICY: OwnerPolicy = {
 };
 
 export function getPolicy(db: Db | Tx): OwnerPolicy {
-  const row = db.select().from(ownerPolicy).where(eq(ownerPolicy.id, 1)).get();
+  return policyFromRow(db.select().from(ownerPolicy).where(eq(ownerPolicy.id, 1)).get());
+}
+
+export function policyFromRow(row: (Omit<typeof ownerPolicy.$inferSelect, "acceptForeignAgents"> & { acceptForeignAgents: boolean | number }) | null | undefined): OwnerPolicy {
   if (!row) return DEFAULT_POLICY;
   return {
     maxAutonomyLevel: row.maxAutonomyLevel,
     trustedDids: parseList(row.trustedDidsJson),
     maxInboundRate: row.maxInboundRate,
-    acceptForeignAgents: row.acceptForeignAgents,
+    acceptForeignAgents: !!row.acceptForeignAgents,
     allowedMethods: parseList(row.allowedMethodsJson),
     allowedHosts: parseList(row.allowedHostsJson),
     allowedDids: parseList(row.allowedDidsJson),
