@@ -57,9 +57,6 @@ export type ReceiveOutcome =
     }
   | { ok: false; reason: ReceiveReason; detail?: string; retryAfterSeconds?: number };
 
-/** Per sender: a per-minute burst guard; the owner's `maxInboundRate` (per hour) applies on top. */
-const SENDER_RULE = { limit: 60, windowMs: 60_000 };
-
 /**
  * The INK receiver (INK §9) for one POST: structure and transport checks on the raw bytes, the
  * sender's keys (card, or genesis key on first contact), signatures, decryption, then the node's
@@ -90,13 +87,10 @@ export async function receiveIntent(ctx: Ctx, input: ReceiveInput, deps: Federat
     if (learned) transaction(ctx.db, (tx) => savePeerCard(tx, learned, now)); // what was learned about the keys stays true
     return reject(decision.reason, decision.detail);
   }
-  // INK §9 step 11: per-sender limits count authenticated senders only (a forged `from` cannot
-  // spend someone else's budget); the owner's maxInboundRate is intents per hour per sender.
-  const burst = deps.limiter.consume("ink-sender", pending.principal, SENDER_RULE, now);
+  // INK §9 step 11: the per-sender limit counts authenticated senders only (a forged `from` cannot
+  // spend someone else's budget): the owner's maxInboundRate, intents per hour per sender.
   const hourly = deps.limiter.consume("ink-sender-hour", pending.principal, { limit: Math.max(1, owner.maxInboundRate), windowMs: 3_600_000 }, now);
-  if (!burst.allowed || !hourly.allowed) {
-    return { ok: false, reason: "rate_limited", retryAfterSeconds: Math.max(burst.allowed ? 0 : burst.retryAfterSeconds, hourly.allowed ? 0 : hourly.retryAfterSeconds) };
-  }
+  if (!hourly.allowed) return { ok: false, reason: "rate_limited", retryAfterSeconds: hourly.retryAfterSeconds };
 
   const envelope = decision.envelope;
   const firstContact = decision.keyId === "bootstrap";
