@@ -12,6 +12,7 @@ import { wellKnownRoutes } from "./http/surfaces/wellknown.routes.ts";
 import { clientIpResolver } from "./http/plugins/client-ip.ts";
 import { inkRoutes } from "./http/surfaces/ink.routes.ts";
 import { federationRoutes } from "./http/surfaces/federation.routes.ts";
+import { assistantRoutes } from "./http/surfaces/assistant.routes.ts";
 import type { FederationDeps } from "./domain/federation/deps.ts";
 import { nativeStrictVerifier } from "./security/ed25519-native.ts";
 import type { KeyVault } from "./security/key-vault.ts";
@@ -91,6 +92,7 @@ export function createApp(deps: AppDeps) {
     .use(oauthRoutes(surface, signIn, atprotoClientMetadata))
     .use(ownerRoutes(surface, { tokens: signIn.tokens, vault: deps.vault, node: deps.node }))
     .use(federationRoutes(surface, { tokens: signIn.tokens, federation: deps.federation }))
+    .use(assistantRoutes(surface, { tokens: signIn.tokens }))
     .use(handleRoutes(surface));
   root = app;
   return app;

@@ -1,0 +1,51 @@
+import * as v from "valibot";
+import { RuleActionInput, RuleMatchInput } from "../../domain/rules/rule-input.ts";
+
+/** Record shapes of the owner's assistant routes, for the OpenAPI document. */
+
+export const NoteDoc = v.pipe(
+  v.object({ id: v.string(), connectionId: v.string(), text: v.string(), createdAt: v.string() }),
+  v.description("Relationship note (private to the owner)"),
+);
+
+export const PolicyDoc = v.pipe(
+  v.object({
+    maxAutonomyLevel: v.picklist(["none", "draft_only", "auto_respond", "full"]),
+    trustedDids: v.array(v.string()),
+    maxInboundRate: v.number(),
+    acceptForeignAgents: v.boolean(),
+    allowedMethods: v.array(v.string()),
+    allowedHosts: v.array(v.string()),
+    allowedDids: v.array(v.string()),
+    blockedDids: v.array(v.string()),
+    updatedAt: v.pipe(v.nullable(v.string()), v.description("null while the defaults are in force")),
+  }),
+  v.description("The owner's autonomy and foreign-sender policy"),
+);
+
+export const RuleDoc = v.pipe(
+  v.object({
+    id: v.string(),
+    name: v.string(),
+    enabled: v.boolean(),
+    priority: v.number(),
+    match: RuleMatchInput,
+    action: RuleActionInput,
+    createdAt: v.string(),
+    updatedAt: v.string(),
+  }),
+  v.description("Automation rule"),
+);
+
+export const RuleRunDoc = v.pipe(
+  v.object({
+    id: v.string(),
+    ruleId: v.string(),
+    message: v.object({ id: v.nullable(v.string()), messageId: v.string() }),
+    action: v.picklist(["auto_respond", "decline", "hold", "label"]),
+    outcome: v.pipe(v.string(), v.description("labeled, held, already_held, sent, drafted, rejected, suggested, suppressed, skipped, failed")),
+    detail: v.nullable(v.record(v.string(), v.unknown())),
+    createdAt: v.string(),
+  }),
+  v.description("One action a rule took on a message"),
+);
