@@ -32,9 +32,9 @@ export const HEALTH_WEIGHTS = { frequency: 0.5, reciprocity: 0.2, trend: 0.2, br
 export const BRIDGE_INTROS = 3;
 /** Minimum score per band, best first; below the last one a relationship is `dormant`. */
 export const BAND_THRESHOLDS: ReadonlyArray<[HealthBand, number]> = [
-  ["strong", 0.8],
-  ["healthy", 0.6],
-  ["cooling", 0.4],
+  ["strong", 0.75],
+  ["healthy", 0.55],
+  ["cooling", 0.35],
   ["at_risk", 0.2],
 ];
 /** A gap of this many cadences without any interaction is dormant whatever the other factors. */

@@ -81,7 +81,8 @@ export function checkRule(match: RuleMatch, action: RuleAction): string[] {
   for (const intent of match.intents ?? []) if (!isRegisteredIntent(intent)) throw invalidInput(`match.intents: ${JSON.stringify(intent)} is not one of the 15 INK intents`);
   const principals = (match.senders ?? []).map((s) => {
     const p = normalizePrincipal(s);
-    if (!p.ok) throw invalidInput(`match.senders: ${JSON.stringify(s.slice(0, 80))} is not an agent id`);
+    const agentLike = p.ok && (p.principal.startsWith("key:") || /^did:[a-z0-9]+:[^\s]+$/.test(p.principal));
+    if (!p.ok || !agentLike) throw invalidInput(`match.senders: ${JSON.stringify(s.slice(0, 80))} is not an agent id (svc:z…, tulpa:z…, ink:z… or a DID)`);
     return p.principal;
   });
   const answering = action.type === "auto_respond" || action.type === "decline";

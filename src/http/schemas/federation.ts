@@ -61,7 +61,7 @@ export const ConnectionDoc = v.pipe(
     layerOverride: v.pipe(v.nullable(v.picklist(DUNBAR_LAYERS)), v.description("Set by PATCH {layer}; sticks until cleared with {layer: null}")),
     computedLayer: v.pipe(v.picklist(DUNBAR_LAYERS), v.description("From interaction history (frequency, recency, meetings, reciprocity)")),
     health: v.pipe(v.nullable(v.picklist(HEALTH_BANDS)), v.description("Private health band; never shown to peers or on the card")),
-    healthScore: v.pipe(v.nullable(v.number()), v.description("0–1; bands: strong ≥0.8, healthy ≥0.6, cooling ≥0.4, at_risk ≥0.2")),
+    healthScore: v.pipe(v.nullable(v.number()), v.description("0–1; bands: strong ≥0.75, healthy ≥0.55, cooling ≥0.35, at_risk ≥0.2, else dormant")),
     healthFactors: v.pipe(v.nullable(v.record(v.string(), v.number())), v.description("closeness, frequency, recency, volume, reciprocity, trend, bridge, gapDays, cadenceDays")),
     source: v.pipe(v.picklist(["ink", "linkedin"]), v.description("ink: known through INK traffic; linkedin: imported contact (no agent id)")),
     email: v.nullable(v.string()),
