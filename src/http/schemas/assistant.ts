@@ -49,3 +49,16 @@ export const RuleRunDoc = v.pipe(
   }),
   v.description("One action a rule took on a message"),
 );
+
+const ProfileSnapshotBody = v.object({
+  headline: v.string(),
+  skills: v.array(v.string()),
+  interests: v.array(v.string()),
+  openTo: v.array(v.string()),
+  availability: v.optional(v.object({ timezone: v.string(), meetingHours: v.optional(v.string()), responseSla: v.optional(v.string()) })),
+});
+
+export const ProfileSnapshotDoc = v.pipe(
+  v.object({ scope: v.string(), snapshot: ProfileSnapshotBody, updatedAt: v.string() }),
+  v.description("Profile snapshot of a scope (INK ProfileSnapshot)"),
+);

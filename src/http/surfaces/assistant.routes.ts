@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import type { OwnerTokens } from "../../security/owner-token.ts";
 import type { SurfaceDeps } from "../deps.ts";
+import { profileRoutes } from "./profile.routes.ts";
 import { relationshipRoutes } from "./relationships.routes.ts";
 import { ruleRoutes } from "./rules.routes.ts";
 
@@ -10,5 +11,5 @@ import { ruleRoutes } from "./rules.routes.ts";
  * bearer token; one `.use` in the composition root.
  */
 export function assistantRoutes(deps: SurfaceDeps, o: { tokens: Pick<OwnerTokens, "verify"> }) {
-  return new Elysia({ name: "kith/assistant" }).use(relationshipRoutes(deps, o)).use(ruleRoutes(deps, o));
+  return new Elysia({ name: "kith/assistant" }).use(relationshipRoutes(deps, o)).use(ruleRoutes(deps, o)).use(profileRoutes(deps, o));
 }
