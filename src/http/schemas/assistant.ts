@@ -62,3 +62,22 @@ export const ProfileSnapshotDoc = v.pipe(
   v.object({ scope: v.string(), snapshot: ProfileSnapshotBody, updatedAt: v.string() }),
   v.description("Profile snapshot of a scope (INK ProfileSnapshot)"),
 );
+
+const backend = {
+  backend: v.pipe(v.picklist(["llm", "builtin"]), v.description("Which produced the answer")),
+  model: v.optional(v.pipe(v.string(), v.description("The LLM's model (backend llm)"))),
+  fallbackReason: v.optional(v.pipe(v.string(), v.description("Why the built-in answered although an LLM is configured"))),
+};
+
+export const DraftDoc = v.pipe(
+  v.object({
+    messageId: v.pipe(v.string(), v.description("Envelope id of the message answered")),
+    draft: v.object({ intent: v.string(), payload: v.record(v.string(), v.unknown()), note: v.pipe(v.string(), v.description("For the owner: what to check before sending")) }),
+    ...backend,
+  }),
+  v.description("A drafted response (send it with /respond)"),
+);
+
+export const SummaryDoc = v.pipe(v.object({ conversationId: v.string(), messageCount: v.number(), summary: v.string(), ...backend }), v.description("Thread summary"));
+
+export const TranscriptDoc = v.object({ transcript: v.string() });
