@@ -31,16 +31,17 @@ export function draftRoutes(deps: SurfaceDeps, o: { tokens: Pick<OwnerTokens, "v
       detail: doc("Conversations", "Summarize a thread", `Built-in: an extractive summary quoting each message and what is still open. ${BACKEND}`),
     })
     .post("/media/transcribe", ({ actor, body }) => transcribeAudio(deps.ctx(actor), audioOf(body), o.assistant), {
+      // A refusal is returned as the body, not thrown: Elysia turns a throw in parse into a generic PARSE error.
       parse: async ({ request }) => {
         // Before auth (Elysia parses first): an anonymous request is not read at all, it gets its 401.
         if (!request.headers.get("authorization")) return {};
         const length = Number(request.headers.get("content-length") ?? "0");
-        if (length > MAX_AUDIO_BYTES + 64 * 1024) throw new DomainError("payload_too_large", `audio: at most ${MAX_AUDIO_BYTES / 1024 / 1024} MiB (a short clip)`);
-        if (!(request.headers.get("content-type") ?? "").toLowerCase().startsWith("multipart/form-data")) throw new DomainError("invalid_input", "send multipart/form-data with the clip in a field named audio");
+        if (length > MAX_AUDIO_BYTES + 64 * 1024) return new DomainError("payload_too_large", `audio: at most ${MAX_AUDIO_BYTES / 1024 / 1024} MiB (a short clip)`);
+        if (!(request.headers.get("content-type") ?? "").toLowerCase().startsWith("multipart/form-data")) return new DomainError("invalid_input", "send multipart/form-data with the clip in a field named audio");
         try {
           return await request.formData();
         } catch {
-          throw new DomainError("invalid_input", "the multipart body could not be read");
+          return new DomainError("invalid_input", "the multipart body could not be read");
         }
       },
       response: { 200: TranscriptDoc, ...errors(400, 401, 413, 503) },
@@ -59,6 +60,7 @@ export function draftRoutes(deps: SurfaceDeps, o: { tokens: Pick<OwnerTokens, "v
 }
 
 function audioOf(body: unknown): Blob | null {
+  if (body instanceof DomainError) throw body;
   const value = body instanceof FormData ? body.get("audio") : body && typeof body === "object" ? (body as Record<string, unknown>).audio : null;
   return value instanceof Blob ? value : null;
 }
