@@ -3,6 +3,7 @@ import type { OwnerTokens } from "../../security/owner-token.ts";
 import type { SurfaceDeps } from "../deps.ts";
 import type { AssistantDeps } from "../../domain/assistant/deps.ts";
 import { draftRoutes } from "./drafts.routes.ts";
+import { importRoutes } from "./import.routes.ts";
 import { profileRoutes } from "./profile.routes.ts";
 import { relationshipRoutes } from "./relationships.routes.ts";
 import { ruleRoutes } from "./rules.routes.ts";
@@ -13,5 +14,10 @@ import { ruleRoutes } from "./rules.routes.ts";
  * bearer token; one `.use` in the composition root.
  */
 export function assistantRoutes(deps: SurfaceDeps, o: { tokens: Pick<OwnerTokens, "verify">; assistant: AssistantDeps }) {
-  return new Elysia({ name: "kith/assistant" }).use(relationshipRoutes(deps, o)).use(ruleRoutes(deps, o)).use(profileRoutes(deps, o)).use(draftRoutes(deps, o));
+  return new Elysia({ name: "kith/assistant" })
+    .use(relationshipRoutes(deps, o))
+    .use(ruleRoutes(deps, o))
+    .use(profileRoutes(deps, o))
+    .use(draftRoutes(deps, o))
+    .use(importRoutes(deps, o));
 }
