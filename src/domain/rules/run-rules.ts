@@ -52,11 +52,17 @@ export function runRules(ctx: Ctx, deps: { wakeOutbox(): void }): number {
     for (const event of batch) {
       if (event.type !== "message.received" || loaded.length === 0) continue;
       seen++;
-      queued = transaction(ctx.db, (tx) => {
-        const q = processMessage(tx, ctx, event, loaded, policy);
-        writeCursor(tx, CURSOR, event.seq, ctx.clock.now());
-        return q;
-      }) || queued;
+      try {
+        queued = transaction(ctx.db, (tx) => {
+          const q = processMessage(tx, ctx, event, loaded, policy);
+          writeCursor(tx, CURSOR, event.seq, ctx.clock.now());
+          return q;
+        }) || queued;
+      } catch (e) {
+        // Rolled back, nothing half done; skip the message rather than retry it forever.
+        ctx.log.error("rules failed on a message; skipped", { event: event.seq, message: event.subjectId, cause: e });
+        transaction(ctx.db, (tx) => writeCursor(tx, CURSOR, event.seq, ctx.clock.now()));
+      }
     }
     transaction(ctx.db, (tx) => writeCursor(tx, CURSOR, batch.at(-1)!.seq, ctx.clock.now()));
   }
