@@ -1,5 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { validateAgentCard } from "../../src/ink/index.ts";
+import { formatTimestamp, signTransport, validateAgentCard } from "../../src/ink/index.ts";
+import { freshNonce } from "../helpers/ink.ts";
+import { personaKey } from "../helpers/personas.ts";
 import { bootNetworkNode, type TestNode } from "../helpers/boot.ts";
 import { testClock } from "../helpers/clock.ts";
 import { asOwner } from "../helpers/owner.ts";
@@ -62,6 +64,28 @@ describe("profile snapshots", () => {
     await asOwner(alice, `/api/svc/pending/${pending.items[0].id}`, { body: { decision: "approve" } });
     await alice.drainOutbox();
     expect((await json(await asOwner(bob, "/api/svc/connections"))).items[0]).toMatchObject({ status: "connected", profileSnapshot: CONNECTED });
+  });
+
+  test("card queries: a stranger gets the public snapshot, a connection the connected one", async () => {
+    await asOwner(alice, "/api/svc/profile/public", { method: "PUT", body: PUBLIC });
+    await asOwner(alice, "/api/svc/profile/connected", { method: "PUT", body: CONNECTED });
+    const cardQuery = async () => {
+      const path = `/ink/v1/${alice.agentId}/agent-card-query`;
+      const body = { protocol: "ink/0.1", type: "network.svc.agent_card_query", from: bob.agentId, to: alice.agentId, nonce: freshNonce(), timestamp: formatTimestamp(alice.clock.now()) };
+      const signed = signTransport({ method: "POST", path, recipientDid: alice.agentId!, body, timestamp: body.timestamp }, personaKey("bob", "signing").privateKey, "sig-bob-0");
+      if (!signed.ok) throw new Error("sign");
+      const res = await alice.request(path, { method: "POST", headers: { "content-type": "application/json", authorization: signed.authorization }, body: JSON.stringify(body) });
+      expect(res.status).toBe(200);
+      return json(res);
+    };
+    expect((await cardQuery()).profileSnapshot).toEqual(PUBLIC);
+    await asOwner(bob, "/api/svc/connections", { body: { cardUrl: alice.cardUrl, context: "hi" } });
+    await bob.drainOutbox();
+    const pending = await json(await asOwner(alice, "/api/svc/pending"));
+    await asOwner(alice, `/api/svc/pending/${pending.items[0].id}`, { body: { decision: "approve" } });
+    const card = await cardQuery();
+    expect(card.profileSnapshot).toEqual(CONNECTED);
+    expect(validateAgentCard(card).ok).toBe(true);
   });
 
   test("bad scopes and snapshots answer 400 with the member named; custom scopes are capped", async () => {
