@@ -13,6 +13,10 @@ import { wellKnownRoutes } from "./http/surfaces/wellknown.routes.ts";
 import { clientIpResolver } from "./http/plugins/client-ip.ts";
 import { inkRoutes } from "./http/surfaces/ink.routes.ts";
 import { federationRoutes } from "./http/surfaces/federation.routes.ts";
+import { assistantRoutes } from "./http/surfaces/assistant.routes.ts";
+import type { AssistantDeps } from "./domain/assistant/deps.ts";
+import { createLlmClient, createTranscriber, type OpenAiSettings } from "./security/llm.ts";
+import type { FetchLike } from "./security/outbound.ts";
 import type { FederationDeps } from "./domain/federation/deps.ts";
 import { nativeStrictVerifier } from "./security/ed25519-native.ts";
 import type { KeyVault } from "./security/key-vault.ts";
@@ -40,6 +44,15 @@ export interface AppDeps {
   federation: FederationDeps;
   /** Owner sign-in; without it the node has a random token key, mail to the log and no providers. */
   auth?: AuthOptions;
+  /** AI backends of the owner's assistant (KITH_LLM_*, KITH_TRANSCRIBE_*); none by default. */
+  assistant?: AssistantOptions;
+}
+
+export interface AssistantOptions {
+  llm?: OpenAiSettings | null;
+  transcribe?: OpenAiSettings | null;
+  /** Tests only: the fetch used to reach them. */
+  fetch?: FetchLike;
 }
 
 /** The -wal file of a file database (group commit fsyncs it off the event loop), null in memory. */
@@ -100,12 +113,18 @@ export function createApp(deps: AppDeps) {
     .use(oauthRoutes(surface, signIn, atprotoClientMetadata))
     .use(ownerRoutes(surface, { tokens: signIn.tokens, vault: deps.vault, node: deps.node }))
     .use(federationRoutes(surface, { tokens: signIn.tokens, federation: deps.federation }))
+    .use(assistantRoutes(surface, { tokens: signIn.tokens, assistant: assistantDeps(deps.assistant) }))
     .use(handleRoutes(surface));
   root = app;
   return app;
 }
 
 export type App = ReturnType<typeof createApp>;
+
+function assistantDeps(o: AssistantOptions = {}): AssistantDeps {
+  const http = o.fetch ? { fetch: o.fetch } : {};
+  return { llm: o.llm ? createLlmClient(o.llm, http) : null, transcriber: o.transcribe ? createTranscriber(o.transcribe, http) : null };
+}
 
 /**
  * RFC 8414 metadata listing only what this node supports. The node is not a general OAuth server:

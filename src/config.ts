@@ -54,6 +54,12 @@ export interface NodeConfig {
   atprotoPlcUrl: string;
   atprotoHandleResolver: string | null;
   oauthRedirectUris: string[];
+  llmUrl: string | null;
+  llmModel: string | null;
+  llmApiKey: string | null;
+  transcribeUrl: string | null;
+  transcribeModel: string;
+  transcribeApiKey: string | null;
 }
 
 export const GOOGLE_ISSUER = "https://accounts.google.com";
@@ -99,6 +105,12 @@ export const SETTINGS: SettingSpec[] = [
   { key: "atprotoPlcUrl", env: "KITH_ATPROTO_PLC_URL", default: PLC_DIRECTORY, description: "PLC directory that resolves did:plc identities.", parse: issuerUrl },
   { key: "atprotoHandleResolver", env: "KITH_ATPROTO_HANDLE_RESOLVER", default: "(DNS TXT, then HTTPS)", description: "A service answering com.atproto.identity.resolveHandle, used instead of DNS/HTTPS handle resolution.", parse: issuerUrl },
   { key: "oauthRedirectUris", env: "KITH_OAUTH_REDIRECT_URIS", default: "(none)", description: "Comma-separated allowlist of redirect URIs for Google, Apple and AT Protocol sign-in (register the same ones at the provider).", parse: redirectUris },
+  { key: "llmUrl", env: "KITH_LLM_URL", default: "(none)", description: "Base URL of an OpenAI-compatible API for drafts and summaries (e.g. http://127.0.0.1:11434/v1 for Ollama); /v1 is added unless present. Without it a deterministic built-in answers.", parse: serviceUrl },
+  { key: "llmModel", env: "KITH_LLM_MODEL", default: "(none)", description: "Chat model name at KITH_LLM_URL (required with it), e.g. llama3.1.", parse: nonEmpty },
+  { key: "llmApiKey", env: "KITH_LLM_API_KEY", default: "(none)", description: "Bearer key for KITH_LLM_URL, if it needs one.", parse: nonEmpty, secret: true },
+  { key: "transcribeUrl", env: "KITH_TRANSCRIBE_URL", default: "(none)", description: "Base URL of an OpenAI-compatible API serving /v1/audio/transcriptions (/v1 is added unless present). Without it transcription answers 503.", parse: serviceUrl },
+  { key: "transcribeModel", env: "KITH_TRANSCRIBE_MODEL", default: "whisper-1", description: "Transcription model name at KITH_TRANSCRIBE_URL.", parse: nonEmpty },
+  { key: "transcribeApiKey", env: "KITH_TRANSCRIBE_API_KEY", default: "(none)", description: "Bearer key for KITH_TRANSCRIBE_URL, if it needs one.", parse: nonEmpty, secret: true },
 ];
 
 export type Flags = Record<string, string | boolean | undefined>;
@@ -149,6 +161,7 @@ export function resolveConfig(input: {
     tlsKeyFile: (out.tlsKeyFile as string | undefined) ?? null,
     tlsCaFile: (out.tlsCaFile as string | undefined) ?? null,
     ...signInSettings(out),
+    ...assistantSettings(out),
   };
   if ((config.tlsCertFile === null) !== (config.tlsKeyFile === null)) {
     throw new ConfigError(config.tlsCertFile ? "KITH_TLS_KEY_FILE" : "KITH_TLS_CERT_FILE", "KITH_TLS_CERT_FILE and KITH_TLS_KEY_FILE go together");
@@ -189,6 +202,18 @@ function signInSettings(out: Record<string, unknown>): SignInSettings {
   if (oauth.length > 0 && s.oauthRedirectUris.length === 0) {
     throw new ConfigError("KITH_OAUTH_REDIRECT_URIS", `${oauth.join(", ")} sign-in is configured but no redirect URI is allowed; list your client's redirect URIs`);
   }
+  return s;
+}
+
+type AssistantSettings = Pick<NodeConfig, "llmUrl" | "llmModel" | "llmApiKey" | "transcribeUrl" | "transcribeModel" | "transcribeApiKey">;
+
+/** The AI backends of the owner's assistant: a chat model needs its URL and its name. */
+function assistantSettings(out: Record<string, unknown>): AssistantSettings {
+  const str = (k: keyof AssistantSettings) => (out[k] as string | undefined) ?? null;
+  const s = { llmUrl: str("llmUrl"), llmModel: str("llmModel"), llmApiKey: str("llmApiKey"), transcribeUrl: str("transcribeUrl"), transcribeModel: str("transcribeModel") ?? "whisper-1", transcribeApiKey: str("transcribeApiKey") };
+  allOrNothing({ KITH_LLM_URL: s.llmUrl, KITH_LLM_MODEL: s.llmModel });
+  if (s.llmApiKey && !s.llmUrl) throw new ConfigError("KITH_LLM_URL", "required together with KITH_LLM_API_KEY");
+  if (s.transcribeApiKey && !s.transcribeUrl) throw new ConfigError("KITH_TRANSCRIBE_URL", "required together with KITH_TRANSCRIBE_API_KEY");
   return s;
 }
 
@@ -296,6 +321,22 @@ function issuerUrl(raw: string, name: string): string {
   }
   if (url.protocol !== "https:" && !(url.protocol === "http:" && isLoopback(url.hostname))) throw new ConfigError(name, "must use https");
   if (url.search || url.hash || url.username || url.password) throw new ConfigError(name, "must not contain credentials, a query or a fragment");
+  return raw.replace(/\/+$/, "");
+}
+
+/**
+ * An operator's AI service: https anywhere, plain http only on a loopback host (a local Ollama or
+ * llama.cpp server), since the API key and the owner's messages travel to it.
+ */
+function serviceUrl(raw: string, name: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(name, `expected a URL like http://127.0.0.1:11434/v1 or https://api.example.com/v1; got ${JSON.stringify(raw)}`);
+  }
+  if (url.protocol !== "https:" && !(url.protocol === "http:" && isLoopback(url.hostname))) throw new ConfigError(name, "must use https (plain http only on a loopback address)");
+  if (url.search || url.hash || url.username || url.password) throw new ConfigError(name, "must not contain credentials, a query or a fragment (the key goes in its own setting)");
   return raw.replace(/\/+$/, "");
 }
 

@@ -9,6 +9,7 @@ import { createJsonLogger } from "../log.ts";
 import { KeyFileError } from "../security/key-file.ts";
 import { createKeyVault } from "../security/key-vault.ts";
 import { createPeerHttp } from "../security/peer-http.ts";
+import { startAssistantJob } from "../jobs/assistant.ts";
 import { startMaintenance } from "../jobs/maintenance.ts";
 import { startOutboxWorker, type OutboxWorker } from "../jobs/outbox-worker.ts";
 import { VERSION } from "../version.ts";
@@ -95,11 +96,16 @@ export const serveCommand: Command = {
       let worker: OutboxWorker | null = null;
       const http = createPeerHttp({ allowPrivateAddresses: config.allowPrivatePeers, ...(config.tlsCaFile ? { extraCa: [readFileSync(config.tlsCaFile, "utf8")] } : {}) });
       const federation = createFederationDeps({ db, node, vault, http, allowPrivatePeers: config.allowPrivatePeers, wakeOutbox: () => worker?.wake() });
-      app = createApp({ db, clock, ids, log, node, vault, federation, trustProxy: config.trustProxy, remoteAddress: (r) => remote.get(r) ?? null, auth });
+      const assistant = {
+        llm: config.llmUrl && config.llmModel ? { url: config.llmUrl, model: config.llmModel, apiKey: config.llmApiKey } : null,
+        transcribe: config.transcribeUrl ? { url: config.transcribeUrl, model: config.transcribeModel, apiKey: config.transcribeApiKey } : null,
+      };
+      app = createApp({ db, clock, ids, log, node, vault, federation, trustProxy: config.trustProxy, remoteAddress: (r) => remote.get(r) ?? null, auth, assistant });
       const providers = ["email", auth.google && "google", auth.apple && "apple", auth.atproto && "atproto"].filter((p): p is string => !!p);
       const jobCtx = () => ({ actor: { kind: "system" as const, job: "outbox" }, db, clock, ids, log });
       worker = startOutboxWorker({ ctx: jobCtx, deps: federation, log });
       const maintenance = startMaintenance({ ctx: jobCtx, log });
+      const assistantJob = startAssistantJob({ ctx: () => ({ ...jobCtx(), actor: { kind: "system" as const, job: "assistant" } }), deps: federation, log });
       if (config.allowPrivatePeers) {
         log.warn("KITH_ALLOW_PRIVATE_PEERS is set: peers on private and loopback addresses are allowed (tests and home LANs only)");
         io.err("  warning:    KITH_ALLOW_PRIVATE_PEERS is set: private and loopback peers are allowed");
@@ -134,6 +140,7 @@ export const serveCommand: Command = {
           clearTimeout(timer);
           await new Promise((r) => setTimeout(r, 5)); // let after-response hooks (access log) of the last requests run
           maintenance.stop();
+          await assistantJob.stop();
           await worker?.stop(); // deliveries in flight settle (or stay queued) before SQLite closes
           await federation.writes.close(); // the last group commit is durable and acknowledged
           resolve();

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createApp, createFederationDeps, type App } from "../../src/app.ts";
+import { createApp, createFederationDeps, type App, type AssistantOptions } from "../../src/app.ts";
 import { closeDatabase, openDatabase, type Db } from "../../src/db/client.ts";
 import { migrate } from "../../src/db/migrate.ts";
 import type { Actor, Ctx, Ids } from "../../src/domain/context.ts";
@@ -59,6 +59,7 @@ export interface BootOptions {
   trustProxy?: boolean;
   clock?: TestClock;
   ids?: Ids;
+  assistant?: AssistantOptions;
 }
 
 /** Peers under test live at `<name>.kith.test`, all on loopback, behind the test CA. */
@@ -137,7 +138,7 @@ function assemble(options: BootOptions, publicUrl: string): TestNode {
     atproto: null,
     ...options.auth,
   };
-  const app = createApp({ db, clock, ids, log, vault, node, federation, trustProxy: options.trustProxy ?? false, remoteAddress, auth });
+  const app = createApp({ db, clock, ids, log, vault, node, federation, trustProxy: options.trustProxy ?? false, remoteAddress, auth, ...(options.assistant ? { assistant: options.assistant } : {}) });
   const agentId = agent ? agentIdOf(agent, wordmark) : null;
   const testNode: TestNode = {
     name,

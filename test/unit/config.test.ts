@@ -77,7 +77,7 @@ test("sign-in settings: providers, allowlist, loopback http for tests only; secr
   });
   expect(c).toMatchObject({ googleClientId: "gid", googleClientSecret: "gsecret", googleIssuer: "http://127.0.0.1:4000", appleIssuer: "https://appleid.apple.com", atprotoOwner: "Alice.bsky.social", atprotoPlcUrl: "https://plc.directory", oauthRedirectUris: ["https://app.example/cb", "http://127.0.0.1:5173/cb"], smtpUrl: null });
   expect(() => resolveConfig({ ...base, env: { KITH_SMTP_URL: "http://user:hunter2@mail.example" } })).not.toThrow(/hunter2/);
-  expect(SETTINGS.filter((s) => s.secret).map((s) => s.env).sort()).toEqual(["KITH_GOOGLE_CLIENT_SECRET", "KITH_KEY_PASSPHRASE", "KITH_SMTP_URL"]);
+  expect(SETTINGS.filter((s) => s.secret).map((s) => s.env).sort()).toEqual(["KITH_GOOGLE_CLIENT_SECRET", "KITH_KEY_PASSPHRASE", "KITH_LLM_API_KEY", "KITH_SMTP_URL", "KITH_TRANSCRIBE_API_KEY"]);
 });
 
 test("every setting has an env var, a default and a description", () => {
@@ -86,4 +86,18 @@ test("every setting has an env var, a default and a description", () => {
     expect(s.description.length).toBeGreaterThan(10);
     expect(s.default.length).toBeGreaterThan(0);
   }
+});
+
+test("assistant settings: LLM URL and model together, https or loopback http, keys need their URL", () => {
+  expect(resolveConfig(base)).toMatchObject({ llmUrl: null, llmModel: null, llmApiKey: null, transcribeUrl: null, transcribeModel: "whisper-1", transcribeApiKey: null });
+  const ok = resolveConfig({ ...base, env: { KITH_LLM_URL: "http://127.0.0.1:11434/v1/", KITH_LLM_MODEL: "llama3.1", KITH_TRANSCRIBE_URL: "https://stt.example.com", KITH_TRANSCRIBE_API_KEY: "sk-x" } });
+  expect(ok).toMatchObject({ llmUrl: "http://127.0.0.1:11434/v1", llmModel: "llama3.1", transcribeUrl: "https://stt.example.com", transcribeApiKey: "sk-x" });
+  expect(() => resolveConfig({ ...base, env: { KITH_LLM_URL: "http://127.0.0.1:11434" } })).toThrow(/KITH_LLM_MODEL: required together with KITH_LLM_URL/);
+  expect(() => resolveConfig({ ...base, env: { KITH_LLM_MODEL: "m" } })).toThrow(/KITH_LLM_URL: required together with KITH_LLM_MODEL/);
+  expect(() => resolveConfig({ ...base, env: { KITH_LLM_URL: "http://ollama.lan:11434", KITH_LLM_MODEL: "m" } })).toThrow(/KITH_LLM_URL: must use https/);
+  expect(() => resolveConfig({ ...base, env: { KITH_LLM_URL: "https://user:pw@api.example.com", KITH_LLM_MODEL: "m" } })).toThrow(/must not contain credentials/);
+  expect(() => resolveConfig({ ...base, env: { KITH_LLM_URL: "not a url", KITH_LLM_MODEL: "m" } })).toThrow(/KITH_LLM_URL: expected a URL/);
+  expect(() => resolveConfig({ ...base, env: { KITH_LLM_API_KEY: "sk-secret" } })).toThrow(/KITH_LLM_URL: required together with KITH_LLM_API_KEY/);
+  expect(() => resolveConfig({ ...base, env: { KITH_TRANSCRIBE_API_KEY: "sk-secret" } })).toThrow(/KITH_TRANSCRIBE_URL/);
+  expect(() => resolveConfig({ ...base, env: { KITH_LLM_API_KEY: "sk-secret" } })).not.toThrow(/sk-secret/);
 });

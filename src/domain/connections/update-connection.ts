@@ -9,11 +9,19 @@ import { connectionView, type ConnectionView } from "../messages/views.ts";
 import { recordEvent } from "../messages/store.ts";
 import { fetchPeerCard } from "../peers/fetch-peer-card.ts";
 import { hasSigningSet, savePeerCard, type PeerCardUpdate } from "../peers/peer-cards.ts";
+import { recomputeRelationship } from "../relationships/recompute.ts";
+import { DUNBAR_LAYERS } from "../relationships/names.ts";
 import { answerConnectionRequest } from "./answer-request.ts";
 
 export const UpdateConnectionInput = v.object({
   status: v.optional(v.pipe(v.picklist(["connected", "declined", "blocked", "disconnected"], "status: one of connected, declined, blocked, disconnected"), v.description("connected accepts a pending request, declined declines it; blocked / disconnected end it"))),
   cardUrl: v.optional(v.pipe(v.string(), v.maxLength(2048), v.description("The peer's Agent Card URL, if the node does not know it yet (needed to reply)"))),
+  layer: v.optional(
+    v.pipe(
+      v.nullable(v.picklist(DUNBAR_LAYERS, `layer: one of ${DUNBAR_LAYERS.join(", ")}, or null to clear the override`)),
+      v.description("Override the computed Dunbar layer (sticks until cleared with null)"),
+    ),
+  ),
 });
 export type UpdateConnectionInput = v.InferOutput<typeof UpdateConnectionInput>;
 
@@ -32,7 +40,7 @@ const ALLOWED: Record<string, Target[]> = {
 };
 
 /**
- * Owner changes a connection. Accepting or declining a pending request answers it with a
+ * Owner changes a connection: its layer override, its card URL, its status. Accepting or declining a pending request answers it with a
  * connection_response; withdrawing our own request cancels its delivery if it has not left yet;
  * blocking settles any pending request silently (a blocked sender is not told).
  */
@@ -53,6 +61,10 @@ export async function updateConnection(ctx: Ctx, id: string, input: UpdateConnec
     if (learned) {
       savePeerCard(tx, learned, now);
       tx.update(connections).set({ cardUrl: learned.cardUrl ?? null, updatedAt: now }).where(eq(connections.id, id)).run();
+    }
+    if (input.layer !== undefined) {
+      tx.update(connections).set({ layerOverride: input.layer, updatedAt: now }).where(eq(connections.id, id)).run();
+      recomputeRelationship(tx, now, id); // the health band is measured against the layer in force
     }
     const current = tx.select().from(connections).where(eq(connections.id, id)).get()!;
     const target = input.status;

@@ -2,6 +2,7 @@ import { asc } from "drizzle-orm";
 import { agentKeys } from "../../db/schema/index.ts";
 import { REGISTERED_INTENTS } from "../../ink/index.ts";
 import type { Ctx } from "../context.ts";
+import { findProfileSnapshot, type ProfileSnapshot } from "../profile/own-snapshot.ts";
 import { agentIdOf, findAgentRow, inboundPathOf, type AgentRow, type NodeIdentity } from "./agent.ts";
 
 type KeyRow = typeof agentKeys.$inferSelect;
@@ -32,6 +33,8 @@ export interface AgentCard {
   supportedProtocolVersions: string[];
   visibility: "public";
   updatedAt: string;
+  /** The owner's `public` profile snapshot, when one was written (INK §11 `profileSnapshot?`). */
+  profileSnapshot?: ProfileSnapshot;
 }
 
 /** The versions this node verifies (INK §16); it sends 0.2 only to peers that list it. */
@@ -42,7 +45,7 @@ export function getAgentCard(ctx: Ctx, node: NodeIdentity): AgentCard | null {
   const agent = findAgentRow(ctx.db);
   if (!agent) return null;
   const keys = ctx.db.select().from(agentKeys).orderBy(asc(agentKeys.createdAt), asc(agentKeys.keyId)).all();
-  return buildAgentCard(agent, keys, node);
+  return buildAgentCard(agent, keys, node, findProfileSnapshot(ctx.db, "public"));
 }
 
 /**
@@ -50,7 +53,7 @@ export function getAgentCard(ctx: Ctx, node: NodeIdentity): AgentCard | null {
  * single-key verifiers keep working after a rotation; the key sets carry every key with its
  * status and window so rotation-aware verifiers apply the authority rule (INK §10).
  */
-export function buildAgentCard(agent: AgentRow, keys: KeyRow[], node: NodeIdentity): AgentCard {
+export function buildAgentCard(agent: AgentRow, keys: KeyRow[], node: NodeIdentity, profileSnapshot: ProfileSnapshot | null = null): AgentCard {
   const agentId = agentIdOf(agent, node.wordmark);
   const signing = keys.filter((k) => k.role === "signing");
   const encryption = keys.filter((k) => k.role === "encryption");
@@ -73,6 +76,7 @@ export function buildAgentCard(agent: AgentRow, keys: KeyRow[], node: NodeIdenti
     updatedAt: new Date(agent.updatedAt).toISOString(),
   };
   if (activeEncryption) card.currentEncryptionKeyId = activeEncryption.keyId;
+  if (profileSnapshot) card.profileSnapshot = profileSnapshot;
   return card;
 }
 

@@ -5,6 +5,7 @@ import type { Ctx } from "../context.ts";
 import { notFound } from "../errors.ts";
 import type { NodeIdentity } from "../identity/agent.ts";
 import { ownIdentity } from "../federation/own-identity.ts";
+import { labelsOf } from "../messages/labels.ts";
 import { messageView, type MessageView } from "../messages/views.ts";
 import type { MessageRow } from "../messages/store.ts";
 
@@ -33,5 +34,5 @@ export function getInboxMessage(ctx: Ctx, id: string, node: NodeIdentity): Messa
     row.status = "read";
   }
   const request = row.inReplyTo ? ctx.db.select({ envelopeId: messages.envelopeId }).from(messages).where(eq(messages.id, row.inReplyTo)).get() : null;
-  return messageView(row, ownIdentity(ctx.db, node)?.agentId ?? null, null, request?.envelopeId ?? null);
+  return { ...messageView(row, ownIdentity(ctx.db, node)?.agentId ?? null, null, request?.envelopeId ?? null), labels: labelsOf(ctx.db, [row.id]).get(row.id) ?? [] };
 }

@@ -1,11 +1,12 @@
 import { and, desc, eq, gte, inArray, lt, lte, ne, or, sql, type SQL } from "drizzle-orm";
 import * as v from "valibot";
-import { messages } from "../../db/schema/index.ts";
+import { messageLabels, messages } from "../../db/schema/index.ts";
 import { normalizePrincipal, parseTimestamp } from "../../ink/index.ts";
 import type { Ctx } from "../context.ts";
 import { invalidInput } from "../errors.ts";
 import type { NodeIdentity } from "../identity/agent.ts";
 import { ownIdentity } from "../federation/own-identity.ts";
+import { labelsOf } from "../messages/labels.ts";
 import { messageView, type MessageView } from "../messages/views.ts";
 import { DEFAULT_LIMIT, decodeCursor, PageQuery, pageOf, type Page } from "../pagination.ts";
 
@@ -15,6 +16,7 @@ export const InboxQuery = v.object({
   ...PageQuery.entries,
   status: v.optional(INBOX_STATUS),
   intent: v.optional(v.pipe(v.string(), v.maxLength(253))),
+  label: v.optional(v.pipe(v.string(), v.maxLength(32, "label: at most 32 characters"), v.description("Only messages an automation rule labeled so"))),
 });
 export type InboxQuery = v.InferOutput<typeof InboxQuery>;
 
@@ -32,6 +34,7 @@ export function listInbox(ctx: Ctx, query: InboxSearchQuery, node: NodeIdentity)
   const filters: SQL[] = [eq(messages.direction, "in"), ne(messages.status, "retracted")];
   if (query.status) filters.push(eq(messages.status, query.status));
   if (query.intent) filters.push(eq(messages.intent, query.intent));
+  if (query.label) filters.push(sql`EXISTS (SELECT 1 FROM ${messageLabels} WHERE ${messageLabels.messageId} = ${messages.id} AND ${messageLabels.label} = ${query.label})`);
   if (query.q) {
     const needle = `%${query.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     filters.push(sql`${messages.searchText} LIKE ${needle} ESCAPE '\\'`);
@@ -49,7 +52,8 @@ export function listInbox(ctx: Ctx, query: InboxSearchQuery, node: NodeIdentity)
   const own = ownIdentity(ctx.db, node)?.agentId ?? null;
   const requests = rows.map((r) => r.inReplyTo).filter((x): x is string => x !== null);
   const envelopeOf = new Map(requests.length ? ctx.db.select({ id: messages.id, envelopeId: messages.envelopeId }).from(messages).where(inArray(messages.id, requests)).all().map((r) => [r.id, r.envelopeId]) : []);
-  return pageOf(rows, limit, (r) => ({ at: r.receivedAt, id: r.id }), (r) => messageView(r, own, null, r.inReplyTo ? (envelopeOf.get(r.inReplyTo) ?? null) : null));
+  const labels = labelsOf(ctx.db, rows.map((r) => r.id));
+  return pageOf(rows, limit, (r) => ({ at: r.receivedAt, id: r.id }), (r) => ({ ...messageView(r, own, null, r.inReplyTo ? (envelopeOf.get(r.inReplyTo) ?? null) : null), labels: labels.get(r.id) ?? [] }));
 }
 
 function timestamp(name: string, value: string): number {

@@ -1,4 +1,4 @@
-import type { connections, outbox, pendingActions } from "../../db/schema/index.ts";
+import type { connections, DunbarLayer, HealthBand, outbox, pendingActions } from "../../db/schema/index.ts";
 import type { MessageRow } from "./store.ts";
 
 const iso = (ms: number | null | undefined) => (ms === null || ms === undefined ? null : new Date(ms).toISOString());
@@ -24,6 +24,8 @@ export interface MessageView {
   respondedAt: string | null;
   pendingActionId: string | null;
   delivery?: DeliveryView;
+  /** Labels put on an inbound message by automation rules. */
+  labels?: string[];
 }
 
 export interface DeliveryView {
@@ -88,6 +90,19 @@ export interface ConnectionView {
   updatedAt: string;
   connectedAt: string | null;
   lastMessageAt: string | null;
+  /** The layer in force: the owner's override, else the computed one. Owner API only. */
+  layer: DunbarLayer;
+  layerOverride: DunbarLayer | null;
+  computedLayer: DunbarLayer;
+  /** Private health band (never shown to peers or on the card); null until first computed. */
+  health: HealthBand | null;
+  healthScore: number | null;
+  healthFactors: Record<string, number> | null;
+  source: "ink" | "linkedin";
+  email: string | null;
+  company: string | null;
+  position: string | null;
+  linkedinUrl: string | null;
 }
 
 export function connectionView(row: typeof connections.$inferSelect): ConnectionView {
@@ -104,6 +119,17 @@ export function connectionView(row: typeof connections.$inferSelect): Connection
     updatedAt: iso(row.updatedAt)!,
     connectedAt: iso(row.connectedAt),
     lastMessageAt: iso(row.lastMessageAt),
+    layer: row.layerOverride ?? row.layer,
+    layerOverride: row.layerOverride,
+    computedLayer: row.layer,
+    health: row.health,
+    healthScore: row.healthScore,
+    healthFactors: row.relationshipJson ? JSON.parse(row.relationshipJson) : null,
+    source: row.source,
+    email: row.email,
+    company: row.company,
+    position: row.position,
+    linkedinUrl: row.linkedinUrl,
   };
 }
 

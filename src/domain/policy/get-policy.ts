@@ -1,6 +1,8 @@
 import { eq } from "drizzle-orm";
 import type { Db, Tx } from "../../db/client.ts";
 import { ownerPolicy } from "../../db/schema/index.ts";
+import type { Ctx } from "../context.ts";
+import { DomainError } from "../errors.ts";
 
 export type AutonomyLevel = "none" | "draft_only" | "auto_respond" | "full";
 
@@ -59,4 +61,19 @@ function parseList(json: string): string[] {
   } catch {
     return [];
   }
+}
+
+export interface PolicyView extends Omit<OwnerPolicy, "updatedAt"> {
+  updatedAt: string | null;
+}
+
+/** `GET /api/svc/policy`: the policy in force (the defaults until the owner writes one). */
+export function getOwnerPolicy(ctx: Ctx): PolicyView {
+  if (ctx.actor.kind !== "owner") throw new DomainError("forbidden", "only the owner reads the policy");
+  return policyView(getPolicy(ctx.db));
+}
+
+export function policyView(p: OwnerPolicy): PolicyView {
+  const { updatedAt, ...rest } = p;
+  return { ...rest, updatedAt: updatedAt === null ? null : new Date(updatedAt).toISOString() };
 }

@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { DUNBAR_LAYERS, HEALTH_BANDS } from "../../domain/relationships/names.ts";
 
 const ts = (description: string) => v.pipe(v.string(), v.description(description));
 const nts = (description: string) => v.pipe(v.nullable(v.string()), v.description(description));
@@ -37,6 +38,7 @@ export const MessageDoc = v.pipe(
     respondedAt: v.nullable(v.string()),
     pendingActionId: v.nullable(v.string()),
     delivery: v.optional(DeliveryDoc),
+    labels: v.optional(v.pipe(v.array(v.string()), v.description("Labels put on an inbound message by automation rules"))),
   }),
   v.description("Inbox message / thread entry"),
 );
@@ -55,6 +57,17 @@ export const ConnectionDoc = v.pipe(
     updatedAt: v.string(),
     connectedAt: v.nullable(v.string()),
     lastMessageAt: v.nullable(v.string()),
+    layer: v.pipe(v.picklist(DUNBAR_LAYERS), v.description("Dunbar layer in force: the owner's override, else the computed one")),
+    layerOverride: v.pipe(v.nullable(v.picklist(DUNBAR_LAYERS)), v.description("Set by PATCH {layer}; sticks until cleared with {layer: null}")),
+    computedLayer: v.pipe(v.picklist(DUNBAR_LAYERS), v.description("From interaction history (frequency, recency, meetings, reciprocity)")),
+    health: v.pipe(v.nullable(v.picklist(HEALTH_BANDS)), v.description("Private health band; never shown to peers or on the card")),
+    healthScore: v.pipe(v.nullable(v.number()), v.description("0–1; bands: strong ≥0.75, healthy ≥0.55, cooling ≥0.35, at_risk ≥0.2, else dormant")),
+    healthFactors: v.pipe(v.nullable(v.record(v.string(), v.number())), v.description("closeness, frequency, recency, volume, reciprocity, trend, bridge, gapDays, cadenceDays")),
+    source: v.pipe(v.picklist(["ink", "linkedin"]), v.description("ink: known through INK traffic; linkedin: imported contact (no agent id)")),
+    email: v.nullable(v.string()),
+    company: v.nullable(v.string()),
+    position: v.nullable(v.string()),
+    linkedinUrl: v.nullable(v.string()),
   }),
   v.description("Connection"),
 );

@@ -32,7 +32,7 @@ export function federationRoutes(deps: SurfaceDeps, o: { tokens: Pick<OwnerToken
     .get("/inbox", ({ actor, query }) => listInbox(deps.ctx(actor), query, node), {
       query: InboxQuery,
       response: { 200: pageDoc(MessageDoc), ...errors(400, 401) },
-      detail: doc("Inbox", "Received messages", `Filters: status, intent. Retracted messages are hidden. ${PAGING}`),
+      detail: doc("Inbox", "Received messages", `Filters: status, intent, label (set by automation rules). Retracted messages are hidden. ${PAGING}`),
     })
     .get("/inbox/search", ({ actor, query }) => listInbox(deps.ctx(actor), query, node), {
       query: InboxSearchQuery,
@@ -61,7 +61,7 @@ export function federationRoutes(deps: SurfaceDeps, o: { tokens: Pick<OwnerToken
     .get("/connections", ({ actor, query }) => listConnections(deps.ctx(actor), query), {
       query: ConnectionQuery,
       response: { 200: pageDoc(ConnectionDoc), ...errors(400, 401) },
-      detail: doc("Connections", "Connections", `Optional status filter. ${PAGING}`),
+      detail: doc("Connections", "Connections", `Optional filters: status, layer (the layer in force), health. Each connection carries its Dunbar layer and private health band. ${PAGING}`),
     })
     .post(
       "/connections",
@@ -85,7 +85,7 @@ export function federationRoutes(deps: SurfaceDeps, o: { tokens: Pick<OwnerToken
       params: IdParam,
       body: UpdateConnectionInput,
       response: { 200: ConnectionDoc, ...errors(400, 401, 404, 409) },
-      detail: doc("Connections", "Change a connection's status", "pending → connected/declined answers the request with a connection_response; requested → disconnected withdraws it; blocked refuses everything from that agent."),
+      detail: doc("Connections", "Change a connection's status or Dunbar layer", "status: pending → connected/declined answers the request with a connection_response; requested → disconnected withdraws it; blocked refuses everything from that agent. layer: overrides the computed layer until cleared with null (the health band is then measured against that layer's cadence)."),
     })
     .get("/conversations", ({ actor, query }) => listConversations(deps.ctx(actor), query), {
       query: ConversationQuery,

@@ -1,0 +1,68 @@
+import * as v from "valibot";
+import { transaction } from "../../db/client.ts";
+import { ownerPolicy } from "../../db/schema/index.ts";
+import type { Ctx } from "../context.ts";
+import { DomainError } from "../errors.ts";
+import { recordEvent } from "../messages/store.ts";
+import { DEFAULT_POLICY, getPolicy, policyView, type PolicyView } from "./get-policy.ts";
+
+const LIST_MAX = 200;
+const list = (name: string, itemMax: number, what: string) =>
+  v.optional(
+    v.pipe(
+      v.array(v.pipe(v.string(`${name}: strings`), v.minLength(1, `${name}: no empty entries`), v.maxLength(itemMax, `${name}: each at most ${itemMax} characters`)), `${name}: an array of strings`),
+      v.maxLength(LIST_MAX, `${name}: at most ${LIST_MAX} entries`),
+      v.description(what),
+    ),
+  );
+
+/**
+ * `PUT /api/svc/policy` replaces the whole policy: a member left out goes back to its default
+ * (DEFAULT_POLICY), so what was sent is what is in force.
+ */
+export const PolicyInput = v.strictObject(
+  {
+    maxAutonomyLevel: v.optional(
+      v.pipe(
+        v.picklist(["none", "draft_only", "auto_respond", "full"], "maxAutonomyLevel: one of none, draft_only, auto_respond, full"),
+        v.description("none: receive, never act · draft_only: drafts wait for the owner (default) · auto_respond: like draft_only, trustedDids answered directly · full: act within the rules"),
+      ),
+    ),
+    trustedDids: list("trustedDids", 512, "Agent ids / DIDs whose messages are acted on without the owner (at every level but none)"),
+    maxInboundRate: v.optional(
+      v.pipe(v.number("maxInboundRate: a number"), v.integer("maxInboundRate: an integer"), v.minValue(1, "maxInboundRate: at least 1"), v.maxValue(10_000, "maxInboundRate: at most 10000"), v.description("Inbound intents per hour per sender (default 10)")),
+    ),
+    acceptForeignAgents: v.optional(v.pipe(v.boolean("acceptForeignAgents: true or false"), v.description("Accept connection requests from strangers into pending approvals (default true)"))),
+    allowedMethods: list("allowedMethods", 64, "Strangers' agent-id prefixes allowed to ask to connect (e.g. did:web:); empty = any"),
+    allowedHosts: list("allowedHosts", 253, "did:web hosts allowed to ask to connect (subdomains included); empty = any"),
+    allowedDids: list("allowedDids", 512, "When set, only these strangers may ask to connect"),
+    blockedDids: list("blockedDids", 512, "Agents refused outright (every intent)"),
+  },
+  (issue) => `unknown member ${JSON.stringify(issue.expected === "never" ? issue.input : issue.received)}; allowed: maxAutonomyLevel, trustedDids, maxInboundRate, acceptForeignAgents, allowedMethods, allowedHosts, allowedDids, blockedDids`,
+);
+export type PolicyInput = v.InferOutput<typeof PolicyInput>;
+
+export function updatePolicy(ctx: Ctx, input: PolicyInput): PolicyView {
+  if (ctx.actor.kind !== "owner") throw new DomainError("forbidden", "only the owner sets the policy");
+  const now = ctx.clock.now();
+  const d = DEFAULT_POLICY;
+  const row = {
+    id: 1,
+    maxAutonomyLevel: input.maxAutonomyLevel ?? d.maxAutonomyLevel,
+    trustedDidsJson: JSON.stringify(dedupe(input.trustedDids ?? d.trustedDids)),
+    maxInboundRate: input.maxInboundRate ?? d.maxInboundRate,
+    acceptForeignAgents: input.acceptForeignAgents ?? d.acceptForeignAgents,
+    allowedMethodsJson: JSON.stringify(dedupe(input.allowedMethods ?? d.allowedMethods)),
+    allowedHostsJson: JSON.stringify(dedupe((input.allowedHosts ?? d.allowedHosts).map((h) => h.toLowerCase().replace(/\.+$/, "")))),
+    allowedDidsJson: JSON.stringify(dedupe(input.allowedDids ?? d.allowedDids)),
+    blockedDidsJson: JSON.stringify(dedupe(input.blockedDids ?? d.blockedDids)),
+    updatedAt: now,
+  };
+  transaction(ctx.db, (tx) => {
+    tx.insert(ownerPolicy).values(row).onConflictDoUpdate({ target: ownerPolicy.id, set: row }).run();
+    recordEvent(tx, "policy.updated", now, { maxAutonomyLevel: row.maxAutonomyLevel });
+  });
+  return policyView(getPolicy(ctx.db));
+}
+
+const dedupe = (xs: string[]) => [...new Set(xs)];

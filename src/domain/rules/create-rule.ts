@@ -1,0 +1,35 @@
+import { count } from "drizzle-orm";
+import { transaction } from "../../db/client.ts";
+import { rules } from "../../db/schema/index.ts";
+import type { Ctx } from "../context.ts";
+import { conflict, DomainError } from "../errors.ts";
+import { recordEvent } from "../messages/store.ts";
+import { checkRule, MAX_RULES, ruleView, type CreateRuleInput, type RuleView, type StoredMatch } from "./rule-input.ts";
+
+export { CreateRuleInput } from "./rule-input.ts";
+
+/** The owner adds an automation rule; it applies to messages received from now on. */
+export function createRule(ctx: Ctx, input: CreateRuleInput): RuleView {
+  if (ctx.actor.kind !== "owner") throw new DomainError("forbidden", "only the owner writes rules");
+  const senderPrincipals = checkRule(input.match, input.action);
+  const now = ctx.clock.now();
+  const match: StoredMatch = { ...input.match, ...(senderPrincipals.length ? { senderPrincipals } : {}) };
+  return transaction(ctx.db, (tx) => {
+    const n = tx.select({ n: count() }).from(rules).get()?.n ?? 0;
+    if (n >= MAX_RULES) throw conflict(`at most ${MAX_RULES} rules; delete one first`);
+    const row = {
+      id: `rule_${ctx.ids.next()}`,
+      name: input.name,
+      enabled: input.enabled ?? true,
+      priority: input.priority ?? 100,
+      matchJson: JSON.stringify(match),
+      action: input.action.type,
+      actionJson: JSON.stringify(input.action),
+      createdAt: now,
+      updatedAt: now,
+    };
+    tx.insert(rules).values(row).run();
+    recordEvent(tx, "rule.created", now, { subjectId: row.id });
+    return ruleView(row);
+  });
+}
