@@ -66,4 +66,5 @@ ALTER TABLE `connections` ADD `email` text;--> statement-breakpoint
 ALTER TABLE `connections` ADD `company` text;--> statement-breakpoint
 ALTER TABLE `connections` ADD `position` text;--> statement-breakpoint
 ALTER TABLE `connections` ADD `linkedin_url` text;--> statement-breakpoint
-CREATE UNIQUE INDEX `connections_import_key_unique` ON `connections` (`import_key`);
+CREATE UNIQUE INDEX `connections_import_key_unique` ON `connections` (`import_key`);--> statement-breakpoint
+CREATE INDEX `messages_peer_idx` ON `messages` (`peer_principal`,`received_at`);

@@ -58,6 +58,8 @@ export const messages = sqliteTable(
     uniqueIndex("messages_dedupe").on(t.envelopeId, t.peerPrincipal, t.direction),
     index("messages_conversation_idx").on(t.conversationId, t.receivedAt),
     index("messages_direction_idx").on(t.direction, t.receivedAt),
+    // Relationship scoring aggregates one peer's year of traffic (domain/relationships).
+    index("messages_peer_idx").on(t.peerPrincipal, t.receivedAt),
     check("messages_direction", sql`${t.direction} in ('in', 'out')`),
   ],
 );

@@ -8,6 +8,11 @@ import { scoreRelationship, WINDOW_DAYS, type InteractionStats } from "./score.t
 const DAY = 86_400_000;
 const CURSOR = "relationships";
 const BATCH = 500;
+/** A relationship is rescored at most this often from traffic (layers and health move over days). */
+export const MIN_RESCORE_MS = 60_000;
+
+/** Peers whose rescoring the throttle postponed, per database; picked up by a later pass. */
+const deferred = new WeakMap<object, Set<string>>();
 
 type ConnectionRow = typeof connections.$inferSelect;
 
@@ -17,16 +22,20 @@ type ConnectionRow = typeof connections.$inferSelect;
  */
 export function refreshRelationships(ctx: Ctx): number {
   let read = 0;
+  let waiting = deferred.get(ctx.db);
+  if (!waiting) deferred.set(ctx.db, (waiting = new Set()));
   for (;;) {
     const after = readCursor(ctx.db, CURSOR);
     const batch = eventsAfter(ctx.db, after, BATCH);
-    if (batch.length === 0) return read;
-    const principals = [...new Set(batch.map((e) => e.peerPrincipal).filter((p): p is string => p !== null))];
+    const principals = new Set([...waiting, ...batch.map((e) => e.peerPrincipal).filter((p): p is string => p !== null)]);
+    if (batch.length === 0 && principals.size === 0) return read;
+    const now = ctx.clock.now();
     transaction(ctx.db, (tx) => {
-      if (principals.length > 0) recompute(tx, ctx.clock.now(), principals);
-      writeCursor(tx, CURSOR, batch.at(-1)!.seq, ctx.clock.now());
+      if (principals.size > 0) recompute(tx, now, [...principals], waiting!);
+      if (batch.length > 0) writeCursor(tx, CURSOR, batch.at(-1)!.seq, now);
     });
     read += batch.length;
+    if (batch.length === 0) return read;
   }
 }
 
@@ -41,8 +50,15 @@ export function recomputeRelationship(tx: Tx, now: number, connectionId: string)
   if (row) apply(tx, now, [row]);
 }
 
-function recompute(tx: Tx, now: number, principals: string[] | "all"): number {
-  const rows = principals === "all" ? tx.select().from(connections).all() : tx.select().from(connections).where(inArray(connections.principal, principals)).all();
+function recompute(tx: Tx, now: number, principals: string[] | "all", waiting?: Set<string>): number {
+  let rows = principals === "all" ? tx.select().from(connections).all() : tx.select().from(connections).where(inArray(connections.principal, principals)).all();
+  if (waiting) {
+    // Throttle: a peer scored less than a minute ago waits for a later pass instead.
+    const due = rows.filter((r) => r.layerComputedAt === null || now - r.layerComputedAt >= MIN_RESCORE_MS);
+    for (const r of rows) if (r.principal) (due.includes(r) ? waiting.delete(r.principal) : waiting.add(r.principal));
+    for (const p of principals === "all" ? [] : principals) if (!rows.some((r) => r.principal === p)) waiting.delete(p);
+    rows = due;
+  }
   return apply(tx, now, rows);
 }
 
