@@ -2,7 +2,8 @@ import { normalizePrincipal, type AgentCard } from "../../ink/index.ts";
 import type { Ctx } from "../context.ts";
 import { DomainError, invalidInput } from "../errors.ts";
 import type { FederationDeps } from "../federation/deps.ts";
-import { agentIdFromCardUrl, cardUrlFor, didWebBase } from "./card-url.ts";
+import { agentIdFromCardUrl } from "./card-url.ts";
+import { didWebCardUrl } from "./did-web.ts";
 import { fetchPeerCard, type FetchCardResult } from "./fetch-peer-card.ts";
 import { cardOf, findPeerCard, hasSigningSet, STALE_CARD_GRACE_MS, type PeerCardUpdate } from "./peer-cards.ts";
 
@@ -33,8 +34,7 @@ export async function resolveRecipient(ctx: Ctx, input: { to?: string | undefine
   const principal = normalized.principal;
   const row = findPeerCard(ctx.db, principal);
   const cached = cardOf(row);
-  const didBase = didWebBase(input.to);
-  const url = row?.cardUrl ?? (didBase ? cardUrlFor(didBase, input.to) : null);
+  const url = row?.cardUrl ?? (input.to.startsWith("did:web:") ? await didWebCardUrl(deps.http, input.to) : null);
   if (cached && (row?.expiresAt ?? 0) >= now) return { principal, agentId: cached.agentId, card: cached, learned: null };
   if (!url) throw invalidInput(`unknown agent ${input.to}: pass cardUrl (its Agent Card URL) the first time`);
   const fetched = await fetchPeerCard(deps.http, { cardUrl: url, agentId: cached?.agentId ?? input.to, allowPrivatePeers: deps.allowPrivatePeers });

@@ -3,7 +3,7 @@ import { connections } from "../../db/schema/index.ts";
 import { decodeEd25519PublicKey, resolveSenderKeys, type AgentCard, type SenderKeys } from "../../ink/index.ts";
 import type { Ctx } from "../context.ts";
 import type { FederationDeps } from "../federation/deps.ts";
-import { cardUrlFor, didWebBase } from "./card-url.ts";
+import { didWebCardUrl } from "./did-web.ts";
 import { fetchPeerCard } from "./fetch-peer-card.ts";
 import { ingestQueries } from "../inbox/ingest-queries.ts";
 import { cardOf, hasSigningSet, REFRESH_THROTTLE_MS, STALE_CARD_GRACE_MS, type PeerCardRow, type PeerCardUpdate } from "./peer-cards.ts";
@@ -41,8 +41,8 @@ export async function resolveInboundSenderKeys(
   let card = cached?.card ?? null;
   let learned: PeerCardUpdate | null = null;
   const connection = row?.cardUrl ? null : ctx.db.select({ cardUrl: connections.cardUrl }).from(connections).where(eq(connections.principal, input.principal)).get();
-  const didBase = didWebBase(input.from);
-  const url = row?.cardUrl ?? connection?.cardUrl ?? (didBase ? cardUrlFor(didBase, input.from) : null);
+  // A did:web names its host: its DID document says where the card is (INK §12).
+  const url = row?.cardUrl ?? connection?.cardUrl ?? (input.from.startsWith("did:web:") ? await didWebCardUrl(deps.http, input.from) : null);
   if (url && (card === null || stale || (unknownKey && !throttled))) {
     const fetched = await fetchPeerCard(deps.http, { cardUrl: url, agentId: input.from, allowPrivatePeers: deps.allowPrivatePeers });
     if (fetched.ok) {

@@ -1,0 +1,100 @@
+import { afterEach, beforeEach, expect, test } from "bun:test";
+import { buildSignedEnvelope, formatTimestamp, prepareOutbound } from "../../src/ink/index.ts";
+import { didWebDocumentUrl } from "../../src/domain/peers/did-web.ts";
+import { bootNetworkNode, type TestNode } from "../helpers/boot.ts";
+import { testClock } from "../helpers/clock.ts";
+import { freshNonce, postIntent } from "../helpers/ink.ts";
+import { asOwner } from "../helpers/owner.ts";
+import { personaKey } from "../helpers/personas.ts";
+import { json } from "../helpers/process.ts";
+import { testTls } from "../helpers/tls.ts";
+
+/** "dave" is a did:web agent: a DID document naming his card, and an endpoint, on dave.kith.test. */
+let alice: TestNode & { url: string; stop(): Promise<void> };
+let dave: ReturnType<typeof Bun.serve>;
+let delivered: Array<Record<string, unknown>> = [];
+let serviceInDoc = true;
+const key = personaKey("carol", "signing");
+const did = () => `did:web:dave.kith.test%3A${dave.port}`;
+
+beforeEach(async () => {
+  delivered = [];
+  serviceInDoc = true;
+  dave = Bun.serve({
+    port: 0,
+    hostname: "127.0.0.1",
+    tls: testTls(),
+    async fetch(req) {
+      const path = new URL(req.url).pathname;
+      const base = `https://dave.kith.test:${dave.port}`;
+      if (path === "/.well-known/did.json") {
+        return Response.json({ "@context": ["https://www.w3.org/ns/did/v1"], id: did(), service: serviceInDoc ? [{ id: `${did()}#ink`, type: "INKAgentEndpoint", serviceEndpoint: `${base}/cards/dave.json` }] : [] });
+      }
+      if (path === "/cards/dave.json" || path === `/ink/v1/${encodeURIComponent(did())}/agent.json`) {
+        return Response.json({
+          protocol: "ink/0.1", agentId: did(), handle: "dave", displayName: "Dave", endpoint: `${base}/inbox`, publicKeyMultibase: key.publicKeyMultibase,
+          capabilities: { intentsAccepted: ["ask", "connection_request"], intentsSent: ["ask"] }, availability: { timezone: "UTC" },
+          keys: { signing: [{ keyId: key.keyId, algorithm: "Ed25519", publicKeyMultibase: key.publicKeyMultibase, status: "active", validFrom: "2026-01-01T00:00:00.000Z" }], encryption: [] },
+        });
+      }
+      if (path === "/inbox" && req.method === "POST") {
+        delivered.push(await req.json());
+        return Response.json({ accepted: true });
+      }
+      return new Response("not found", { status: 404 });
+    },
+  });
+  alice = await bootNetworkNode({ name: "alice", clock: testClock(Date.now()) });
+});
+afterEach(async () => {
+  await alice.stop();
+  dave.stop(true);
+});
+
+function daveSends(intent: string, payload: Record<string, unknown>) {
+  const now = formatTimestamp(alice.clock.now());
+  const built = buildSignedEnvelope({ protocol: "ink/0.1", id: `d-${freshNonce()}`, correlationId: "t-dave", createdAt: now, from: did(), to: alice.agentId!, intent, payload, timestamp: now, nonce: freshNonce(), signingKeyId: key.keyId }, key.privateKey, "svc");
+  if (!built.ok) throw new Error(built.reason);
+  const req = prepareOutbound({ envelope: built.envelope, recipient: { agentId: alice.agentId!, endpoint: `${alice.publicUrl}/ink/v1/${alice.agentId}/intent` }, secretKey: key.privateKey, keyId: key.keyId, wordmark: "svc" });
+  if (!req.ok) throw new Error(req.reason);
+  return { body: req.bodyText, authorization: req.authorization, envelope: req.body, path: req.path };
+}
+
+test("did:web document URLs follow the did:web method", () => {
+  expect(didWebDocumentUrl("did:web:example.com")).toBe("https://example.com/.well-known/did.json");
+  expect(didWebDocumentUrl("did:web:example.com%3A8443")).toBe("https://example.com:8443/.well-known/did.json");
+  expect(didWebDocumentUrl("did:web:example.com:users:alice")).toBe("https://example.com/users/alice/did.json");
+  expect(didWebDocumentUrl("did:web:bad host")).toBeNull();
+  expect(didWebDocumentUrl("did:key:z6Mk")).toBeNull();
+});
+
+test("a did:web stranger's connection_request verifies with the keys of the card its DID document names", async () => {
+  const res = await postIntent(alice, daveSends("connection_request", { method: "discovery", context: "hi from dave", profileSnapshot: { headline: "", skills: [], interests: [], openTo: [] } }));
+  expect(res.status).toBe(202);
+  const connections = await json(await asOwner(alice, "/api/svc/connections"));
+  expect(connections.items[0]).toMatchObject({ agentId: did(), handle: "dave", status: "pending" });
+  // A signature by another key is refused: the card's key set is authoritative.
+  const forged = daveSends("connection_request", { method: "qr", context: "x", profileSnapshot: { headline: "", skills: [], interests: [], openTo: [] } });
+  const other = personaKey("bob", "signing");
+  const envelope = JSON.parse(forged.body);
+  const { signTransport } = await import("../../src/ink/index.ts");
+  const resigned = signTransport({ method: "POST", path: forged.path, recipientDid: alice.agentId!, body: envelope, timestamp: envelope.timestamp }, other.privateKey, other.keyId);
+  if (!resigned.ok) throw new Error("sign");
+  expect((await postIntent(alice, { ...forged, authorization: resigned.authorization })).status).toBe(401);
+});
+
+test("the owner can send to a did:web agent by its DID alone; without a service the INK discovery path is used", async () => {
+  const sent = await asOwner(alice, "/api/svc/intents", { body: { to: did(), intent: "ask", payload: { question: "Are you there, Dave?" } } });
+  expect(sent.status).toBe(202);
+  await alice.drainOutbox();
+  expect(delivered).toHaveLength(1);
+  expect(delivered[0]).toMatchObject({ to: did(), intent: "ask", payload: { question: "Are you there, Dave?" } });
+
+  serviceInDoc = false;
+  await alice.stop();
+  alice = await bootNetworkNode({ name: "alice", clock: testClock(Date.now()) });
+  const again = await asOwner(alice, "/api/svc/intents", { body: { to: did(), intent: "ask", payload: { question: "Still there?" } } });
+  expect(again.status).toBe(202);
+  await alice.drainOutbox();
+  expect(delivered).toHaveLength(2);
+});
