@@ -107,6 +107,8 @@ export type OutboundInput = {
   extraConfidentialIntents?: readonly string[];
   /** Replay nonce of the sealed outer envelope; default: random 32 chars. */
   messageNonce?: string;
+  /** Seal as `network.ink.encrypted` (every INK receiver accepts it) instead of the wordmark spelling. */
+  neutralType?: boolean;
   /** Test hooks for deterministic sealing. */
   ephemeralSecretKey?: Uint8Array;
   iv?: Uint8Array;
@@ -152,6 +154,7 @@ export function prepareOutbound(input: OutboundInput): OutboundRequest | Outboun
       timestamp: envelope.timestamp ?? envelope.createdAt,
       messageNonce: input.messageNonce ?? toBase64url(crypto.getRandomValues(new Uint8Array(24))),
       wordmark,
+      ...(input.neutralType === true ? { neutralType: true } : {}),
       ...(input.ephemeralSecretKey === undefined ? {} : { ephemeralSecretKey: input.ephemeralSecretKey }),
       ...(input.iv === undefined ? {} : { iv: input.iv }),
     });

@@ -38,7 +38,7 @@ beforeEach(async () => {
         });
       }
       if (path === "/inbox" && req.method === "POST") {
-        delivered.push(await req.json());
+        delivered.push((await req.json()) as Record<string, unknown>);
         return Response.json({ accepted: true });
       }
       return new Response("not found", { status: 404 });

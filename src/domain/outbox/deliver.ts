@@ -111,6 +111,8 @@ async function attemptDelivery(
     secretKey: key.privateKey,
     keyId: key.keyId,
     wordmark: deps.node.wordmark,
+    // INK §3.4 dual-accept: every receiver accepts network.ink.*; network.svc.* only svc peers do.
+    neutralType: deps.node.wordmark === "svc" && !card.card.agentId.startsWith("svc:"),
   });
   if (!prepared.ok) return { outcome: { kind: "failed", error: `cannot prepare the request: ${prepared.reason}` } };
 
