@@ -4,6 +4,8 @@
  * gate does not apply; what does: a timeout on every call, redirects refused (never followed to
  * somewhere else with a code or a secret), and a cap on what is read back.
  */
+import { readBounded } from "./bounded-read.ts";
+
 export const OUTBOUND_TIMEOUT_MS = 10_000;
 export const OUTBOUND_MAX_BYTES = 256 * 1024;
 
@@ -60,19 +62,7 @@ export async function getJson(url: string, options: { fetch?: FetchLike } = {}):
 }
 
 async function readCapped(response: Response, max: number): Promise<string> {
-  if (!response.body) return "";
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel();
-      throw new OutboundError(`response larger than ${max} bytes`);
-    }
-    chunks.push(value);
-  }
-  return new TextDecoder().decode(Buffer.concat(chunks));
+  const bytes = await readBounded(response.body, max, response.headers.get("content-length"));
+  if (bytes === null) throw new OutboundError(`response larger than ${max} bytes`);
+  return new TextDecoder().decode(bytes);
 }

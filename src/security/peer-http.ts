@@ -2,6 +2,7 @@ import { lookup as dnsLookup } from "node:dns/promises";
 import { isIP } from "node:net";
 import { rootCertificates } from "node:tls";
 import { classifyHost } from "../ink/index.ts";
+import { readBounded } from "./bounded-read.ts";
 
 /**
  * The only way the node talks to peers (card fetches, deliveries, directories). INK §12/§14 SSRF
@@ -86,7 +87,7 @@ export function createPeerHttp(options: PeerHttpOptions): PeerHttp {
           signal: controller.signal,
           tls: { serverName: isIP(hostname) ? undefined : hostname, ...(ca ? { ca } : {}) },
         } as RequestInit);
-        const body = await readCapped(response, init.maxBytes ?? DEFAULT_MAX_BYTES);
+        const body = await readBounded(response.body, init.maxBytes ?? DEFAULT_MAX_BYTES, response.headers.get("content-length"));
         if (body === null) return fail("too_large", `response exceeds ${init.maxBytes ?? DEFAULT_MAX_BYTES} bytes`);
         return { ok: true, status: response.status, headers: response.headers, body, address: pinned.address };
       } catch (e) {
@@ -97,36 +98,6 @@ export function createPeerHttp(options: PeerHttpOptions): PeerHttp {
       }
     },
   };
-}
-
-/** Reads at most `max` bytes; null when the body is larger (the rest is never read). */
-async function readCapped(response: Response, max: number): Promise<Uint8Array | null> {
-  const declared = response.headers.get("content-length");
-  if (declared && /^\d+$/.test(declared) && Number(declared) > max) {
-    await response.body?.cancel().catch(() => {});
-    return null;
-  }
-  if (!response.body) return new Uint8Array(0);
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel().catch(() => {});
-      return null;
-    }
-    chunks.push(value);
-  }
-  const out = new Uint8Array(size);
-  let offset = 0;
-  for (const c of chunks) {
-    out.set(c, offset);
-    offset += c.byteLength;
-  }
-  return out;
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {

@@ -2,23 +2,14 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { formatTimestamp, signTransport, validateAgentCard } from "../../src/ink/index.ts";
 import { freshNonce } from "../helpers/ink.ts";
 import { personaKey } from "../helpers/personas.ts";
-import { bootNetworkNode, type TestNode } from "../helpers/boot.ts";
-import { testClock } from "../helpers/clock.ts";
+import { bootNetworkPair, stopNodes, type NetworkNode } from "../helpers/boot.ts";
 import { asOwner } from "../helpers/owner.ts";
 import { json } from "../helpers/process.ts";
 
-type Net = TestNode & { url: string; stop(): Promise<void> };
-let alice: Net;
-let bob: Net;
-beforeEach(async () => {
-  const clock = testClock();
-  alice = await bootNetworkNode({ name: "alice", clock });
-  bob = await bootNetworkNode({ name: "bob", clock });
-});
-afterEach(async () => {
-  await alice.stop();
-  await bob.stop();
-});
+let alice: NetworkNode;
+let bob: NetworkNode;
+beforeEach(async () => void ({ alice, bob } = await bootNetworkPair()));
+afterEach(() => stopNodes(alice, bob));
 
 const PUBLIC = { headline: "Builds self-hosted agents", skills: ["typescript", "sqlite"], interests: ["federation"], openTo: ["collaboration"], availability: { timezone: "Europe/Paris", responseSla: "a day" } };
 const CONNECTED = { headline: "Alice — ask me about Kith", skills: ["typescript"], interests: [], openTo: ["coffee"] };

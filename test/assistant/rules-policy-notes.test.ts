@@ -1,24 +1,15 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { bootNetworkNode, type TestNode } from "../helpers/boot.ts";
-import { testClock } from "../helpers/clock.ts";
+import { bootNetworkPair, stopNodes, type NetworkNode } from "../helpers/boot.ts";
 import { runAssistantJob } from "../helpers/assistant.ts";
 import { postIntent, signedIntent } from "../helpers/ink.ts";
 import { asOwner } from "../helpers/owner.ts";
 import { json } from "../helpers/process.ts";
 
 const DAY = 86_400_000;
-type Net = TestNode & { url: string; stop(): Promise<void> };
-let alice: Net;
-let bob: Net;
-beforeEach(async () => {
-  const clock = testClock();
-  alice = await bootNetworkNode({ name: "alice", clock });
-  bob = await bootNetworkNode({ name: "bob", clock });
-});
-afterEach(async () => {
-  await alice.stop();
-  await bob.stop();
-});
+let alice: NetworkNode;
+let bob: NetworkNode;
+beforeEach(async () => void ({ alice, bob } = await bootNetworkPair()));
+afterEach(() => stopNodes(alice, bob));
 
 /** Bob's node asks to connect and Alice accepts: returns the connection id on Alice's node. */
 async function connectBob(): Promise<string> {

@@ -1,24 +1,15 @@
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { connections } from "../../src/db/schema/index.ts";
 import { formatTimestamp, signTransport, validateAgentCard } from "../../src/ink/index.ts";
-import { bootNetworkNode, type TestNode } from "../helpers/boot.ts";
-import { testClock } from "../helpers/clock.ts";
+import { bootNetworkPair, stopNodes, type NetworkNode } from "../helpers/boot.ts";
 import { freshNonce } from "../helpers/ink.ts";
 import { personaKey } from "../helpers/personas.ts";
 import { json } from "../helpers/process.ts";
 
-type Net = TestNode & { url: string; stop(): Promise<void> };
-let alice: Net;
-let bob: Net;
-beforeEach(async () => {
-  const clock = testClock();
-  alice = await bootNetworkNode({ name: "alice", clock });
-  bob = await bootNetworkNode({ name: "bob", clock });
-});
-afterEach(async () => {
-  await alice.stop();
-  await bob.stop();
-});
+let alice: NetworkNode;
+let bob: NetworkNode;
+beforeEach(async () => void ({ alice, bob } = await bootNetworkPair()));
+afterEach(() => stopNodes(alice, bob));
 
 function query(overrides: Record<string, unknown> = {}, options: { sign?: boolean } = {}) {
   const path = `/ink/v1/${alice.agentId}/agent-card-query`;

@@ -4,26 +4,17 @@ import { connections, messages, ownerPolicy } from "../../src/db/schema/index.ts
 import { listPending } from "../../src/domain/approvals/list-pending.ts";
 import { listInbox } from "../../src/domain/inbox/list-inbox.ts";
 import { formatTimestamp } from "../../src/ink/index.ts";
-import { bootNetworkNode, TEST_REMOTE_HEADER, type TestNode } from "../helpers/boot.ts";
-import { testClock } from "../helpers/clock.ts";
+import { bootNetworkPair, stopNodes, TEST_REMOTE_HEADER, type NetworkNode } from "../helpers/boot.ts";
 import { postIntent, signedIntent } from "../helpers/ink.ts";
 import { json } from "../helpers/process.ts";
 
-type Net = TestNode & { url: string; stop(): Promise<void> };
-let alice: Net;
-let bob: Net;
+let alice: NetworkNode;
+let bob: NetworkNode;
 const owner = { kind: "owner", subject: "owner" } as const;
 const request = { method: "discovery", context: "hello", profileSnapshot: { headline: "Bob", skills: [], interests: [], openTo: [] } };
 
-beforeEach(async () => {
-  const clock = testClock();
-  alice = await bootNetworkNode({ name: "alice", clock });
-  bob = await bootNetworkNode({ name: "bob", clock });
-});
-afterEach(async () => {
-  await alice.stop();
-  await bob.stop();
-});
+beforeEach(async () => void ({ alice, bob } = await bootNetworkPair()));
+afterEach(() => stopNodes(alice, bob));
 
 /** Alice's node knows Bob: his card URL is on record and they are connected. */
 function connectBob(status = "connected") {

@@ -180,3 +180,17 @@ function assemble(options: BootOptions, publicUrl: string): TestNode {
   };
   return testNode;
 }
+
+export type NetworkNode = TestNode & { url: string; stop(): Promise<void> };
+
+/** Alice and Bob as two TLS nodes sharing one test clock (the usual two-node fixture). */
+export async function bootNetworkPair(options: { alice?: BootOptions; bob?: BootOptions } = {}): Promise<{ alice: NetworkNode; bob: NetworkNode; clock: TestClock }> {
+  const clock = testClock();
+  const alice = await bootNetworkNode({ name: "alice", clock, ...options.alice });
+  const bob = await bootNetworkNode({ name: "bob", clock, ...options.bob });
+  return { alice, bob, clock };
+}
+
+export async function stopNodes(...nodes: Array<NetworkNode | undefined>): Promise<void> {
+  await Promise.all(nodes.map((n) => n?.stop()));
+}

@@ -1,22 +1,13 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { bootNetworkNode, type TestNode } from "../helpers/boot.ts";
-import { testClock } from "../helpers/clock.ts";
+import { bootNetworkPair, stopNodes, type NetworkNode } from "../helpers/boot.ts";
 import { postIntent, signedIntent } from "../helpers/ink.ts";
 import { asOwner } from "../helpers/owner.ts";
 import { json } from "../helpers/process.ts";
 
-type Net = TestNode & { url: string; stop(): Promise<void> };
-let alice: Net;
-let bob: Net;
-beforeEach(async () => {
-  const clock = testClock();
-  alice = await bootNetworkNode({ name: "alice", clock });
-  bob = await bootNetworkNode({ name: "bob", clock });
-});
-afterEach(async () => {
-  await alice.stop();
-  await bob.stop();
-});
+let alice: NetworkNode;
+let bob: NetworkNode;
+beforeEach(async () => void ({ alice, bob } = await bootNetworkPair()));
+afterEach(() => stopNodes(alice, bob));
 
 /** Alice connects to Bob through the owner API and Bob accepts through his. */
 async function connect() {

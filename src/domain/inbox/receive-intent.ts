@@ -21,7 +21,7 @@ import { learnHintedCard, resolveInboundSenderKeys } from "../peers/resolve-send
 import { checkForeignSender, type ForeignSenderDecision } from "../policy/foreign-sender.ts";
 import { policyFromRow, type OwnerPolicy } from "../policy/get-policy.ts";
 import { ingestQueries } from "./ingest-queries.ts";
-import { storeInbound, type StoreContext } from "./store-inbound.ts";
+import { storeInbound, type StoreContext, type StoredMessage } from "./store-inbound.ts";
 
 export interface ReceiveInput {
   /** The agent id in the request path; anything but this node's agent is unknown here. */
@@ -44,18 +44,7 @@ export type ReceiveReason =
   | "duplicate_message_id"
   | Exclude<ForeignSenderDecision["reason"], "ok_foreign_user_opt_in">;
 
-export type ReceiveOutcome =
-  | {
-      ok: true;
-      /** `held`: waiting for the owner (autonomy rule); `stored`: in the inbox. */
-      outcome: "stored" | "held";
-      envelopeId: string;
-      correlationId: string;
-      messageId: string;
-      pendingActionId: string | null;
-      duplicate: boolean;
-    }
-  | { ok: false; reason: ReceiveReason; detail?: string; retryAfterSeconds?: number };
+export type ReceiveOutcome = ({ ok: true } & StoredMessage) | { ok: false; reason: ReceiveReason; detail?: string; retryAfterSeconds?: number };
 
 /**
  * The INK receiver (INK §9) for one POST: structure and transport checks on the raw bytes, the

@@ -25,18 +25,18 @@ export interface StoreContext {
   learned: PeerCardUpdate | null;
 }
 
-export type StoreResult =
-  | {
-      ok: true;
-      outcome: "stored" | "held";
-      envelopeId: string;
-      correlationId: string;
-      messageId: string;
-      pendingActionId: string | null;
-      duplicate: boolean;
-      queuedReply: boolean;
-    }
-  | { ok: false; reason: ReceiveReason; detail?: string };
+/** What receiving a message produced (also the answer to a retried delivery of it). */
+export interface StoredMessage {
+  /** `held`: waiting for the owner (autonomy rule); `stored`: in the inbox. */
+  outcome: "stored" | "held";
+  envelopeId: string;
+  correlationId: string;
+  messageId: string;
+  pendingActionId: string | null;
+  duplicate: boolean;
+}
+
+export type StoreResult = ({ ok: true; queuedReply: boolean } & StoredMessage) | { ok: false; reason: ReceiveReason; detail?: string };
 
 /** The write half of receiving: runs inside the caller's transaction, after the nonce was recorded. */
 export function storeInbound(tx: Tx, ctx: Ctx, s: StoreContext): StoreResult {

@@ -1,3 +1,5 @@
+import { readBounded } from "../../security/bounded-read.ts";
+
 /**
  * Reads a signed request's body once, as bytes, never more than `max` (INK: signatures are
  * checked on the exact bytes, so nothing may parse the body first). A declared or streamed body
@@ -5,32 +7,11 @@
  */
 export async function readRawBody(request: Request, max: number): Promise<Uint8Array | null> {
   const declared = request.headers.get("content-length");
-  if (declared && /^\d+$/.test(declared)) {
-    if (Number(declared) > max) return null;
+  if (declared && /^\d+$/.test(declared) && Number(declared) <= max) {
     // A declared length within the cap: the runtime enforces it, so read in one native call.
     return new Uint8Array(await request.arrayBuffer());
   }
-  if (!request.body) return new Uint8Array(0);
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel().catch(() => {});
-      return null;
-    }
-    chunks.push(value);
-  }
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.byteLength;
-  }
-  return out;
+  return readBounded(request.body, max, declared);
 }
 
 /** `application/json`, optionally with a utf-8 charset (the only JSON INK peers send). */
