@@ -9,3 +9,4 @@ export * from "./policy.ts";
 export * from "./owner-codes.ts";
 export * from "./oauth-states.ts";
 export * from "./owner-sessions.ts";
+export * from "./discovery.ts";
