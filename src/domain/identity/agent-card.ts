@@ -2,6 +2,8 @@ import { asc } from "drizzle-orm";
 import { agentKeys } from "../../db/schema/index.ts";
 import { REGISTERED_INTENTS } from "../../ink/index.ts";
 import type { Ctx } from "../context.ts";
+import { discoveryDescriptor, findOwnListing, type DiscoveryDescriptor } from "../discovery/own-publication.ts";
+import { ownProfileSnapshot, type ProfileSnapshot } from "../profile/own-snapshot.ts";
 import { agentIdOf, findAgentRow, inboundPathOf, type AgentRow, type NodeIdentity } from "./agent.ts";
 
 type KeyRow = typeof agentKeys.$inferSelect;
@@ -31,6 +33,10 @@ export interface AgentCard {
   keySetVersion: number;
   supportedProtocolVersions: string[];
   visibility: "public";
+  /** INK §11 discovery descriptor: present once the owner published (enabled: false after unpublish). */
+  discovery?: DiscoveryDescriptor;
+  /** The `public` profile snapshot, shown while published (what directories index). */
+  profileSnapshot?: ProfileSnapshot;
   updatedAt: string;
 }
 
@@ -42,7 +48,11 @@ export function getAgentCard(ctx: Ctx, node: NodeIdentity): AgentCard | null {
   const agent = findAgentRow(ctx.db);
   if (!agent) return null;
   const keys = ctx.db.select().from(agentKeys).orderBy(asc(agentKeys.createdAt), asc(agentKeys.keyId)).all();
-  return buildAgentCard(agent, keys, node);
+  const card = buildAgentCard(agent, keys, node);
+  const discovery = discoveryDescriptor(findOwnListing(ctx.db, agent, node.wordmark));
+  if (discovery) card.discovery = discovery;
+  if (discovery?.enabled) card.profileSnapshot = ownProfileSnapshot(ctx.db, "public");
+  return card;
 }
 
 /**
