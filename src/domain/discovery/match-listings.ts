@@ -7,9 +7,9 @@ export type ResultRow = Parameters<typeof discoveryResult>[0];
  * bm25 is computed per matching row (1-3 µs each, more with more phrases), so ranking every match
  * of a word that half of 100k profiles contain takes ~40 ms. A group with more matches than this
  * is ranked among its most recently listed RANK_WINDOW matches (rowid order = listing order);
- * smaller groups are ranked exactly. Handle/name matches form their own group, ranked first, so
- * the strongest matches are not cut by the window unless they alone exceed it. Measured in
- * scripts/bench/discover.ts.
+ * smaller groups are ranked exactly. (A separate pass ranking handle/name matches first cost a
+ * second read of the same doclists; the column weights favour those matches instead.) Measured
+ * in scripts/bench/discover.ts.
  */
 export const RANK_WINDOW = 1_000;
 
@@ -18,8 +18,8 @@ const COLUMNS = `l.id, l.agent_id AS agentId, l.handle, l.display_name AS displa
 
 /**
  * Listed rows matching an FTS5 expression and carrying every facet needle (`\n<kind>:<value>\n`
- * in `facets`), best first: the `priority` group (if any), then the rest of `match`, each by bm25
- * (the table's configured rank), then oldest listing. `match: null` means no text condition: every
+ * in `facets`), best first: the `priority` expression's matches (if given), then the rest of
+ * `match`, each by bm25 (the table's configured rank), then oldest listing. `match: null` means no text condition: every
  * listed row with the needles, oldest listing first. Statements are cached by bun:sqlite per SQL
  * text; there is one shape per number of needles.
  */

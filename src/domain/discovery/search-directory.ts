@@ -74,9 +74,10 @@ export type DiscoverQuery = v.InferOutput<typeof DiscoverQuery>;
  * `GET /discover`: listed agents matching every word of `q` (whole words anywhere, word prefixes
  * in handles and names), filtered by exact skills, interests, openTo and roles (all given values
  * must be present, case- and accent-insensitive; a card's discovery tags count as skills) and by
- * location words. Ranking: agents whose handle or display name matches every word first, then the
- * others; within each group bm25 with column weights (see match-listings.ts for the bound on very
- * broad queries). Delisted and dropped entries are not in the index; the status is checked again.
+ * location words. Ranked by bm25 with column weights (handle and display name 10, headline and
+ * skills 5, tags 3, bio, interests, openTo and roles 2, location 1; see match-listings.ts for the
+ * bound on very broad queries). Delisted and dropped entries are not in the index; the status is
+ * checked again.
  */
 export function searchDirectory(ctx: Ctx, query: DiscoverQuery): { results: DiscoveryResult[] } {
   const terms = queryTerms(query.q).slice(0, MAX_QUERY_TERMS);
