@@ -18,24 +18,17 @@ const COLUMNS = `l.id, l.agent_id AS agentId, l.handle, l.display_name AS displa
 
 /**
  * Listed rows matching an FTS5 expression and carrying every facet needle (`\n<kind>:<value>\n`
- * in `facets`), best first: the `priority` expression's matches (if given), then the rest of
- * `match`, each by bm25 (the table's configured rank), then oldest listing. `match: null` means no text condition: every
- * listed row with the needles, oldest listing first. Statements are cached by bun:sqlite per SQL
- * text; there is one shape per number of needles.
+ * in `facets`), best first by bm25 (the table's configured rank), then oldest listing. `match:
+ * null` means no text condition: every listed row with the needles, oldest listing first.
+ * Statements are cached by bun:sqlite per SQL text; there is one shape per number of needles.
  */
-export function matchListings(db: Db, input: { match: string | null; priority?: string | null; needles: string[]; limit: number }): ResultRow[] {
+export function matchListings(db: Db, input: { match: string | null; needles: string[]; limit: number }): ResultRow[] {
   const facetSql = input.needles.map(() => " AND instr(l.facets, ?) > 0").join("");
   if (input.match === null) {
     const sql = `SELECT ${COLUMNS} FROM directory_listings l WHERE l.status = 'listed'${facetSql} ORDER BY l.listed_at, l.id LIMIT ?`;
     return db.$client.query<ResultRow, Array<string | number>>(sql).all(...input.needles, input.limit);
   }
-  const ids: number[] = [];
-  for (const expression of [input.priority ?? null, input.match]) {
-    if (expression === null || ids.length >= input.limit) continue;
-    for (const id of rankedIds(db, expression, input.needles, input.limit + ids.length, facetSql)) {
-      if (ids.length < input.limit && !ids.includes(id)) ids.push(id);
-    }
-  }
+  const ids = rankedIds(db, input.match, input.needles, input.limit, facetSql);
   if (ids.length === 0) return [];
   const rows = db.$client.query<ResultRow & { id: number }, [string]>(`SELECT ${COLUMNS} FROM directory_listings l WHERE l.id IN (SELECT value FROM json_each(?))`).all(JSON.stringify(ids));
   const byId = new Map(rows.map((r) => [r.id, r]));
