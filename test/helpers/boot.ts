@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createApp, createFederationDeps, type App } from "../../src/app.ts";
+import { createApp, createDiscoveryDeps, createFederationDeps, type App } from "../../src/app.ts";
+import type { DiscoveryDeps } from "../../src/domain/discovery/deps.ts";
 import { closeDatabase, openDatabase, type Db } from "../../src/db/client.ts";
 import { migrate } from "../../src/db/migrate.ts";
 import type { Actor, Ctx, Ids } from "../../src/domain/context.ts";
@@ -34,6 +35,8 @@ export interface TestNode {
   publicUrl: string;
   wordmark: Wordmark;
   federation: FederationDeps;
+  /** Discovery deps as the app has them (directories, re-validation period). */
+  discovery: DiscoveryDeps;
   logLines: Array<Record<string, unknown>>;
   /** The card URL other nodes use to reach this one. */
   cardUrl: string | null;
@@ -59,6 +62,8 @@ export interface BootOptions {
   trustProxy?: boolean;
   clock?: TestClock;
   ids?: Ids;
+  /** KITH_DIRECTORIES / re-validation period for this node. */
+  discovery?: { directories?: string[]; revalidateMs?: number };
 }
 
 /** Peers under test live at `<name>.kith.test`, all on loopback, behind the test CA. */
@@ -136,7 +141,8 @@ function assemble(options: BootOptions, publicUrl: string): TestNode {
     atproto: null,
     ...options.auth,
   };
-  const app = createApp({ db, clock, ids, log, vault, node, federation, trustProxy: options.trustProxy ?? false, remoteAddress, auth });
+  const discovery = createDiscoveryDeps(federation, { ...options.discovery, wakePusher: () => {} });
+  const app = createApp({ db, clock, ids, log, vault, node, federation, discovery, trustProxy: options.trustProxy ?? false, remoteAddress, auth });
   const agentId = agent ? agentIdOf(agent, wordmark) : null;
   const testNode: TestNode = {
     name,
@@ -150,6 +156,7 @@ function assemble(options: BootOptions, publicUrl: string): TestNode {
     publicUrl,
     wordmark,
     federation,
+    discovery,
     logLines,
     cardUrl: agentId ? `${publicUrl}/ink/v1/${encodeURIComponent(agentId)}/agent.json` : null,
     get wakes() {

@@ -114,7 +114,8 @@ describe("handles and errors", () => {
 
   test("reserved paths are not handles", async () => {
     node = bootTestApp();
-    for (const p of ["/api", "/auth", "/ext", "/marketplace", "/discover", "/ink", "/agents"]) {
+    // (/discover is a route of its own now: test/discovery/search.test.ts)
+    for (const p of ["/api", "/auth", "/ext", "/marketplace", "/ink", "/agents"]) {
       const res = await node.request(p);
       expect(res.status).toBe(404);
       expect(await json(res)).toMatchObject({ error: "not_found" });
