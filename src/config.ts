@@ -54,6 +54,8 @@ export interface NodeConfig {
   atprotoPlcUrl: string;
   atprotoHandleResolver: string | null;
   oauthRedirectUris: string[];
+  directories: string[];
+  directoryRevalidateSeconds: number;
 }
 
 export const GOOGLE_ISSUER = "https://accounts.google.com";
@@ -68,6 +70,7 @@ export class ConfigError extends Error {
 }
 
 export const DEFAULT_PORT = 8787;
+export const DEFAULT_REVALIDATE_SECONDS = 6 * 60 * 60;
 
 export const SETTINGS: SettingSpec[] = [
   { key: "dataDir", flag: "data-dir", env: "KITH_DATA_DIR", default: "./kith-data", description: "Data directory: kith.db, agent-key.json, auth-secret, snapshots.", parse: nonEmpty },
@@ -99,6 +102,8 @@ export const SETTINGS: SettingSpec[] = [
   { key: "atprotoPlcUrl", env: "KITH_ATPROTO_PLC_URL", default: PLC_DIRECTORY, description: "PLC directory that resolves did:plc identities.", parse: issuerUrl },
   { key: "atprotoHandleResolver", env: "KITH_ATPROTO_HANDLE_RESOLVER", default: "(DNS TXT, then HTTPS)", description: "A service answering com.atproto.identity.resolveHandle, used instead of DNS/HTTPS handle resolution.", parse: issuerUrl },
   { key: "oauthRedirectUris", env: "KITH_OAUTH_REDIRECT_URIS", default: "(none)", description: "Comma-separated allowlist of redirect URIs for Google, Apple and AT Protocol sign-in (register the same ones at the provider).", parse: redirectUris },
+  { key: "directories", env: "KITH_DIRECTORIES", default: "(none)", description: "Comma-separated directories this node publishes its agent to: https base URLs of other nodes (or their Agent Card URLs).", parse: directoryUrls },
+  { key: "directoryRevalidateSeconds", env: "KITH_DIRECTORY_REVALIDATE_SECONDS", default: "21600", description: "How often this node, as a directory, re-fetches the cards of agents listed with it (seconds, 1 to 2592000).", parse: revalidateSeconds },
 ];
 
 export type Flags = Record<string, string | boolean | undefined>;
@@ -149,6 +154,8 @@ export function resolveConfig(input: {
     tlsKeyFile: (out.tlsKeyFile as string | undefined) ?? null,
     tlsCaFile: (out.tlsCaFile as string | undefined) ?? null,
     ...signInSettings(out),
+    directories: (out.directories as string[] | undefined) ?? [],
+    directoryRevalidateSeconds: (out.directoryRevalidateSeconds as number | undefined) ?? DEFAULT_REVALIDATE_SECONDS,
   };
   if ((config.tlsCertFile === null) !== (config.tlsKeyFile === null)) {
     throw new ConfigError(config.tlsCertFile ? "KITH_TLS_KEY_FILE" : "KITH_TLS_CERT_FILE", "KITH_TLS_CERT_FILE and KITH_TLS_KEY_FILE go together");
@@ -321,4 +328,36 @@ function redirectUris(raw: string, name: string): string[] {
     if (url.protocol === "javascript:" || url.protocol === "data:") throw new ConfigError(name, `${JSON.stringify(u)}: not a redirect target`);
   }
   return list;
+}
+
+/**
+ * Directories to publish to: https URLs without credentials, query or fragment, either a node's
+ * base URL (its agent id comes from its card alias) or an Agent Card URL (…/ink/v1/<id>/agent.json).
+ */
+function directoryUrls(raw: string, name: string): string[] {
+  const list = raw.split(",").map((u) => u.trim()).filter((u) => u.length > 0);
+  if (list.length === 0) throw new ConfigError(name, "lists no URL");
+  if (list.length > 16) throw new ConfigError(name, "at most 16 directories");
+  const out: string[] = [];
+  for (const u of list) {
+    let url: URL;
+    try {
+      url = new URL(u);
+    } catch {
+      throw new ConfigError(name, `${JSON.stringify(u)} is not an absolute URL`);
+    }
+    if (url.protocol !== "https:") throw new ConfigError(name, `${JSON.stringify(u)}: directories are reached over https only`);
+    if (url.username || url.password) throw new ConfigError(name, `${JSON.stringify(u)} must not contain a user name or password`);
+    if (url.search || url.hash || u.includes("?") || u.includes("#")) throw new ConfigError(name, `${JSON.stringify(u)} must not contain a query or fragment`);
+    const normalized = /\/ink\/v1\/[^/]+\/agent\.json$/.test(url.pathname) ? url.toString() : url.toString().replace(/\/+$/, "");
+    if (!out.includes(normalized)) out.push(normalized);
+  }
+  return out;
+}
+
+function revalidateSeconds(raw: string, name: string): number {
+  if (!/^\d{1,7}$/.test(raw.trim()) || Number(raw) < 1 || Number(raw) > 30 * 24 * 3600) {
+    throw new ConfigError(name, `expected a number of seconds from 1 to 2592000; got ${JSON.stringify(raw)}`);
+  }
+  return Number(raw);
 }

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
-import { createApp, createFederationDeps } from "../app.ts";
+import { createApp, createDiscoveryDeps, createFederationDeps } from "../app.ts";
 import { closeDatabase } from "../db/client.ts";
 import { systemClock } from "../domain/context.ts";
 import { agentIdOf, findAgentRow } from "../domain/identity/agent.ts";
@@ -11,6 +11,8 @@ import { createKeyVault } from "../security/key-vault.ts";
 import { createPeerHttp } from "../security/peer-http.ts";
 import { startMaintenance } from "../jobs/maintenance.ts";
 import { startOutboxWorker, type OutboxWorker } from "../jobs/outbox-worker.ts";
+import { startDirectoryPusher, type DirectoryPusher } from "../jobs/directory-pusher.ts";
+import { startDirectoryRevalidator } from "../jobs/directory-revalidator.ts";
 import { VERSION } from "../version.ts";
 import { CliError, type Command } from "./command.ts";
 import { cardUrlOf, initializeIdentity } from "./identity.ts";
@@ -95,11 +97,15 @@ export const serveCommand: Command = {
       let worker: OutboxWorker | null = null;
       const http = createPeerHttp({ allowPrivateAddresses: config.allowPrivatePeers, ...(config.tlsCaFile ? { extraCa: [readFileSync(config.tlsCaFile, "utf8")] } : {}) });
       const federation = createFederationDeps({ node, vault, http, allowPrivatePeers: config.allowPrivatePeers, wakeOutbox: () => worker?.wake() });
-      app = createApp({ db, clock, ids, log, node, vault, federation, trustProxy: config.trustProxy, remoteAddress: (r) => remote.get(r) ?? null, auth });
+      let pusher: DirectoryPusher | null = null;
+      const discovery = createDiscoveryDeps(federation, { directories: config.directories, revalidateMs: config.directoryRevalidateSeconds * 1000, wakePusher: () => pusher?.wake() });
+      app = createApp({ db, clock, ids, log, node, vault, federation, discovery, trustProxy: config.trustProxy, remoteAddress: (r) => remote.get(r) ?? null, auth });
       const providers = ["email", auth.google && "google", auth.apple && "apple", auth.atproto && "atproto"].filter((p): p is string => !!p);
       const jobCtx = () => ({ actor: { kind: "system" as const, job: "outbox" }, db, clock, ids, log });
       worker = startOutboxWorker({ ctx: jobCtx, deps: federation, log });
       const maintenance = startMaintenance({ ctx: jobCtx, log });
+      pusher = startDirectoryPusher({ ctx: jobCtx, deps: discovery, log });
+      const revalidator = startDirectoryRevalidator({ ctx: jobCtx, deps: discovery, log });
       if (config.allowPrivatePeers) {
         log.warn("KITH_ALLOW_PRIVATE_PEERS is set: peers on private and loopback addresses are allowed (tests and home LANs only)");
         io.err("  warning:    KITH_ALLOW_PRIVATE_PEERS is set: private and loopback peers are allowed");
@@ -135,6 +141,8 @@ export const serveCommand: Command = {
           await new Promise((r) => setTimeout(r, 5)); // let after-response hooks (access log) of the last requests run
           maintenance.stop();
           await worker?.stop(); // deliveries in flight settle (or stay queued) before SQLite closes
+          await pusher?.stop();
+          await revalidator.stop();
           resolve();
         };
         process.once("SIGINT", () => void stop("SIGINT"));
