@@ -56,7 +56,7 @@ export type FakeMode = "ok" | "404" | "503" | "invalid" | "text" | "opted-out" |
  * its id is derived from `persona`'s genesis key; `mode` switches what the card URL answers, and
  * `extraKeys` adds signing keys (e.g. a key the genesis owner never held).
  */
-export function fakeAgent(name: string, persona: PersonaName, options: { extraKeys?: PersonaName[]; listings?: (req: Request) => Response } = {}) {
+export function fakeAgent(name: string, persona: PersonaName, options: { extraKeys?: PersonaName[]; listings?: (req: Request) => Response | Promise<Response> } = {}) {
   const genesis = personaKey(persona, "signing", 0);
   const agentId = `svc:${genesis.publicKeyMultibase}`;
   const state = { mode: "ok" as FakeMode, hits: 0, tags: ["rust"] as string[], handle: name, displayName: `${name[0]!.toUpperCase()}${name.slice(1)} Fake` };
