@@ -97,6 +97,8 @@ describe("discovery documents", () => {
     const text = await res.text();
     expect(text).toContain(`Agent-Card: https://alice.example.com/ink/v1/${encodeURIComponent(node.agentId!)}/agent.json`);
     expect(text).toContain("OpenAPI: https://alice.example.com/.well-known/openapi.json");
+    expect(text).toContain("Discover: https://alice.example.com/discover?q={words}");
+    expect(text).toContain("Directory-Listings: https://alice.example.com/ink/v1/directory/listings");
     expect(text).toContain("OAuth-Authorization-Server:");
     expect(text).toMatch(/policy/i);
   });
