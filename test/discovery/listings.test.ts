@@ -4,6 +4,8 @@ import { bootNetworkNode, type TestNode } from "../helpers/boot.ts";
 import { testClock } from "../helpers/clock.ts";
 import { drainPushes, fakeAgent, LISTINGS_PATH, listingRequest } from "../helpers/discovery.ts";
 import { asOwner } from "../helpers/owner.ts";
+import { rotateSigningKey } from "../../src/domain/identity/rotate-signing-key.ts";
+import { bootTestApp } from "../helpers/boot.ts";
 import { personaKey } from "../helpers/personas.ts";
 import { json } from "../helpers/process.ts";
 
@@ -151,6 +153,27 @@ describe("listing rejections (one per reason, INK error body)", () => {
     expect(await searchHandles(dir, "alice")).toEqual(["alice"]);
     // alice herself may move her listing: her key is on both cards
     expect((await post(dir, listingRequest(dir, { from: alice.agentId!, cardUrl: copy.cardUrl }))).status).toBe(200);
+  });
+
+  test("a key the card lists as retired is refused for a live request (401); the active key after rotation works", async () => {
+    const { dir, alice } = await network();
+    await asOwner(alice, "/api/svc/discovery/publish", { method: "POST" });
+    alice.clock.advance(60_000);
+    rotateSigningKey(alice.ctx({ kind: "owner", subject: "owner" }), { vault: alice.vault, generateKey: (role, keyId, now) => ({ ...personaKey("alice", role, 1, now), keyId }) });
+    await expectError(await post(dir, listingRequest(dir, { from: alice.agentId!, cardUrl: alice.cardUrl! })), 401, "retired_key_for_live_auth");
+    const rotated = listingRequest(dir, { from: alice.agentId!, cardUrl: alice.cardUrl!, generation: 1 });
+    expect((await post(dir, rotated)).status).toBe(200); // the genesis key is retired, not revoked: still bound
+  });
+
+  test("a node without an agent has no directory: 404 unknown_recipient", async () => {
+    const empty = bootTestApp({ agent: false });
+    try {
+      const res = await empty.request(LISTINGS_PATH, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+      await expectError(res, 404, "unknown_recipient");
+      await expectError(await empty.request("/ink/v1/discovery/query", { method: "POST", headers: { "content-type": "application/json" }, body: "{}" }), 404, "unknown_recipient");
+    } finally {
+      empty.close();
+    }
   });
 
   test("limits: 10 requests per minute per requester, 20 per minute per IP (429 with Retry-After)", async () => {
