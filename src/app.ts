@@ -29,6 +29,10 @@ import { createLogMailer } from "./mail/log-mailer.ts";
 import { listSignInProviders } from "./domain/owner/list-sign-in-providers.ts";
 import { buildSignIn, defaultAuthOptions, type AuthOptions } from "./sign-in-setup.ts";
 import { ownerAudience } from "./security/owner-token.ts";
+import { DEFAULT_REVALIDATE_MS, type DiscoveryDeps } from "./domain/discovery/deps.ts";
+import { discoverRoutes } from "./http/surfaces/discover.routes.ts";
+import { directoryRoutes } from "./http/surfaces/directory.routes.ts";
+import { discoveryOwnerRoutes } from "./http/surfaces/discovery-owner.routes.ts";
 
 export interface AppDeps {
   db: Db;
@@ -46,6 +50,8 @@ export interface AppDeps {
   auth?: AuthOptions;
   /** AI backends of the owner's assistant (KITH_LLM_*, KITH_TRANSCRIBE_*); none by default. */
   assistant?: AssistantOptions;
+  /** Discovery registry settings; without them no directories and the default re-validation period. */
+  discovery?: Partial<Omit<DiscoveryDeps, "federation">>;
 }
 
 export interface AssistantOptions {
@@ -59,6 +65,16 @@ export interface AssistantOptions {
 function walFileOf(db: Db): string | null {
   const file = db.$client.filename;
   return file && file !== ":memory:" ? `${file}-wal` : null;
+}
+
+/** Discovery collaborators, shared by the HTTP app and the directory jobs. */
+export function createDiscoveryDeps(federation: FederationDeps, input: Partial<Omit<DiscoveryDeps, "federation">> = {}): DiscoveryDeps {
+  return {
+    federation,
+    directories: input.directories ?? [],
+    revalidateMs: input.revalidateMs ?? DEFAULT_REVALIDATE_MS,
+    wakePusher: input.wakePusher ?? (() => {}),
+  };
 }
 
 /** Federation collaborators, shared by the HTTP app and the outbox worker. */
@@ -96,6 +112,7 @@ export function createApp(deps: AppDeps) {
     limiter: deps.federation.limiter,
     now: () => deps.clock.now(),
   };
+  const discovery = createDiscoveryDeps(deps.federation, deps.discovery);
   const { signIn, atprotoClientMetadata } = buildSignIn(deps.auth ?? defaultAuthOptions(createLogMailer(deps.log)), deps.node, deps.clock);
   let openapi: Record<string, unknown> | null = null;
   let root: AnyElysia | null = null;
@@ -114,6 +131,9 @@ export function createApp(deps: AppDeps) {
     .use(ownerRoutes(surface, { tokens: signIn.tokens, vault: deps.vault, node: deps.node }))
     .use(federationRoutes(surface, { tokens: signIn.tokens, federation: deps.federation }))
     .use(assistantRoutes(surface, { tokens: signIn.tokens, assistant: assistantDeps(deps.assistant) }))
+    .use(discoveryOwnerRoutes(surface, { tokens: signIn.tokens, discovery }))
+    .use(directoryRoutes(surface, discovery))
+    .use(discoverRoutes(surface))
     .use(handleRoutes(surface));
   root = app;
   return app;

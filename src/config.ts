@@ -60,6 +60,8 @@ export interface NodeConfig {
   transcribeUrl: string | null;
   transcribeModel: string;
   transcribeApiKey: string | null;
+  directories: string[];
+  directoryRevalidateSeconds: number;
 }
 
 export const GOOGLE_ISSUER = "https://accounts.google.com";
@@ -74,6 +76,7 @@ export class ConfigError extends Error {
 }
 
 export const DEFAULT_PORT = 8787;
+export const DEFAULT_REVALIDATE_SECONDS = 6 * 60 * 60;
 
 export const SETTINGS: SettingSpec[] = [
   { key: "dataDir", flag: "data-dir", env: "KITH_DATA_DIR", default: "./kith-data", description: "Data directory: kith.db, agent-key.json, auth-secret, snapshots.", parse: nonEmpty },
@@ -111,6 +114,8 @@ export const SETTINGS: SettingSpec[] = [
   { key: "transcribeUrl", env: "KITH_TRANSCRIBE_URL", default: "(none)", description: "Base URL of an OpenAI-compatible API serving /v1/audio/transcriptions (/v1 is added unless present). Without it transcription answers 503.", parse: serviceUrl },
   { key: "transcribeModel", env: "KITH_TRANSCRIBE_MODEL", default: "whisper-1", description: "Transcription model name at KITH_TRANSCRIBE_URL.", parse: nonEmpty },
   { key: "transcribeApiKey", env: "KITH_TRANSCRIBE_API_KEY", default: "(none)", description: "Bearer key for KITH_TRANSCRIBE_URL, if it needs one.", parse: nonEmpty, secret: true },
+  { key: "directories", env: "KITH_DIRECTORIES", default: "(none)", description: "Comma-separated directories this node publishes its agent to: https base URLs of other nodes (or their Agent Card URLs).", parse: directoryUrls },
+  { key: "directoryRevalidateSeconds", env: "KITH_DIRECTORY_REVALIDATE_SECONDS", default: "21600", description: "How often this node, as a directory, re-fetches the cards of agents listed with it (seconds, 1 to 2592000).", parse: revalidateSeconds },
 ];
 
 export type Flags = Record<string, string | boolean | undefined>;
@@ -162,6 +167,8 @@ export function resolveConfig(input: {
     tlsCaFile: (out.tlsCaFile as string | undefined) ?? null,
     ...signInSettings(out),
     ...assistantSettings(out),
+    directories: (out.directories as string[] | undefined) ?? [],
+    directoryRevalidateSeconds: (out.directoryRevalidateSeconds as number | undefined) ?? DEFAULT_REVALIDATE_SECONDS,
   };
   if ((config.tlsCertFile === null) !== (config.tlsKeyFile === null)) {
     throw new ConfigError(config.tlsCertFile ? "KITH_TLS_KEY_FILE" : "KITH_TLS_CERT_FILE", "KITH_TLS_CERT_FILE and KITH_TLS_KEY_FILE go together");
@@ -362,4 +369,36 @@ function redirectUris(raw: string, name: string): string[] {
     if (url.protocol === "javascript:" || url.protocol === "data:") throw new ConfigError(name, `${JSON.stringify(u)}: not a redirect target`);
   }
   return list;
+}
+
+/**
+ * Directories to publish to: https URLs without credentials, query or fragment, either a node's
+ * base URL (its agent id comes from its card alias) or an Agent Card URL (…/ink/v1/<id>/agent.json).
+ */
+function directoryUrls(raw: string, name: string): string[] {
+  const list = raw.split(",").map((u) => u.trim()).filter((u) => u.length > 0);
+  if (list.length === 0) throw new ConfigError(name, "lists no URL");
+  if (list.length > 16) throw new ConfigError(name, "at most 16 directories");
+  const out: string[] = [];
+  for (const u of list) {
+    let url: URL;
+    try {
+      url = new URL(u);
+    } catch {
+      throw new ConfigError(name, `${JSON.stringify(u)} is not an absolute URL`);
+    }
+    if (url.protocol !== "https:") throw new ConfigError(name, `${JSON.stringify(u)}: directories are reached over https only`);
+    if (url.username || url.password) throw new ConfigError(name, `${JSON.stringify(u)} must not contain a user name or password`);
+    if (url.search || url.hash || u.includes("?") || u.includes("#")) throw new ConfigError(name, `${JSON.stringify(u)} must not contain a query or fragment`);
+    const normalized = /\/ink\/v1\/[^/]+\/agent\.json$/.test(url.pathname) ? url.toString() : url.toString().replace(/\/+$/, "");
+    if (!out.includes(normalized)) out.push(normalized);
+  }
+  return out;
+}
+
+function revalidateSeconds(raw: string, name: string): number {
+  if (!/^\d{1,7}$/.test(raw.trim()) || Number(raw) < 1 || Number(raw) > 30 * 24 * 3600) {
+    throw new ConfigError(name, `expected a number of seconds from 1 to 2592000; got ${JSON.stringify(raw)}`);
+  }
+  return Number(raw);
 }

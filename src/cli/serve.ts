@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
-import { createApp, createFederationDeps } from "../app.ts";
+import { createApp, createDiscoveryDeps, createFederationDeps } from "../app.ts";
 import { closeDatabase } from "../db/client.ts";
 import { systemClock } from "../domain/context.ts";
 import { agentIdOf, findAgentRow } from "../domain/identity/agent.ts";
@@ -12,6 +12,8 @@ import { createPeerHttp } from "../security/peer-http.ts";
 import { startAssistantJob } from "../jobs/assistant.ts";
 import { startMaintenance } from "../jobs/maintenance.ts";
 import { startOutboxWorker, type OutboxWorker } from "../jobs/outbox-worker.ts";
+import { startDirectoryPusher, type DirectoryPusher } from "../jobs/directory-pusher.ts";
+import { startDirectoryRevalidator } from "../jobs/directory-revalidator.ts";
 import { VERSION } from "../version.ts";
 import { CliError, type Command } from "./command.ts";
 import { cardUrlOf, initializeIdentity } from "./identity.ts";
@@ -100,12 +102,16 @@ export const serveCommand: Command = {
         llm: config.llmUrl && config.llmModel ? { url: config.llmUrl, model: config.llmModel, apiKey: config.llmApiKey } : null,
         transcribe: config.transcribeUrl ? { url: config.transcribeUrl, model: config.transcribeModel, apiKey: config.transcribeApiKey } : null,
       };
-      app = createApp({ db, clock, ids, log, node, vault, federation, trustProxy: config.trustProxy, remoteAddress: (r) => remote.get(r) ?? null, auth, assistant });
+      let pusher: DirectoryPusher | null = null;
+      const discovery = createDiscoveryDeps(federation, { directories: config.directories, revalidateMs: config.directoryRevalidateSeconds * 1000, wakePusher: () => pusher?.wake() });
+      app = createApp({ db, clock, ids, log, node, vault, federation, discovery, trustProxy: config.trustProxy, remoteAddress: (r) => remote.get(r) ?? null, auth, assistant });
       const providers = ["email", auth.google && "google", auth.apple && "apple", auth.atproto && "atproto"].filter((p): p is string => !!p);
       const jobCtx = () => ({ actor: { kind: "system" as const, job: "outbox" }, db, clock, ids, log });
       worker = startOutboxWorker({ ctx: jobCtx, deps: federation, log });
       const maintenance = startMaintenance({ ctx: jobCtx, log });
       const assistantJob = startAssistantJob({ ctx: () => ({ ...jobCtx(), actor: { kind: "system" as const, job: "assistant" } }), deps: federation, log });
+      pusher = startDirectoryPusher({ ctx: jobCtx, deps: discovery, log });
+      const revalidator = startDirectoryRevalidator({ ctx: jobCtx, deps: discovery, log });
       if (config.allowPrivatePeers) {
         log.warn("KITH_ALLOW_PRIVATE_PEERS is set: peers on private and loopback addresses are allowed (tests and home LANs only)");
         io.err("  warning:    KITH_ALLOW_PRIVATE_PEERS is set: private and loopback peers are allowed");
@@ -142,6 +148,8 @@ export const serveCommand: Command = {
           maintenance.stop();
           await assistantJob.stop();
           await worker?.stop(); // deliveries in flight settle (or stay queued) before SQLite closes
+          await pusher?.stop();
+          await revalidator.stop();
           await federation.writes.close(); // the last group commit is durable and acknowledged
           resolve();
         };

@@ -34,6 +34,18 @@ const STATUS: Record<string, number> = {
   block_did_not_in_user_allow_list: 403,
   block_method_not_in_user_allow_list: 403,
   block_host_not_in_user_allow_list: 403,
+  // Directory listings (docs/decisions/directory-listings.md)
+  self_listing: 403,
+  discovery_not_enabled: 403,
+  card_identity_mismatch: 401,
+  listing_conflict: 409,
+  card_unavailable: 502,
+  // Discovery-query envelopes: INK §18's own reason codes
+  signature: 401,
+  audience: 403,
+  expired: 401,
+  not_yet_valid: 401,
+  replay: 409,
 };
 
 const MESSAGES: Record<string, string> = {
@@ -59,6 +71,21 @@ const MESSAGES: Record<string, string> = {
   encryption_required: "this intent must be sent encrypted",
   recipient_mismatch: "`to` is not this agent",
   message_expired: "the message expired",
+  invalid_listing: "the listing request is malformed",
+  self_listing: "this is the directory's own agent; its owner publishes it through the owner API",
+  unsupported_principal: "only key-derived agent ids and did:web agents can be listed",
+  card_url_mismatch: "cardUrl is not the Agent Card URL of `from`",
+  card_unavailable: "the Agent Card could not be fetched; retry later",
+  invalid_card: "no valid Agent Card at cardUrl",
+  card_identity_mismatch: "the Agent Card is not bound to its agent id (it does not list the key the id is derived from)",
+  listing_conflict: "the agent is listed with another card; sign with a key of the listed card",
+  discovery_not_enabled: "the Agent Card's discovery descriptor does not opt in (enabled: true, scope public)",
+  schema: "the discovery query envelope is malformed",
+  signature: "the discovery query signature does not verify under the requester's keys",
+  audience: "the discovery query is not addressed to this directory",
+  expired: "the discovery query timestamp is more than 5 minutes old",
+  not_yet_valid: "the discovery query timestamp is more than 30 s ahead",
+  replay: "this (from, nonce) was already used",
 };
 
 export function inkStatus(reason: string): number {

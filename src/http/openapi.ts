@@ -27,6 +27,8 @@ export function buildOpenApiDocument(app: AnyElysia, options: { publicUrl: strin
       { name: "Node", description: "Health" },
       { name: "Owner sign-in", description: "Email code, Google, Apple and AT Protocol sign-in for the node's one owner; refresh and logout" },
       { name: "Owner", description: "The owner API (/api/svc), behind the owner bearer token" },
+      { name: "Discovery registry", description: "Publishing the agent to the registry and to directories; the directory's listings (owner)" },
+      { name: "INK", description: "Signed inter-agent endpoints: intents, card queries, directory listings, discovery queries" },
     ],
     paths: stripSchemaKeys(generated.paths),
     components: {

@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createApp, createFederationDeps, type App, type AssistantOptions } from "../../src/app.ts";
+import { createApp, createDiscoveryDeps, createFederationDeps, type App, type AssistantOptions } from "../../src/app.ts";
+import type { DiscoveryDeps } from "../../src/domain/discovery/deps.ts";
 import { closeDatabase, openDatabase, type Db } from "../../src/db/client.ts";
 import { migrate } from "../../src/db/migrate.ts";
 import type { Actor, Ctx, Ids } from "../../src/domain/context.ts";
@@ -34,6 +35,8 @@ export interface TestNode {
   publicUrl: string;
   wordmark: Wordmark;
   federation: FederationDeps;
+  /** Discovery deps as the app has them (directories, re-validation period). */
+  discovery: DiscoveryDeps;
   logLines: Array<Record<string, unknown>>;
   /** The card URL other nodes use to reach this one. */
   cardUrl: string | null;
@@ -60,6 +63,8 @@ export interface BootOptions {
   clock?: TestClock;
   ids?: Ids;
   assistant?: AssistantOptions;
+  /** KITH_DIRECTORIES / re-validation period for this node. */
+  discovery?: { directories?: string[]; revalidateMs?: number };
 }
 
 /** Peers under test live at `<name>.kith.test`, all on loopback, behind the test CA. */
@@ -138,7 +143,8 @@ function assemble(options: BootOptions, publicUrl: string): TestNode {
     atproto: null,
     ...options.auth,
   };
-  const app = createApp({ db, clock, ids, log, vault, node, federation, trustProxy: options.trustProxy ?? false, remoteAddress, auth, ...(options.assistant ? { assistant: options.assistant } : {}) });
+  const discovery = createDiscoveryDeps(federation, { ...options.discovery, wakePusher: () => {} });
+  const app = createApp({ db, clock, ids, log, vault, node, federation, discovery, trustProxy: options.trustProxy ?? false, remoteAddress, auth, ...(options.assistant ? { assistant: options.assistant } : {}) });
   const agentId = agent ? agentIdOf(agent, wordmark) : null;
   const testNode: TestNode = {
     name,
@@ -152,6 +158,7 @@ function assemble(options: BootOptions, publicUrl: string): TestNode {
     publicUrl,
     wordmark,
     federation,
+    discovery,
     logLines,
     cardUrl: agentId ? `${publicUrl}/ink/v1/${encodeURIComponent(agentId)}/agent.json` : null,
     get wakes() {

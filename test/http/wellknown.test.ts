@@ -97,6 +97,8 @@ describe("discovery documents", () => {
     const text = await res.text();
     expect(text).toContain(`Agent-Card: https://alice.example.com/ink/v1/${encodeURIComponent(node.agentId!)}/agent.json`);
     expect(text).toContain("OpenAPI: https://alice.example.com/.well-known/openapi.json");
+    expect(text).toContain("Discover: https://alice.example.com/discover?q={words}");
+    expect(text).toContain("Directory-Listings: https://alice.example.com/ink/v1/directory/listings");
     expect(text).toContain("OAuth-Authorization-Server:");
     expect(text).toMatch(/policy/i);
   });
@@ -114,7 +116,8 @@ describe("handles and errors", () => {
 
   test("reserved paths are not handles", async () => {
     node = bootTestApp();
-    for (const p of ["/api", "/auth", "/ext", "/marketplace", "/discover", "/ink", "/agents"]) {
+    // (/discover is a route of its own now: test/discovery/search.test.ts)
+    for (const p of ["/api", "/auth", "/ext", "/marketplace", "/ink", "/agents"]) {
       const res = await node.request(p);
       expect(res.status).toBe(404);
       expect(await json(res)).toMatchObject({ error: "not_found" });

@@ -101,3 +101,25 @@ test("assistant settings: LLM URL and model together, https or loopback http, ke
   expect(() => resolveConfig({ ...base, env: { KITH_TRANSCRIBE_API_KEY: "sk-secret" } })).toThrow(/KITH_TRANSCRIBE_URL/);
   expect(() => resolveConfig({ ...base, env: { KITH_LLM_API_KEY: "sk-secret" } })).not.toThrow(/sk-secret/);
 });
+
+test("directory settings: KITH_DIRECTORIES (https base or card URLs, deduplicated) and the re-validation period, checked at start", () => {
+  expect(resolveConfig(base)).toMatchObject({ directories: [], directoryRevalidateSeconds: 21600 });
+  const card = "https://dir.example/ink/v1/svc%3Az6Mkabc/agent.json";
+  expect(resolveConfig({ ...base, env: { KITH_DIRECTORIES: ` https://one.example/, ${card},https://one.example , https://two.example/kith/` } }).directories).toEqual(["https://one.example", card, "https://two.example/kith"]);
+  expect(resolveConfig({ ...base, env: { KITH_DIRECTORY_REVALIDATE_SECONDS: "60" } }).directoryRevalidateSeconds).toBe(60);
+  const bad: Array<[Record<string, string>, RegExp]> = [
+    [{ KITH_DIRECTORIES: "http://dir.example" }, /KITH_DIRECTORIES.*https only/],
+    [{ KITH_DIRECTORIES: "not a url" }, /KITH_DIRECTORIES.*not an absolute URL/],
+    [{ KITH_DIRECTORIES: "https://u:p@dir.example" }, /KITH_DIRECTORIES.*user name or password/],
+    [{ KITH_DIRECTORIES: "https://dir.example/?x=1" }, /KITH_DIRECTORIES.*query or fragment/],
+    [{ KITH_DIRECTORIES: " , " }, /KITH_DIRECTORIES.*lists no URL/],
+    [{ KITH_DIRECTORIES: Array.from({ length: 17 }, (_, i) => `https://d${i}.example`).join(",") }, /at most 16/],
+    [{ KITH_DIRECTORY_REVALIDATE_SECONDS: "0" }, /KITH_DIRECTORY_REVALIDATE_SECONDS.*1 to 2592000/],
+    [{ KITH_DIRECTORY_REVALIDATE_SECONDS: "1h" }, /KITH_DIRECTORY_REVALIDATE_SECONDS/],
+    [{ KITH_DIRECTORY_REVALIDATE_SECONDS: "2592001" }, /KITH_DIRECTORY_REVALIDATE_SECONDS/],
+  ];
+  for (const [env, message] of bad) {
+    expect(() => resolveConfig({ ...base, env })).toThrow(ConfigError);
+    expect(() => resolveConfig({ ...base, env })).toThrow(message);
+  }
+});

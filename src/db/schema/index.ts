@@ -10,3 +10,4 @@ export * from "./owner-codes.ts";
 export * from "./oauth-states.ts";
 export * from "./owner-sessions.ts";
 export * from "./assistant.ts";
+export * from "./discovery.ts";

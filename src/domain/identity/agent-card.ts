@@ -2,7 +2,8 @@ import { asc } from "drizzle-orm";
 import { agentKeys } from "../../db/schema/index.ts";
 import { REGISTERED_INTENTS } from "../../ink/index.ts";
 import type { Ctx } from "../context.ts";
-import { findProfileSnapshot, type ProfileSnapshot } from "../profile/own-snapshot.ts";
+import { discoveryDescriptor, findOwnListing, type DiscoveryDescriptor } from "../discovery/own-publication.ts";
+import { findProfileSnapshot, ownProfileSnapshot, type ProfileSnapshot } from "../profile/own-snapshot.ts";
 import { agentIdOf, findAgentRow, inboundPathOf, type AgentRow, type NodeIdentity } from "./agent.ts";
 
 type KeyRow = typeof agentKeys.$inferSelect;
@@ -32,8 +33,13 @@ export interface AgentCard {
   keySetVersion: number;
   supportedProtocolVersions: string[];
   visibility: "public";
+  /** INK §11 discovery descriptor: present once the owner published (enabled: false after unpublish). */
+  discovery?: DiscoveryDescriptor;
   updatedAt: string;
-  /** The owner's `public` profile snapshot, when one was written (INK §11 `profileSnapshot?`). */
+  /**
+   * The owner's `public` profile snapshot (INK §11 `profileSnapshot?`): the one the owner wrote,
+   * or, while published, the one derived from the profile (what directories index).
+   */
   profileSnapshot?: ProfileSnapshot;
 }
 
@@ -45,7 +51,12 @@ export function getAgentCard(ctx: Ctx, node: NodeIdentity): AgentCard | null {
   const agent = findAgentRow(ctx.db);
   if (!agent) return null;
   const keys = ctx.db.select().from(agentKeys).orderBy(asc(agentKeys.createdAt), asc(agentKeys.keyId)).all();
-  return buildAgentCard(agent, keys, node, findProfileSnapshot(ctx.db, "public"));
+  // The public snapshot feeds the card (issue 6); while published, the card always carries one.
+  const discovery = discoveryDescriptor(findOwnListing(ctx.db, agent, node.wordmark));
+  const snapshot = findProfileSnapshot(ctx.db, "public") ?? (discovery?.enabled ? ownProfileSnapshot(ctx.db, "public") : null);
+  const card = buildAgentCard(agent, keys, node, snapshot);
+  if (discovery) card.discovery = discovery;
+  return card;
 }
 
 /**

@@ -1,3 +1,5 @@
+import { and, asc, eq } from "drizzle-orm";
+import { directoryListings } from "../../db/schema/index.ts";
 import type { Ctx } from "../context.ts";
 import { notFound } from "../errors.ts";
 import { agentIdOf, findAgentRow, type Wordmark } from "./agent.ts";
@@ -9,11 +11,23 @@ export interface HandleResolution {
   handle: string;
 }
 
-/** `GET /{handle}`: an unknown handle is an answer (found: false), a reserved path is not a handle. */
+/**
+ * `GET /{handle}`: this node's agent, else an agent listed in this node's directory (handles are
+ * self-asserted and may collide there: the oldest current listing wins, and this node's own agent
+ * always wins). An unknown handle is an answer (found: false); a reserved path is not a handle.
+ */
 export function resolveHandle(ctx: Ctx, raw: string, wordmark: Wordmark): HandleResolution {
   const handle = normalizeHandle(raw);
   if (RESERVED_PATHS.has(handle)) throw notFound(`/${raw}`);
   const agent = findAgentRow(ctx.db);
   if (agent && agent.handle === handle) return { found: true, agentId: agentIdOf(agent, wordmark), handle: agent.handle };
+  const listed = ctx.db
+    .select({ agentId: directoryListings.agentId, handle: directoryListings.handle })
+    .from(directoryListings)
+    .where(and(eq(directoryListings.handleKey, handle), eq(directoryListings.status, "listed"), eq(directoryListings.source, "remote")))
+    .orderBy(asc(directoryListings.listedAt), asc(directoryListings.id))
+    .limit(1)
+    .get();
+  if (listed) return { found: true, agentId: listed.agentId, handle: listed.handle };
   return { found: false, agentId: null, handle };
 }

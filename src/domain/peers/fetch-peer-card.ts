@@ -3,7 +3,7 @@ import type { PeerFailureReason, PeerHttp } from "../../security/peer-http.ts";
 
 export type FetchCardResult =
   | { ok: true; card: AgentCard; cardJson: string }
-  | { ok: false; reason: CardFetchFailure | PeerFailureReason; detail?: string };
+  | { ok: false; reason: CardFetchFailure | PeerFailureReason; detail?: string; httpStatus?: number };
 
 const CARD_TIMEOUT_MS = 5_000;
 
@@ -27,6 +27,6 @@ export async function fetchPeerCard(
     resolutionDid: null,
     allowPrivateHosts: input.allowPrivatePeers,
   });
-  if (!checked.ok) return { ok: false, reason: checked.reason, ...(checked.issue ? { detail: checked.issue } : {}) };
+  if (!checked.ok) return { ok: false, reason: checked.reason, httpStatus: res.status, ...(checked.issue ? { detail: checked.issue } : {}) };
   return { ok: true, card: checked.card, cardJson: JSON.stringify(checked.card) };
 }

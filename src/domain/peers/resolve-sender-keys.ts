@@ -32,7 +32,7 @@ export async function resolveInboundSenderKeys(
   const raw = ingestQueries(ctx.db).peerCard.get(input.principal);
   const row: PeerCardRow | null = raw ? { ...raw, signingSetObserved: !!raw.signingSetObserved } : null;
   const stale = row?.cardJson != null && (row.expiresAt ?? 0) < now;
-  const cached = parsed(row);
+  const cached = parsed(ctx.db, row);
   const unknownKey = cached !== null && input.keyIdHint !== null && !listsKey(cached.card, input.keyIdHint);
   const throttled = row?.lastRefreshAt != null && now - row.lastRefreshAt < REFRESH_THROTTLE_MS;
   // The common case: a fresh verified card that lists the hinted key. No I/O, no parsing.
@@ -58,19 +58,27 @@ export async function resolveInboundSenderKeys(
   return { keys, card, learned };
 }
 
-/** Parsed cards and their key sets, by principal, reused while the stored card is the same fetch. */
-const parsedCards = new Map<string, { fetchedAt: number; card: AgentCard; keys: SenderKeys }>();
+/**
+ * Parsed cards and their key sets, per database and principal, reused while the stored card is the
+ * same fetch (same time, same bytes). Per database, so two nodes in one process (tests, benches)
+ * never read each other's peers.
+ */
+type ParsedCard = { fetchedAt: number; cardJson: string; signingSetObserved: boolean; card: AgentCard; keys: SenderKeys };
+const parsedCards = new WeakMap<Ctx["db"], Map<string, ParsedCard>>();
 const MAX_PARSED = 10_000;
 
-function parsed(row: PeerCardRow | null): { card: AgentCard; keys: SenderKeys } | null {
+function parsed(db: Ctx["db"], row: PeerCardRow | null): { card: AgentCard; keys: SenderKeys } | null {
   if (!row?.cardJson || row.fetchedAt === null) return null;
-  const hit = parsedCards.get(row.principal);
-  if (hit && hit.fetchedAt === row.fetchedAt) return hit;
+  let byPrincipal = parsedCards.get(db);
+  if (!byPrincipal) parsedCards.set(db, (byPrincipal = new Map()));
+  const hit = byPrincipal.get(row.principal);
+  if (hit && hit.fetchedAt === row.fetchedAt && hit.signingSetObserved === row.signingSetObserved && hit.cardJson === row.cardJson) return hit;
   const card = cardOf(row);
   if (!card) return null;
-  const entry = { fetchedAt: row.fetchedAt, card, keys: resolveSenderKeys({ card, signingSetObserved: row.signingSetObserved, agentId: card.agentId }) };
-  if (parsedCards.size >= MAX_PARSED) parsedCards.delete(parsedCards.keys().next().value!);
-  parsedCards.set(row.principal, entry);
+  const keys = resolveSenderKeys({ card, signingSetObserved: row.signingSetObserved, agentId: card.agentId });
+  const entry = { fetchedAt: row.fetchedAt, cardJson: row.cardJson, signingSetObserved: row.signingSetObserved, card, keys };
+  if (byPrincipal.size >= MAX_PARSED) byPrincipal.delete(byPrincipal.keys().next().value!);
+  byPrincipal.set(row.principal, entry);
   return entry;
 }
 

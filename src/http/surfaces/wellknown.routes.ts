@@ -62,6 +62,9 @@ function aiTxt(deps: SurfaceDeps): string {
   }
   lines.push(
     `Agent-Card-Alias: ${base}/.well-known/ink/agent.json`,
+    `Discover: ${base}/discover?q={words}`,
+    `Directory-Listings: ${base}/ink/v1/directory/listings`,
+    `Discovery-Query: ${base}/ink/v1/discovery/query`,
     `OpenAPI: ${base}/.well-known/openapi.json`,
     `OAuth-Authorization-Server: ${base}/.well-known/oauth-authorization-server`,
     `Health: ${base}/health`,

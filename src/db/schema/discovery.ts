@@ -1,0 +1,78 @@
+import { sql } from "drizzle-orm";
+import { check, index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+
+/**
+ * The discovery registry: one row per agent this node lists, its own (`self`) and others that
+ * listed themselves here (`remote`), keyed by canonical principal (INK §2.3). Only `listed` rows
+ * are in the full-text index `directory_fts` (FTS5, kept in step by triggers in the same
+ * statement, see migrations/*_directory_fts.sql); `delisted` and `dropped` rows stay for the
+ * owner's view and are never searched. Array fields are JSON arrays of strings; `facets` holds
+ * their normalized values as `\n<kind>:<value>\n` lines for exact, case-insensitive filters.
+ * `id` is an INTEGER PRIMARY KEY so the FTS rowid survives VACUUM.
+ */
+export const directoryListings = sqliteTable(
+  "directory_listings",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    principal: text("principal").notNull().unique(),
+    agentId: text("agent_id").notNull(),
+    cardUrl: text("card_url").notNull(),
+    handle: text("handle").notNull(),
+    /** normalizeHandle(handle): what `GET /{handle}` compares. */
+    handleKey: text("handle_key").notNull(),
+    displayName: text("display_name").notNull(),
+    headline: text("headline").notNull(),
+    bio: text("bio").notNull(),
+    skills: text("skills").notNull(),
+    interests: text("interests").notNull(),
+    openTo: text("open_to").notNull(),
+    roles: text("roles").notNull(),
+    tags: text("tags").notNull(),
+    location: text("location"),
+    facets: text("facets").notNull(),
+    source: text("source", { enum: ["self", "remote"] }).notNull(),
+    status: text("status", { enum: ["listed", "delisted", "dropped"] }).notNull(),
+    listedAt: integer("listed_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+    lastValidatedAt: integer("last_validated_at"),
+    nextValidationAt: integer("next_validation_at"),
+    failures: integer("failures").notNull().default(0),
+    lastError: text("last_error"),
+  },
+  (t) => [
+    check("directory_listings_source", sql`${t.source} in ('self', 'remote')`),
+    check("directory_listings_status", sql`${t.status} in ('listed', 'delisted', 'dropped')`),
+    index("directory_listings_handle_idx").on(t.handleKey, t.status),
+    index("directory_listings_validation_idx").on(t.status, t.nextValidationAt),
+  ],
+);
+
+/**
+ * This node's pushes of its own publication to the directories of KITH_DIRECTORIES: one row per
+ * directory, replaced by each new publish/unpublish (the latest action supersedes a queued one;
+ * `id` changes so an attempt in flight for the old action cannot settle the new one). Drained by
+ * the directory pusher with the intent outbox's backoff.
+ */
+export const directoryPushes = sqliteTable(
+  "directory_pushes",
+  {
+    directory: text("directory").primaryKey(),
+    id: text("id").notNull(),
+    action: text("action", { enum: ["publish", "unpublish"] }).notNull(),
+    status: text("status", { enum: ["queued", "delivered", "failed"] }).notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: integer("next_attempt_at").notNull(),
+    lastAttemptAt: integer("last_attempt_at"),
+    lastStatus: integer("last_status"),
+    lastError: text("last_error"),
+    deliveredAt: integer("delivered_at"),
+    /** The directory's answer to the last delivered push (`listed`, `delisted`). */
+    remoteStatus: text("remote_status"),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [
+    check("directory_pushes_action", sql`${t.action} in ('publish', 'unpublish')`),
+    check("directory_pushes_status", sql`${t.status} in ('queued', 'delivered', 'failed')`),
+    index("directory_pushes_due_idx").on(t.status, t.nextAttemptAt),
+  ],
+);

@@ -1,0 +1,99 @@
+import { transaction, type Tx } from "../../db/client.ts";
+import { inboundNonces } from "../../db/schema/index.ts";
+import {
+  isKeyUsableAt,
+  normalizePrincipal,
+  parseRawBody,
+  parseTimestamp,
+  verifyDiscoveryQuery,
+  type DiscoveryQueryReason,
+  type DiscoveryQueryResult,
+  type NonceStore,
+  type SenderKeys,
+} from "../../ink/index.ts";
+import type { Ctx } from "../context.ts";
+import { ownIdentity } from "../federation/own-identity.ts";
+import { savePeerCard } from "../peers/peer-cards.ts";
+import { resolveInboundSenderKeys } from "../peers/resolve-sender-keys.ts";
+import type { DiscoveryDeps } from "./deps.ts";
+import { columnPhrase } from "./fts-query.ts";
+import { discoveryResult, facetNeedle, type DiscoveryResult } from "./listings.ts";
+import { matchListings } from "./match-listings.ts";
+
+export const MAX_QUERY_BYTES = 65_536;
+const DEFAULT_LIMIT = 20;
+const PER_REQUESTER = { limit: 30, windowMs: 60_000 };
+
+export type DiscoveryQueryOutcome =
+  | { ok: true; results: DiscoveryResult[]; query: { tags: string[]; limit: number } }
+  | { ok: false; reason: DiscoveryQueryReason | "unknown_recipient" | "rate_limited"; detail?: string; retryAfterSeconds?: number };
+
+/**
+ * `POST /ink/v1/discovery/query`: a signed INK discovery-query envelope (INK §18), verified from
+ * the raw bytes in INK's order (schema → signature → audience → freshness → (from, nonce) replay
+ * in the persisted nonce table). The requester's key: its card's active keys when this node knows
+ * its card (a trusted base: recorded card URL, connection, did:web), otherwise the genesis key of a
+ * key-derived id (INK §10 bootstrap). Answers public listings carrying every `query.tags` value as
+ * a tag or skill (AND, case-insensitive), at most `query.limit` (1-100, default 20), best tag
+ * match first (bm25); without tags, every public listing, oldest first.
+ */
+export async function answerDiscoveryQuery(ctx: Ctx, input: { body: Uint8Array }, deps: Pick<DiscoveryDeps, "federation">): Promise<DiscoveryQueryOutcome> {
+  const fed = deps.federation;
+  const now = ctx.clock.now();
+  const own = ownIdentity(ctx.db, fed.node);
+  if (!own) return { ok: false, reason: "unknown_recipient" };
+  const sender = senderOf(input.body);
+  let candidates: Uint8Array[] = [new Uint8Array(32)]; // a malformed envelope fails on schema before any key is used
+  let learned = null;
+  if (sender) {
+    const limited = fed.limiter.consume("discovery-query", sender.principal, PER_REQUESTER, now);
+    if (!limited.allowed) return { ok: false, reason: "rate_limited", retryAfterSeconds: limited.retryAfterSeconds };
+    const resolved = await resolveInboundSenderKeys(ctx, { from: sender.from, principal: sender.principal, keyIdHint: null }, fed);
+    learned = resolved.learned;
+    candidates = usableKeys(resolved.keys, sender.timestampMs ?? now);
+    if (candidates.length === 0) candidates = [new Uint8Array(32)]; // no usable key: schema still first, then `signature`
+  }
+  const verified = transaction(ctx.db, (tx) => {
+    if (learned) savePeerCard(tx, learned, now);
+    let result: DiscoveryQueryResult = { ok: false, reason: "signature" };
+    // The envelope names no key: try each active key; only a signature failure moves on.
+    for (const publicKey of candidates) {
+      result = verifyDiscoveryQuery({ raw: input.body, audience: [own.agentId], now, publicKey, replay: nonceStore(tx, now), wordmark: fed.node.wordmark, verifier: fed.verifier });
+      if (result.ok || result.reason !== "signature") break;
+    }
+    return result;
+  });
+  if (!verified.ok) return { ok: false, reason: verified.reason, ...(verified.issue ? { detail: verified.issue } : {}) };
+  const tags = verified.envelope.query.tags ?? [];
+  const limit = verified.envelope.query.limit ?? DEFAULT_LIMIT;
+  const clauses = tags.map((t) => columnPhrase(["skills", "tags"], t)).filter((c): c is string => c !== null);
+  const rows = matchListings(ctx.db, { match: clauses.length > 0 ? clauses.join(" AND ") : null, needles: tags.map((t) => facetNeedle("s", t)), limit });
+  return { ok: true, results: rows.map(discoveryResult), query: { tags, limit } };
+}
+
+/** `from` (and its timestamp) read before verification, only to look up keys. */
+function senderOf(body: Uint8Array): { from: string; principal: string; timestampMs: number | null } | null {
+  const gate = parseRawBody(body, MAX_QUERY_BYTES);
+  if (!gate.ok || gate.value === null || typeof gate.value !== "object" || Array.isArray(gate.value)) return null;
+  const value = gate.value as Record<string, unknown>;
+  if (typeof value.from !== "string" || value.from.length === 0 || value.from.length > 512) return null;
+  const principal = normalizePrincipal(value.from);
+  if (!principal.ok) return null;
+  return { from: value.from, principal: principal.principal, timestampMs: typeof value.timestamp === "string" ? parseTimestamp(value.timestamp) : null };
+}
+
+/** Live authentication: active keys usable at the envelope's time (retired keys sign no new request). */
+function usableKeys(keys: SenderKeys, atMs: number): Uint8Array[] {
+  if (keys.kind === "bootstrap") return [keys.publicKey];
+  if (keys.kind === "none") return [];
+  return keys.keys.filter((k) => k.status === "active" && isKeyUsableAt(k, atMs)).map((k) => k.publicKey);
+}
+
+/** (canonical from, nonce) in the persisted inbound nonce table, inserted atomically. */
+function nonceStore(tx: Tx, now: number): NonceStore {
+  return {
+    addIfAbsent(scope, nonce) {
+      return !!tx.insert(inboundNonces).values({ scope, nonce, seenAt: now }).onConflictDoNothing().returning({ n: inboundNonces.nonce }).get();
+    },
+  };
+}

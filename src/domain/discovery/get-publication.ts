@@ -1,0 +1,79 @@
+import { inArray } from "drizzle-orm";
+import { directoryPushes } from "../../db/schema/index.ts";
+import type { Ctx } from "../context.ts";
+import { DomainError, notFound } from "../errors.ts";
+import { agentIdOf, findAgentRow } from "../identity/agent.ts";
+import type { DiscoveryDeps } from "./deps.ts";
+import { discoveryResult, profileOf, type DiscoveryResult } from "./listings.ts";
+import { discoveryDescriptor, findOwnListing, type DiscoveryDescriptor } from "./own-publication.ts";
+
+export interface DirectoryPushState {
+  directory: string;
+  /** The latest action for this directory; null when nothing was ever pushed there. */
+  action: "publish" | "unpublish" | null;
+  state: "queued" | "delivered" | "failed" | "none";
+  attempts: number;
+  nextAttemptAt: string | null;
+  lastAttemptAt: string | null;
+  lastStatus: number | null;
+  lastError: string | null;
+  deliveredAt: string | null;
+  /** What the directory answered: `listed` or `delisted`. */
+  remoteStatus: string | null;
+}
+
+export interface PublicationState {
+  agentId: string;
+  /** `unpublished` before the first publish. */
+  status: "listed" | "delisted" | "unpublished";
+  published: boolean;
+  publishedAt: string | null;
+  updatedAt: string | null;
+  tags: string[];
+  location: string | null;
+  roles: string[];
+  /** The card's INK discovery descriptor (null: the card has none). */
+  discovery: DiscoveryDescriptor | null;
+  /** What this node's own registry shows for the agent while listed. */
+  listing: DiscoveryResult | null;
+  directories: DirectoryPushState[];
+}
+
+/** `GET /api/svc/discovery`: the publication and each configured directory's push state. */
+export function getPublication(ctx: Ctx, deps: Pick<DiscoveryDeps, "directories" | "federation">): PublicationState {
+  if (ctx.actor.kind !== "owner") throw new DomainError("forbidden", "only the owner manages the agent's publication");
+  const agent = findAgentRow(ctx.db);
+  if (!agent) throw notFound("agent (POST /api/svc creates it)");
+  const row = findOwnListing(ctx.db, agent, deps.federation.node.wordmark);
+  const p = row ? profileOf(row) : null;
+  const pushes = deps.directories.length > 0 ? ctx.db.select().from(directoryPushes).where(inArray(directoryPushes.directory, [...deps.directories])).all() : [];
+  const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+  return {
+    agentId: agentIdOf(agent, deps.federation.node.wordmark),
+    status: row ? (row.status === "listed" ? "listed" : "delisted") : "unpublished",
+    published: row?.status === "listed",
+    publishedAt: row?.status === "listed" ? iso(row.listedAt) : null,
+    updatedAt: row ? iso(row.updatedAt) : null,
+    tags: p?.tags ?? [],
+    location: p?.location ?? null,
+    roles: p?.roles ?? [],
+    discovery: discoveryDescriptor(row),
+    listing: row?.status === "listed" ? discoveryResult(row) : null,
+    directories: deps.directories.map((directory) => {
+      const push = pushes.find((x) => x.directory === directory);
+      if (!push) return { directory, action: null, state: "none", attempts: 0, nextAttemptAt: null, lastAttemptAt: null, lastStatus: null, lastError: null, deliveredAt: null, remoteStatus: null };
+      return {
+        directory,
+        action: push.action,
+        state: push.status,
+        attempts: push.attempts,
+        nextAttemptAt: push.status === "queued" ? iso(push.nextAttemptAt) : null,
+        lastAttemptAt: iso(push.lastAttemptAt),
+        lastStatus: push.lastStatus,
+        lastError: push.lastError,
+        deliveredAt: iso(push.deliveredAt),
+        remoteStatus: push.remoteStatus,
+      };
+    }),
+  };
+}

@@ -1,0 +1,57 @@
+import * as v from "valibot";
+import { transaction } from "../../db/client.ts";
+import type { Ctx } from "../context.ts";
+import { DomainError } from "../errors.ts";
+import { ownIdentity } from "../federation/own-identity.ts";
+import { notFound } from "../errors.ts";
+import { ownProfileSnapshot } from "../profile/own-snapshot.ts";
+import type { DiscoveryDeps } from "./deps.ts";
+import { getPublication, type PublicationState } from "./get-publication.ts";
+import { profileOf, saveListing } from "./listings.ts";
+import { findOwnListing, ownPrincipal, selfProfile } from "./own-publication.ts";
+import { queueDirectoryPushes } from "./queue-directory-pushes.ts";
+
+const words = (max: number, count: number, name: string) =>
+  v.pipe(
+    v.array(v.pipe(v.string(), v.trim(), v.minLength(1, `${name}: empty value`), v.maxLength(max, `${name}: each at most ${max} characters`))),
+    v.maxLength(count, `${name}: at most ${count} values`),
+    v.transform((xs) => [...new Set(xs)]),
+  );
+
+/**
+ * `POST /api/svc/discovery/publish` body (all optional; an omitted member keeps the value of the
+ * previous publication). Tags follow INK's descriptor rule (≤32 of 1-64 characters).
+ */
+export const PublishInput = v.object({
+  tags: v.optional(words(64, 32, "tags")),
+  location: v.optional(v.nullable(v.pipe(v.string(), v.trim(), v.maxLength(200, "location: at most 200 characters")))),
+  roles: v.optional(words(100, 16, "roles")),
+});
+export type PublishInput = v.InferOutput<typeof PublishInput>;
+
+/**
+ * Lists this node's agent in its own registry from the `public` profile snapshot, turns the card's
+ * discovery descriptor on, and queues a publish to every configured directory (after commit the
+ * pusher is woken). Publishing again refreshes the listing from the current snapshot.
+ */
+export function publishAgent(ctx: Ctx, input: PublishInput, deps: DiscoveryDeps): PublicationState {
+  if (ctx.actor.kind !== "owner") throw new DomainError("forbidden", "only the owner publishes the agent");
+  const own = ownIdentity(ctx.db, deps.federation.node);
+  const principal = own ? ownPrincipal(own.agent, deps.federation.node.wordmark) : null;
+  if (!own || !principal) throw notFound("agent (POST /api/svc creates it)");
+  const now = ctx.clock.now();
+  transaction(ctx.db, (tx) => {
+    const previous = findOwnListing(tx, own.agent, deps.federation.node.wordmark);
+    const before = previous ? profileOf(previous) : null;
+    const profile = selfProfile(own.agent, ownProfileSnapshot(tx, "public"), {
+      tags: input.tags ?? before?.tags ?? [],
+      location: input.location === undefined ? (before?.location ?? null) : input.location || null,
+      roles: input.roles ?? before?.roles ?? [],
+    });
+    saveListing(tx, { principal, agentId: own.agentId, cardUrl: own.cardUrl, source: "self", profile }, now, null);
+    queueDirectoryPushes(tx, ctx.ids, deps.directories, "publish", now);
+  });
+  ctx.log.info("agent published", { directories: deps.directories.length });
+  if (deps.directories.length > 0) deps.wakePusher();
+  return getPublication(ctx, deps);
+}

@@ -1,0 +1,159 @@
+import * as v from "valibot";
+import { transaction } from "../../db/client.ts";
+import { inboundNonces } from "../../db/schema/index.ts";
+import { agentIdPublicKey, authenticateSignedRequest, inspectSignedRequest, resolveSenderKeys, type AgentCard, type InboundReason } from "../../ink/index.ts";
+import type { Ctx } from "../context.ts";
+import { ownIdentity } from "../federation/own-identity.ts";
+import { agentIdFromCardUrl, cardUrlFor, didWebBase } from "../peers/card-url.ts";
+import { fetchPeerCard, type FetchCardResult } from "../peers/fetch-peer-card.ts";
+import { cardBoundToId, listingProfileFromCard, optedIn } from "./card-listing.ts";
+import type { DiscoveryDeps } from "./deps.ts";
+import { endListing, findListing, saveListing } from "./listings.ts";
+import { ownPrincipal } from "./own-publication.ts";
+
+export const MAX_LISTING_BYTES = 65_536;
+const PER_REQUESTER = { limit: 10, windowMs: 60_000 };
+const NETWORK = new Set(["dns_failed", "timeout", "network_error"]);
+
+/**
+ * The directory-listing request (docs/decisions/directory-listings.md): strict, covered by the
+ * INK transport signature only. `type` is checked by the signed-request phase (dual spelling).
+ */
+export const ListingRequest = v.strictObject({
+  protocol: v.literal("ink/0.1"),
+  type: v.string(),
+  action: v.picklist(["publish", "unpublish"], "action: publish or unpublish"),
+  from: v.pipe(v.string(), v.minLength(1), v.maxLength(256)),
+  to: v.pipe(v.string(), v.minLength(1), v.maxLength(512)),
+  cardUrl: v.pipe(v.string(), v.maxLength(2048), v.startsWith("https://", "cardUrl: an https URL")),
+  nonce: v.string(),
+  timestamp: v.string(),
+});
+
+export type ListingReason =
+  | InboundReason
+  | "unknown_recipient"
+  | "rate_limited"
+  | "invalid_listing"
+  | "self_listing"
+  | "unsupported_principal"
+  | "card_url_mismatch"
+  | "card_unavailable"
+  | "invalid_card"
+  | "card_identity_mismatch"
+  | "listing_conflict"
+  | "discovery_not_enabled";
+
+export type ListingOutcome =
+  | { ok: true; status: "listed" | "delisted"; agentId: string; handle: string | null; listedAt: string | null; nextValidationAt: string | null }
+  | { ok: false; reason: ListingReason; detail?: string; retryAfterSeconds?: number };
+
+/**
+ * `POST /ink/v1/directory/listings`: another agent asks this node to list or delist it. Order:
+ * signed-request phase 1 (raw gate, type, protocol, `to`, header, timestamp, nonce grammar) →
+ * body schema → not our own agent → per-requester limit → the card URL is an INK card URL for
+ * `from` (a did:web's own host) → the card fetched by us through the SSRF gate under the
+ * discovery-fetch contract (agentId === from) → the card is bound to the id (genesis key) → the
+ * transport signature under THAT card's keys (authority rule, live auth) → continuity with an
+ * existing listing at another card URL → opt-in (publish) → nonce recorded with the write.
+ */
+export async function receiveListing(
+  ctx: Ctx,
+  input: { body: Uint8Array; authorization: string | null; requestPath: string },
+  deps: Pick<DiscoveryDeps, "federation" | "revalidateMs">,
+): Promise<ListingOutcome> {
+  const fed = deps.federation;
+  const now = ctx.clock.now();
+  const own = ownIdentity(ctx.db, fed.node);
+  if (!own) return { ok: false, reason: "unknown_recipient" };
+  const pending = inspectSignedRequest(
+    { body: input.body, authorization: input.authorization, now },
+    { ownAgentId: own.agentId, path: input.requestPath, wordmark: fed.node.wordmark, typeSuffix: "directory_listing", maxBodyBytes: MAX_LISTING_BYTES },
+  );
+  if (!pending.ok) return pending;
+  const shape = v.safeParse(ListingRequest, pending.body, { abortEarly: true });
+  if (!shape.success) return { ok: false, reason: "invalid_listing", detail: issueOf(shape.issues[0]) };
+  const request = shape.output;
+  if (pending.principal === ownPrincipal(own.agent, fed.node.wordmark)) {
+    return { ok: false, reason: "self_listing", detail: "this is the directory's own agent; its owner publishes it through the owner API" };
+  }
+  const limited = fed.limiter.consume("directory-listing", pending.principal, PER_REQUESTER, now);
+  if (!limited.allowed) return { ok: false, reason: "rate_limited", retryAfterSeconds: limited.retryAfterSeconds };
+
+  const urlProblem = cardUrlProblem(request.from, request.cardUrl);
+  if (urlProblem) return urlProblem;
+  const fetched = await fetchPeerCard(fed.http, { cardUrl: request.cardUrl, agentId: request.from, allowPrivatePeers: fed.allowPrivatePeers });
+  if (!fetched.ok) return cardFailure(fetched);
+  const card = fetched.card;
+  if (!cardBoundToId(card, request.from)) return { ok: false, reason: "card_identity_mismatch", detail: "the card does not list the key its agent id is derived from" };
+  const accepted = authenticateSignedRequest(pending, { keys: resolveSenderKeys({ card, agentId: request.from }), verifier: fed.verifier });
+  if (!accepted.ok) return accepted;
+
+  const existing = findListing(ctx.db, pending.principal);
+  if (existing?.source === "remote" && existing.status === "listed" && existing.cardUrl !== request.cardUrl) {
+    // Moving a listing to another card URL takes a key of the card listed now (if it still answers).
+    const previous = await fetchPeerCard(fed.http, { cardUrl: existing.cardUrl, agentId: request.from, allowPrivatePeers: fed.allowPrivatePeers });
+    if (previous.ok) {
+      const again = authenticateSignedRequest(pending, { keys: resolveSenderKeys({ card: previous.card, agentId: request.from }), verifier: fed.verifier });
+      if (!again.ok) return { ok: false, reason: "listing_conflict", detail: "listed with another card; sign with a key of the listed card" };
+    } else if (NETWORK.has(previous.reason)) {
+      return { ok: false, reason: "card_unavailable", detail: "the currently listed card could not be fetched; retry later" };
+    }
+  }
+  if (request.action === "publish" && !optedIn(card)) {
+    return { ok: false, reason: "discovery_not_enabled", detail: "the card's discovery descriptor must say enabled: true with scope public" };
+  }
+  return record(ctx, { principal: accepted.principal, nonce: accepted.nonce, action: request.action, agentId: request.from, cardUrl: request.cardUrl, card }, now, deps.revalidateMs);
+}
+
+function record(
+  ctx: Ctx,
+  r: { principal: string; nonce: string; action: "publish" | "unpublish"; agentId: string; cardUrl: string; card: AgentCard },
+  now: number,
+  revalidateMs: number,
+): ListingOutcome {
+  const result = transaction(ctx.db, (tx) => {
+    const fresh = tx.insert(inboundNonces).values({ scope: r.principal, nonce: r.nonce, seenAt: now }).onConflictDoNothing().returning({ n: inboundNonces.nonce }).get();
+    if (!fresh) return null;
+    if (r.action === "publish") {
+      return saveListing(tx, { principal: r.principal, agentId: r.agentId, cardUrl: r.cardUrl, source: "remote", profile: listingProfileFromCard(r.card) }, now, now + revalidateMs);
+    }
+    const existing = findListing(tx, r.principal);
+    return existing?.source === "remote" && existing.status === "listed" ? endListing(tx, existing.id, "delisted", now) : (existing ?? undefined);
+  });
+  if (result === null) return { ok: false, reason: "nonce_replay" };
+  ctx.log.info(r.action === "publish" ? "directory listing added" : "directory listing removed", { principal: r.principal });
+  const listed = result?.status === "listed" && r.action === "publish";
+  return {
+    ok: true,
+    status: listed ? "listed" : "delisted",
+    agentId: r.agentId,
+    handle: result?.handle ?? null,
+    listedAt: listed ? new Date(result.listedAt).toISOString() : null,
+    nextValidationAt: listed && result.nextValidationAt !== null ? new Date(result.nextValidationAt).toISOString() : null,
+  };
+}
+
+/**
+ * The card URL must be an INK discovery URL for `from` (…/ink/v1/<from>/agent.json), so the
+ * directory never fetches arbitrary URLs for strangers; a did:web's card must be on its own host.
+ */
+function cardUrlProblem(from: string, cardUrl: string): ListingOutcome | null {
+  if (agentIdFromCardUrl(cardUrl) !== from) return { ok: false, reason: "card_url_mismatch", detail: "cardUrl must be the INK card URL of `from` (…/ink/v1/<agentId>/agent.json)" };
+  const didBase = didWebBase(from);
+  if (didBase) return cardUrl === cardUrlFor(didBase, from) ? null : { ok: false, reason: "card_url_mismatch", detail: "a did:web agent's card must be at its own host" };
+  if (agentIdPublicKey(from) === null) return { ok: false, reason: "unsupported_principal", detail: "only key-derived agent ids and did:web can be listed" };
+  return null;
+}
+
+function cardFailure(fetched: Extract<FetchCardResult, { ok: false }>): ListingOutcome {
+  const detail = `${fetched.reason}${fetched.httpStatus ? ` (HTTP ${fetched.httpStatus})` : ""}${fetched.detail ? `: ${fetched.detail}` : ""}`;
+  if (NETWORK.has(fetched.reason)) return { ok: false, reason: "card_unavailable", detail };
+  return { ok: false, reason: "invalid_card", detail };
+}
+
+function issueOf(issue: v.BaseIssue<unknown> | undefined): string {
+  if (!issue) return "invalid body";
+  const path = issue.path?.map((p) => String(p.key)).join(".");
+  return path ? `${path}: ${issue.message}` : issue.message;
+}

@@ -1,0 +1,110 @@
+import { and, asc, eq, lte } from "drizzle-orm";
+import { transaction } from "../../db/client.ts";
+import { directoryListings } from "../../db/schema/index.ts";
+import type { Ctx } from "../context.ts";
+import { fetchPeerCard } from "../peers/fetch-peer-card.ts";
+import { cardBoundToId, listingProfileFromCard, optedIn } from "./card-listing.ts";
+import type { DiscoveryDeps } from "./deps.ts";
+import { endListing, saveListing, type ListingRow } from "./listings.ts";
+
+/** A listing whose card cannot be reached this many times in a row is dropped. */
+export const MAX_NETWORK_FAILURES = 3;
+/** First retry after a network failure; doubles per failure, never later than the normal interval. */
+const RETRY_BASE_MS = 5 * 60 * 1000;
+/** Listings checked per pass at most. */
+export const REVALIDATION_BATCH = 50;
+const CONCURRENCY = 8;
+const NETWORK = new Set(["dns_failed", "timeout", "network_error"]);
+const TRANSIENT_STATUS = (s: number | undefined) => s === 408 || s === 425 || s === 429 || (s !== undefined && s >= 500);
+
+export interface RevalidationReport {
+  checked: number;
+  kept: number;
+  dropped: number;
+  /** Network failures counted, listing kept for now. */
+  failing: number;
+}
+
+/**
+ * Re-fetches the cards of remote listings that are due (under the same discovery-fetch contract
+ * and SSRF gate as at listing time) and keeps, refreshes or drops each: still valid, same agent id,
+ * still bound to its id and still opted in → re-indexed from the card; a definitive failure (any
+ * answer but 200 other than 408/425/429/5xx, an invalid card, another agent id, the genesis key
+ * gone, discovery turned off) → dropped at once; an unreachable host or a transient answer →
+ * counted, retried sooner, dropped after MAX_NETWORK_FAILURES in a row. A failure is never kept
+ * as a negative: the next successful fetch resets the count.
+ */
+export async function revalidateListings(ctx: Ctx, deps: Pick<DiscoveryDeps, "federation" | "revalidateMs">): Promise<RevalidationReport> {
+  const report: RevalidationReport = { checked: 0, kept: 0, dropped: 0, failing: 0 };
+  const now = ctx.clock.now();
+  const due = ctx.db
+    .select()
+    .from(directoryListings)
+    .where(and(eq(directoryListings.status, "listed"), eq(directoryListings.source, "remote"), lte(directoryListings.nextValidationAt, now)))
+    .orderBy(asc(directoryListings.nextValidationAt))
+    .limit(REVALIDATION_BATCH)
+    .all();
+  let next = 0;
+  const worker = async () => {
+    while (next < due.length) {
+      const row = due[next++]!;
+      const verdict = await check(ctx, row, deps);
+      report.checked++;
+      report[verdict]++;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, due.length) }, worker));
+  if (report.checked > 0) ctx.log.info("directory listings re-validated", { ...report });
+  return report;
+}
+
+async function check(ctx: Ctx, row: ListingRow, deps: Pick<DiscoveryDeps, "federation" | "revalidateMs">): Promise<"kept" | "dropped" | "failing"> {
+  const fed = deps.federation;
+  const fetched = await fetchPeerCard(fed.http, { cardUrl: row.cardUrl, agentId: row.agentId, allowPrivatePeers: fed.allowPrivatePeers });
+  const now = ctx.clock.now();
+  let problem: string | null = null;
+  if (fetched.ok) {
+    if (!cardBoundToId(fetched.card, row.agentId)) problem = "card_identity_mismatch: the card no longer lists the key its agent id is derived from";
+    else if (!optedIn(fetched.card)) problem = "discovery_not_enabled: the card's discovery descriptor is off";
+    else {
+      const card = fetched.card;
+      transaction(ctx.db, (tx) => {
+        const current = tx.select({ status: directoryListings.status, cardUrl: directoryListings.cardUrl }).from(directoryListings).where(eq(directoryListings.id, row.id)).get();
+        // A listing delisted or moved while the card was being fetched stays as it is now.
+        if (current?.status === "listed" && current.cardUrl === row.cardUrl) {
+          saveListing(tx, { principal: row.principal, agentId: row.agentId, cardUrl: row.cardUrl, source: "remote", profile: listingProfileFromCard(card) }, now, now + deps.revalidateMs);
+        }
+      });
+      return "kept";
+    }
+  }
+  if (!fetched.ok) {
+    const detail = `${fetched.reason}${fetched.httpStatus ? ` (HTTP ${fetched.httpStatus})` : ""}${fetched.detail ? `: ${fetched.detail}` : ""}`;
+    if (NETWORK.has(fetched.reason) || (fetched.reason === "status" && TRANSIENT_STATUS(fetched.httpStatus))) {
+      const failures = row.failures + 1;
+      if (failures < MAX_NETWORK_FAILURES) {
+        const retryIn = Math.min(deps.revalidateMs, RETRY_BASE_MS * 2 ** (failures - 1));
+        transaction(ctx.db, (tx) => {
+          tx.update(directoryListings)
+            .set({ failures, lastError: detail, nextValidationAt: now + retryIn })
+            .where(and(eq(directoryListings.id, row.id), eq(directoryListings.status, "listed")))
+            .run();
+        });
+        ctx.log.warn("directory listing card unreachable", { principal: row.principal, failures, reason: detail });
+        return "failing";
+      }
+      problem = `unreachable ${failures} times in a row: ${detail}`;
+    } else {
+      problem = detail;
+    }
+  }
+  transaction(ctx.db, (tx) => {
+    const current = tx.select({ status: directoryListings.status }).from(directoryListings).where(eq(directoryListings.id, row.id)).get();
+    if (current?.status === "listed") {
+      endListing(tx, row.id, "dropped", now, problem);
+      tx.update(directoryListings).set({ failures: row.failures + (fetched.ok ? 0 : 1) }).where(eq(directoryListings.id, row.id)).run();
+    }
+  });
+  ctx.log.warn("directory listing dropped", { principal: row.principal, reason: problem });
+  return "dropped";
+}

@@ -1,0 +1,100 @@
+import * as v from "valibot";
+import type { Ctx } from "../context.ts";
+import { columnPhrase, MAX_QUERY_TERMS, queryTerms, textClause } from "./fts-query.ts";
+import { discoveryResult, facetNeedle, type DiscoveryResult, type FacetKind } from "./listings.ts";
+import { matchListings } from "./match-listings.ts";
+
+export const MAX_DISCOVER_LIMIT = 50;
+export const DEFAULT_DISCOVER_LIMIT = 20;
+const MAX_LIST_ITEMS = 10;
+const MAX_ITEM_LENGTH = 100;
+
+/**
+ * A query value as text. Elysia's query parser for standard schemas splits values containing a
+ * comma into arrays, collects repeated keys into arrays and JSON-parses `[…]`/`{…}` values; this
+ * puts the text back together (a comma-joined list) before the real checks run.
+ */
+const queryText = v.pipe(
+  v.union([v.string(), v.number(), v.boolean(), v.array(v.unknown()), v.record(v.string(), v.unknown())]),
+  v.transform((value): string => asText(value)),
+);
+
+function asText(value: unknown): string {
+  if (typeof value === "string") return value;
+  if (Array.isArray(value)) return value.map(asText).join(",");
+  return JSON.stringify(value);
+}
+
+/** A comma-separated list parameter: 1-10 values of 1-100 characters (blank items ignored). */
+const listParam = (name: string) =>
+  v.optional(
+    v.pipe(
+      queryText,
+      v.maxLength(2000, `${name}: too long`),
+      v.transform((s) => s.split(",").map((x) => x.trim()).filter((x) => x.length > 0)),
+      v.minLength(1, `${name}: lists no value`),
+      v.maxLength(MAX_LIST_ITEMS, `${name}: at most ${MAX_LIST_ITEMS} comma-separated values`),
+      v.check((xs) => xs.every((x) => x.length <= MAX_ITEM_LENGTH), `${name}: each value at most ${MAX_ITEM_LENGTH} characters`),
+    ),
+  );
+
+/** `GET /discover` query (SPEC Endpoints, Limits). Unknown parameters are ignored. */
+export const DiscoverQuery = v.object({
+  q: v.pipe(
+    queryText,
+    v.minLength(2, "q: at least 2 characters"),
+    v.maxLength(200, "q: at most 200 characters"),
+    v.check((q) => queryTerms(q).length > 0, "q: needs at least one word of letters or digits"),
+    v.check((q) => queryTerms(q).length <= MAX_QUERY_TERMS, `q: at most ${MAX_QUERY_TERMS} words`),
+  ),
+  limit: v.optional(
+    v.pipe(
+      queryText,
+      v.regex(/^\d{1,3}$/, `limit: an integer from 1 to ${MAX_DISCOVER_LIMIT}`),
+      v.transform(Number),
+      v.minValue(1, "limit: at least 1"),
+      v.maxValue(MAX_DISCOVER_LIMIT, `limit: at most ${MAX_DISCOVER_LIMIT}`),
+    ),
+  ),
+  skills: listParam("skills"),
+  interests: listParam("interests"),
+  openTo: listParam("openTo"),
+  roles: listParam("roles"),
+  location: v.optional(
+    v.pipe(
+      queryText,
+      v.maxLength(200, "location: at most 200 characters"),
+      v.check((s) => queryTerms(s).length > 0, "location: needs at least one word of letters or digits"),
+    ),
+  ),
+}, "q is required (at least 2 characters)");
+export type DiscoverQuery = v.InferOutput<typeof DiscoverQuery>;
+
+/**
+ * `GET /discover`: listed agents matching every word of `q` (whole words anywhere, word prefixes
+ * in handles and names), filtered by exact skills, interests, openTo and roles (all given values
+ * must be present, case- and accent-insensitive; a card's discovery tags count as skills) and by
+ * location words. Ranked by bm25 with column weights (handle and display name 10, headline and
+ * skills 5, tags 3, bio, interests, openTo and roles 2, location 1; see match-listings.ts for the
+ * bound on very broad queries). Delisted and dropped entries are not in the index; the status is
+ * checked again.
+ */
+export function searchDirectory(ctx: Ctx, query: DiscoverQuery): { results: DiscoveryResult[] } {
+  const terms = queryTerms(query.q).slice(0, MAX_QUERY_TERMS);
+  const clauses: string[] = [];
+  const needles: string[] = [];
+  const filter = (kind: FacetKind, columns: string[], values: string[] | undefined) => {
+    for (const value of values ?? []) {
+      needles.push(facetNeedle(kind, value));
+      const narrowing = columnPhrase(columns, value);
+      if (narrowing) clauses.push(narrowing);
+    }
+  };
+  filter("s", ["skills", "tags"], query.skills);
+  filter("i", ["interests"], query.interests);
+  filter("o", ["open_to"], query.openTo);
+  filter("r", ["roles"], query.roles);
+  if (query.location) clauses.push(...queryTerms(query.location).map((w) => columnPhrase(["location"], w)!));
+  const rows = matchListings(ctx.db, { match: [textClause(terms), ...clauses].join(" AND "), needles, limit: query.limit ?? DEFAULT_DISCOVER_LIMIT });
+  return { results: rows.map(discoveryResult) };
+}

@@ -1,0 +1,30 @@
+import { transaction } from "../../db/client.ts";
+import type { Ctx } from "../context.ts";
+import { DomainError, notFound } from "../errors.ts";
+import { findAgentRow } from "../identity/agent.ts";
+import type { DiscoveryDeps } from "./deps.ts";
+import { getPublication, type PublicationState } from "./get-publication.ts";
+import { endListing } from "./listings.ts";
+import { findOwnListing } from "./own-publication.ts";
+import { queueDirectoryPushes } from "./queue-directory-pushes.ts";
+
+/**
+ * `POST /api/svc/discovery/unpublish`: delists the agent here (it leaves the index at once), sets
+ * the card's descriptor to `enabled: false`, and queues an unpublish to every configured
+ * directory. Unpublishing an agent that is not listed is a no-op answer, and still pushes (a
+ * directory may hold a listing this node forgot).
+ */
+export function unpublishAgent(ctx: Ctx, deps: DiscoveryDeps): PublicationState {
+  if (ctx.actor.kind !== "owner") throw new DomainError("forbidden", "only the owner unpublishes the agent");
+  const agent = findAgentRow(ctx.db);
+  if (!agent) throw notFound("agent (POST /api/svc creates it)");
+  const now = ctx.clock.now();
+  transaction(ctx.db, (tx) => {
+    const row = findOwnListing(tx, agent, deps.federation.node.wordmark);
+    if (row?.status === "listed") endListing(tx, row.id, "delisted", now);
+    queueDirectoryPushes(tx, ctx.ids, deps.directories, "unpublish", now);
+  });
+  ctx.log.info("agent unpublished", { directories: deps.directories.length });
+  if (deps.directories.length > 0) deps.wakePusher();
+  return getPublication(ctx, deps);
+}

@@ -1,0 +1,92 @@
+import { Elysia } from "elysia";
+import * as v from "valibot";
+import { answerDiscoveryQuery, MAX_QUERY_BYTES } from "../../domain/discovery/answer-discovery-query.ts";
+import type { DiscoveryDeps } from "../../domain/discovery/deps.ts";
+import { MAX_LISTING_BYTES, receiveListing } from "../../domain/discovery/receive-listing.ts";
+import type { SurfaceDeps } from "../deps.ts";
+import { inkErrorBody, inkStatus } from "../ink-errors.ts";
+import { isJsonRequest, readRawBody } from "../plugins/raw-body.ts";
+import { DiscoveryQueryAnswerDoc, ListingAnswerDoc } from "../schemas/discovery.ts";
+
+const PER_IP_LISTING = { limit: 20, windowMs: 60_000 };
+const PER_IP_QUERY = { limit: 60, windowMs: 60_000 };
+
+const InkError = v.object({ error: v.string(), code: v.string(), protocol: v.literal("ink/0.1"), message: v.string() });
+const inkErrors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, InkError]));
+
+/**
+ * The directory's INK surface: listing requests from other agents and signed discovery queries.
+ * Bodies are read once as raw bytes (parse: "none") and every check runs on those bytes in the
+ * verb; this surface bounds the read, checks the media type, applies per-IP limits and maps
+ * reasons to statuses with the INK error body.
+ */
+export function directoryRoutes(deps: SurfaceDeps, discovery: DiscoveryDeps) {
+  const gate = async (request: Request, bucket: string, rule: { limit: number; windowMs: number }, max: number): Promise<Uint8Array | Response> => {
+    const limited = deps.limiter.consume(bucket, deps.clientIp(request) ?? "unknown", rule, deps.now());
+    if (!limited.allowed) return inkError("rate_limited", undefined, limited.retryAfterSeconds);
+    if (!isJsonRequest(request)) return inkError("unsupported_media_type");
+    const body = await readRawBody(request, max);
+    return body ?? inkError("body_too_large");
+  };
+  return new Elysia({ name: "kith/directory" })
+    .post(
+      "/ink/v1/directory/listings",
+      async ({ request }) => {
+        const body = await gate(request, "directory-listing-ip", PER_IP_LISTING, MAX_LISTING_BYTES);
+        if (body instanceof Response) return body;
+        const outcome = await receiveListing(
+          deps.ctx({ kind: "public", ip: deps.clientIp(request) }),
+          { body, authorization: request.headers.get("authorization"), requestPath: new URL(request.url).pathname },
+          discovery,
+        );
+        if (!outcome.ok) return inkError(outcome.reason, outcome.detail, outcome.retryAfterSeconds);
+        const { ok: _, ...answer } = outcome;
+        return Response.json(answer);
+      },
+      {
+        parse: "none",
+        response: { 200: ListingAnswerDoc, ...inkErrors(400, 401, 403, 404, 409, 413, 415, 429, 502) },
+        detail: {
+          tags: ["INK"],
+          summary: "Directory listing: another agent asks this node to list (or delist) it",
+          security: [{ inkSignature: [] }],
+          description:
+            "Body (strict): `{protocol: \"ink/0.1\", type: \"network.<svc|tulpa|ink>.directory_listing\", action: \"publish\"|\"unpublish\", " +
+            "from: <requester agent id>, to: <this node's agent id>, cardUrl: <https URL of the requester's card, …/ink/v1/<from>/agent.json>, " +
+            "nonce, timestamp}` with an INK-Ed25519 transport signature over this path. The node fetches the card itself (SSRF gate, " +
+            "discovery-fetch contract, agentId === from), checks the card still lists the genesis key of a key-derived id, verifies the " +
+            "signature under that card's keys, and for publish requires the card's discovery descriptor `enabled: true`, scope `public`; " +
+            "then indexes the card's public profile snapshot. 400 malformed, 401 authentication or identity binding, 403 not opted in or " +
+            "own agent, 409 replay or a conflicting listing, 502 the card could not be fetched (retry). 64 KiB, 20 per minute per IP. " +
+            "See docs/decisions/directory-listings.md.",
+        },
+      },
+    )
+    .post(
+      "/ink/v1/discovery/query",
+      async ({ request }) => {
+        const body = await gate(request, "discovery-query-ip", PER_IP_QUERY, MAX_QUERY_BYTES);
+        if (body instanceof Response) return body;
+        const outcome = await answerDiscoveryQuery(deps.ctx({ kind: "public", ip: deps.clientIp(request) }), { body }, discovery);
+        if (!outcome.ok) return inkError(outcome.reason, outcome.detail, outcome.retryAfterSeconds);
+        return Response.json({ protocol: "ink/0.1", results: outcome.results, query: outcome.query }, { headers: { "cache-control": "no-store" } });
+      },
+      {
+        parse: "none",
+        response: { 200: DiscoveryQueryAnswerDoc, ...inkErrors(400, 401, 403, 404, 409, 413, 415, 429) },
+        detail: {
+          tags: ["INK"],
+          summary: "Answer a signed INK discovery-query envelope (INK discovery profile) with public listings by tag",
+          description:
+            "Body: the strict envelope `{protocol: \"ink/0.1\", type: \"network.<svc|tulpa|ink>.discovery_query\", from, to, nonce, timestamp, " +
+            "query: {tags?, scope?, limit?}, signature}` (body signature, §7 domain). Verified in INK's order: schema (400 `schema`) → " +
+            "signature (401 `signature`) → `to` is this node's agent id (403 `audience`) → freshness (401 `expired` / `not_yet_valid`) → " +
+            "(from, nonce) replay (409 `replay`). Results: listings carrying every tag as a tag or skill, at most `limit` (default 20).",
+        },
+      },
+    );
+}
+
+function inkError(reason: string, detail?: string, retryAfterSeconds?: number): Response {
+  return Response.json(inkErrorBody(reason, detail), { status: inkStatus(reason), ...(retryAfterSeconds ? { headers: { "retry-after": String(retryAfterSeconds) } } : {}) });
+}
