@@ -1,57 +1,109 @@
 import type { Ctx, Logger } from "../domain/context.ts";
-import { recomputeAllRelationships, refreshRelationships } from "../domain/relationships/recompute.ts";
+import { recomputeRelationshipsPage, refreshRelationships } from "../domain/relationships/recompute.ts";
 import { runRules } from "../domain/rules/run-rules.ts";
 
 export interface AssistantJob {
   /** Look at the events log now (after a commit that may matter). */
   wake(): void;
-  /** Stop (a pass is synchronous, so none is ever half done). */
+  /** Stop; resolves once the step in progress (if any) has ended. */
   stop(): Promise<void>;
 }
 
 const POLL_MS = 1_000;
 const FULL_RECOMPUTE_MS = 3_600_000;
+/**
+ * Longest the job holds the event loop before giving it back to requests. bun:sqlite is
+ * synchronous, so a burst of 1,000 messages handled in one go would stall every request behind it
+ * for tens of milliseconds.
+ */
+const STEP_BUDGET_MS = 2;
 
 /**
  * One pass of the after-commit work, in order: automation rules on newly received messages, then
- * layer and health of the relationships whose traffic changed. Tests call this directly.
+ * layer and health of the relationships whose traffic changed. Tests call this directly; it runs
+ * to the end without yielding.
  */
 export function runAssistantOnce(ctx: Ctx, deps: { wakeOutbox(): void }): { messages: number; events: number } {
-  const messages = runRules(ctx, deps);
-  const events = refreshRelationships(ctx);
+  const messages = runRules(ctx, deps).seen;
+  const events = refreshRelationships(ctx).read;
   return { messages, events };
 }
 
 /**
- * Runs `runAssistantOnce` every second (reading the events log is one indexed query when idle) and
- * recomputes every relationship hourly and at start, since health decays with time alone.
+ * Runs the after-commit work every second (reading the events log is one indexed query when idle)
+ * and recomputes every relationship hourly and at start, since health decays with time alone.
+ * Work is done in steps of about STEP_BUDGET_MS with the event loop given back in between; steps
+ * never overlap, so rules see messages one at a time and in order.
  */
-export function startAssistantJob(options: { ctx: () => Ctx; deps: { wakeOutbox(): void }; log: Logger; pollMs?: number; fullRecomputeMs?: number }): AssistantJob {
+export function startAssistantJob(options: {
+  ctx: () => Ctx;
+  deps: { wakeOutbox(): void };
+  log: Logger;
+  pollMs?: number;
+  fullRecomputeMs?: number;
+  /** Event-loop time one step may take (default STEP_BUDGET_MS; 0 yields after every chunk). */
+  stepBudgetMs?: number;
+}): AssistantJob {
   let stopped = false;
-  let lastFull = 0;
-  // Synchronous: bun:sqlite is, so a pass never interleaves with another one.
-  const pass = () => {
-    if (stopped) return;
-    try {
-      const ctx = options.ctx();
-      runAssistantOnce(ctx, options.deps);
-      if (ctx.clock.now() - lastFull >= (options.fullRecomputeMs ?? FULL_RECOMPUTE_MS)) {
-        const changed = recomputeAllRelationships(ctx);
-        lastFull = ctx.clock.now();
-        if (changed > 0) options.log.debug("relationships recomputed", { changed });
-      }
-    } catch (e) {
-      options.log.error("assistant job failed", { cause: e });
+  let lastFull = -Infinity;
+  let running: Promise<void> | null = null;
+  let again = false;
+
+  const step = async (work: (shouldYield: () => boolean) => boolean): Promise<void> => {
+    for (;;) {
+      if (stopped) return;
+      const until = performance.now() + (options.stepBudgetMs ?? STEP_BUDGET_MS);
+      if (!work(() => performance.now() >= until)) return;
+      await new Promise((r) => setImmediate(r));
     }
   };
-  const timer = setInterval(pass, options.pollMs ?? POLL_MS);
+  const pass = async () => {
+    do {
+      again = false;
+      await step((shouldYield) => {
+        const ctx = options.ctx();
+        const rules = runRules(ctx, options.deps, shouldYield);
+        if (rules.more) return true;
+        return refreshRelationships(ctx, shouldYield).more;
+      });
+      const fullEvery = options.fullRecomputeMs ?? FULL_RECOMPUTE_MS;
+      const startedAt = options.ctx().clock.now();
+      if (!stopped && startedAt - lastFull >= fullEvery) {
+        let after: string | null = null;
+        let changed = 0;
+        await step((shouldYield) => {
+          const ctx = options.ctx();
+          do {
+            const page = recomputeRelationshipsPage(ctx, after);
+            changed += page.changed;
+            after = page.next;
+          } while (after !== null && !shouldYield());
+          return after !== null;
+        });
+        lastFull = startedAt;
+        if (changed > 0) options.log.debug("relationships recomputed", { changed });
+      }
+    } while (again && !stopped);
+  };
+  const trigger = () => {
+    if (stopped) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    running = pass()
+      .catch((e) => options.log.error("assistant job failed", { cause: e }))
+      .finally(() => (running = null));
+  };
+  const timer = setInterval(trigger, options.pollMs ?? POLL_MS);
   timer.unref?.();
-  setTimeout(pass, 0);
+  setTimeout(trigger, 0);
   return {
-    wake: () => setTimeout(pass, 0),
+    wake: () => setTimeout(trigger, 0),
     async stop() {
       stopped = true;
       clearInterval(timer);
+      await running;
     },
   };
 }

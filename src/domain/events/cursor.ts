@@ -23,6 +23,11 @@ export function eventsAfter(db: Db | Tx, seq: number, limit: number, types?: str
   return db.select().from(events).where(filter).orderBy(asc(events.seq)).limit(limit).all();
 }
 
+/** `seq` and peer of the events after `seq`, oldest first (for jobs that only need who changed). */
+export function eventPeersAfter(db: Db | Tx, seq: number, limit: number): Array<{ seq: number; peerPrincipal: string | null }> {
+  return db.select({ seq: events.seq, peerPrincipal: events.peerPrincipal }).from(events).where(gt(events.seq, seq)).orderBy(asc(events.seq)).limit(limit).all();
+}
+
 /** The newest `seq` in the log (0 when empty). */
 export function lastEventSeq(db: Db | Tx): number {
   return db.select({ seq: max(events.seq) }).from(events).get()?.seq ?? 0;

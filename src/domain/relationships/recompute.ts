@@ -1,65 +1,109 @@
-import { eq, inArray, sql } from "drizzle-orm";
+import { asc, eq, gt, inArray, sql } from "drizzle-orm";
 import { transaction, type Tx } from "../../db/client.ts";
 import { connections } from "../../db/schema/index.ts";
 import type { Ctx } from "../context.ts";
-import { eventsAfter, readCursor, writeCursor } from "../events/cursor.ts";
+import { eventPeersAfter, readCursor, writeCursor } from "../events/cursor.ts";
 import { scoreRelationship, WINDOW_DAYS, type InteractionStats } from "./score.ts";
 
 const DAY = 86_400_000;
 const CURSOR = "relationships";
 const BATCH = 500;
+/** Relationships scored per transaction: bounds one step of the job (and the IN list of its query). */
+const CHUNK = 50;
 /** A relationship is rescored at most this often from traffic (layers and health move over days). */
 export const MIN_RESCORE_MS = 60_000;
 
-/** Peers whose rescoring the throttle postponed, per database; picked up by a later pass. */
-const deferred = new WeakMap<object, Set<string>>();
+/**
+ * Per database: peers whose traffic changed and that still wait for a rescore (the throttle or the
+ * step budget postponed them), and when each peer was last scored. In memory: after a restart the
+ * job's start-up full recompute scores everyone again.
+ */
+interface TrafficState {
+  waiting: Set<string>;
+  scoredAt: Map<string, number>;
+}
+const state = new WeakMap<object, TrafficState>();
+function stateOf(db: object): TrafficState {
+  let s = state.get(db);
+  if (!s) state.set(db, (s = { waiting: new Set(), scoredAt: new Map() }));
+  return s;
+}
 
 type ConnectionRow = typeof connections.$inferSelect;
 
+/** Work left over when a step stopped early because `shouldYield` said so. */
+export interface StepResult {
+  read: number;
+  more: boolean;
+}
+
 /**
  * Recomputes layer and health of the connections whose traffic changed since the last run (read
- * from the events log), then moves the cursor. Returns how many events were read.
+ * from the events log), then moves the cursor. Works in chunks and stops early when `shouldYield`
+ * returns true (the job then gives the event loop back and calls again), so a burst of traffic
+ * never holds the loop for long. Returns how many events were read and whether work remains.
  */
-export function refreshRelationships(ctx: Ctx): number {
+export function refreshRelationships(ctx: Ctx, shouldYield: () => boolean = () => false): StepResult {
+  const { waiting, scoredAt } = stateOf(ctx.db);
   let read = 0;
-  let waiting = deferred.get(ctx.db);
-  if (!waiting) deferred.set(ctx.db, (waiting = new Set()));
   for (;;) {
-    const after = readCursor(ctx.db, CURSOR);
-    const batch = eventsAfter(ctx.db, after, BATCH);
-    const principals = new Set([...waiting, ...batch.map((e) => e.peerPrincipal).filter((p): p is string => p !== null)]);
-    if (batch.length === 0 && principals.size === 0) return read;
     const now = ctx.clock.now();
-    transaction(ctx.db, (tx) => {
-      if (principals.size > 0) recompute(tx, now, [...principals], waiting!);
-      if (batch.length > 0) writeCursor(tx, CURSOR, batch.at(-1)!.seq, now);
-    });
+    const due = [...waiting].filter((p) => now - (scoredAt.get(p) ?? -Infinity) >= MIN_RESCORE_MS);
+    for (let i = 0; i < due.length; i += CHUNK) {
+      const chunk = due.slice(i, i + CHUNK);
+      transaction(ctx.db, (tx) => apply(tx, now, tx.select().from(connections).where(inArray(connections.principal, chunk)).all()));
+      for (const p of chunk) {
+        waiting.delete(p);
+        scoredAt.set(p, now);
+      }
+      if (shouldYield()) return { read, more: true };
+    }
+    const after = readCursor(ctx.db, CURSOR);
+    const batch = eventPeersAfter(ctx.db, after, BATCH);
+    if (batch.length === 0) return { read, more: false };
+    for (const e of batch) if (e.peerPrincipal) waiting.add(e.peerPrincipal);
+    transaction(ctx.db, (tx) => writeCursor(tx, CURSOR, batch.at(-1)!.seq, now));
     read += batch.length;
-    if (batch.length === 0) return read;
+    if (shouldYield()) return { read, more: true };
   }
 }
 
-/** Every relationship at once: health decays with time even without traffic (run periodically). */
+/**
+ * Every relationship, a page at a time in id order: health decays with time even without traffic
+ * (run periodically). Returns the id to continue after, or null when done.
+ */
+export function recomputeRelationshipsPage(ctx: Ctx, afterId: string | null, pageSize = CHUNK): { changed: number; next: string | null } {
+  const now = ctx.clock.now();
+  const { scoredAt } = stateOf(ctx.db);
+  return transaction(ctx.db, (tx) => {
+    const rows = tx
+      .select()
+      .from(connections)
+      .where(afterId === null ? undefined : gt(connections.id, afterId))
+      .orderBy(asc(connections.id))
+      .limit(pageSize)
+      .all();
+    for (const r of rows) if (r.principal) scoredAt.set(r.principal, now);
+    return { changed: apply(tx, now, rows), next: rows.length === pageSize ? rows.at(-1)!.id : null };
+  });
+}
+
+/** Every relationship at once (tests, and callers that do not need to yield). */
 export function recomputeAllRelationships(ctx: Ctx): number {
-  return transaction(ctx.db, (tx) => recompute(tx, ctx.clock.now(), "all"));
+  let changed = 0;
+  let after: string | null = null;
+  do {
+    const page = recomputeRelationshipsPage(ctx, after);
+    changed += page.changed;
+    after = page.next;
+  } while (after !== null);
+  return changed;
 }
 
 /** One relationship (after the owner changes its layer override). */
 export function recomputeRelationship(tx: Tx, now: number, connectionId: string): void {
   const row = tx.select().from(connections).where(eq(connections.id, connectionId)).get();
   if (row) apply(tx, now, [row]);
-}
-
-function recompute(tx: Tx, now: number, principals: string[] | "all", waiting?: Set<string>): number {
-  let rows = principals === "all" ? tx.select().from(connections).all() : tx.select().from(connections).where(inArray(connections.principal, principals)).all();
-  if (waiting) {
-    // Throttle: a peer scored less than a minute ago waits for a later pass instead.
-    const due = rows.filter((r) => r.layerComputedAt === null || now - r.layerComputedAt >= MIN_RESCORE_MS);
-    for (const r of rows) if (r.principal) (due.includes(r) ? waiting.delete(r.principal) : waiting.add(r.principal));
-    for (const p of principals === "all" ? [] : principals) if (!rows.some((r) => r.principal === p)) waiting.delete(p);
-    rows = due;
-  }
-  return apply(tx, now, rows);
 }
 
 function apply(tx: Tx, now: number, rows: ConnectionRow[]): number {
@@ -95,7 +139,7 @@ function interactionStats(tx: Tx, now: number, principals: string[]): Map<string
   if (principals.length === 0) return out;
   const edges = WINDOW_DAYS.map((d) => now - d * DAY);
   const bucket = sql.raw(`CASE ${edges.slice(0, -1).map((e, i) => `WHEN received_at >= ${e} THEN ${i}`).join(" ")} ELSE ${edges.length - 1} END`);
-  const scope = principals.length > 400 ? sql`1 = 1` : sql`peer_principal IN (${sql.join(principals.map((p) => sql`${p}`), sql`, `)})`;
+  const scope = sql`peer_principal IN (${sql.join(principals.map((p) => sql`${p}`), sql`, `)})`;
   const rows = tx.all<{ p: string; d: "in" | "out"; b: number; n: number; meetings: number; intros: number }>(sql`
     SELECT peer_principal AS p, direction AS d, ${bucket} AS b, COUNT(*) AS n,
       SUM(CASE WHEN intent = 'schedule_meeting_response' AND json_extract(payload_json, '$.status') = 'accepted' THEN 1 ELSE 0 END) AS meetings,

@@ -3,7 +3,7 @@ import { transaction, type Tx } from "../../db/client.ts";
 import { connections, messageLabels, messages, pendingActions, ruleRuns, rules } from "../../db/schema/index.ts";
 import { validateIntentPayload } from "../../ink/index.ts";
 import type { Ctx } from "../context.ts";
-import { eventsAfter, readCursor, writeCursor, type EventRow } from "../events/cursor.ts";
+import { eventsAfter, lastEventSeq, readCursor, writeCursor, type EventRow } from "../events/cursor.ts";
 import { findAgentRow } from "../identity/agent.ts";
 import { RESPONSE_OF } from "../messages/response-intents.ts";
 import { recordEvent, type MessageRow } from "../messages/store.ts";
@@ -33,41 +33,56 @@ interface Outcome {
  * The automation job: reads committed `message.received` events after its cursor and runs the
  * enabled rules on each inbound message, in priority order, in one transaction per message that
  * also records every action (rule_runs) and moves the cursor — so each message is handled once,
- * after commit, even across a crash. Returns how many messages were looked at.
+ * after commit, even across a crash. Stops early when `shouldYield` says so. Returns how many
+ * messages were looked at and whether events remain.
  *
  * Autonomy (PRODUCT-SURFACE §3) bounds what a rule may do: at `full`, or for a sender in
  * `trustedDids`, auto_respond and decline send; below `full` the reply is drafted into the
  * message's pending action (approving it sends); at `none` nothing is sent or drafted, only
  * labels and holds apply.
  */
-export function runRules(ctx: Ctx, deps: { wakeOutbox(): void }): number {
+export function runRules(ctx: Ctx, deps: { wakeOutbox(): void }, shouldYield: () => boolean = () => false): { seen: number; more: boolean } {
   let seen = 0;
   let queued = false;
+  let more = false;
   for (;;) {
+    const loaded = loadRules(ctx);
+    if (loaded.length === 0) {
+      // No enabled rule: nothing to do up to the newest event (a rule never applies retroactively).
+      const newest = lastEventSeq(ctx.db);
+      if (newest > readCursor(ctx.db, CURSOR)) transaction(ctx.db, (tx) => writeCursor(tx, CURSOR, newest, ctx.clock.now()));
+      break;
+    }
     const after = readCursor(ctx.db, CURSOR);
     const batch = eventsAfter(ctx.db, after, BATCH);
     if (batch.length === 0) break;
-    const loaded = loadRules(ctx);
     const policy = getPolicy(ctx.db);
+    let last = after;
     for (const event of batch) {
-      if (event.type !== "message.received" || loaded.length === 0) continue;
-      seen++;
-      try {
-        queued = transaction(ctx.db, (tx) => {
-          const q = processMessage(tx, ctx, event, loaded, policy);
-          writeCursor(tx, CURSOR, event.seq, ctx.clock.now());
-          return q;
-        }) || queued;
-      } catch (e) {
-        // Rolled back, nothing half done; skip the message rather than retry it forever.
-        ctx.log.error("rules failed on a message; skipped", { event: event.seq, message: event.subjectId, cause: e });
-        transaction(ctx.db, (tx) => writeCursor(tx, CURSOR, event.seq, ctx.clock.now()));
+      if (event.type === "message.received") {
+        seen++;
+        try {
+          queued = transaction(ctx.db, (tx) => {
+            const q = processMessage(tx, ctx, event, loaded, policy);
+            writeCursor(tx, CURSOR, event.seq, ctx.clock.now());
+            return q;
+          }) || queued;
+        } catch (e) {
+          // Rolled back, nothing half done; skip the message rather than retry it forever.
+          ctx.log.error("rules failed on a message; skipped", { event: event.seq, message: event.subjectId, cause: e });
+        }
+      }
+      last = event.seq;
+      if (shouldYield()) {
+        more = true;
+        break;
       }
     }
-    transaction(ctx.db, (tx) => writeCursor(tx, CURSOR, batch.at(-1)!.seq, ctx.clock.now()));
+    transaction(ctx.db, (tx) => writeCursor(tx, CURSOR, last, ctx.clock.now()));
+    if (more) break;
   }
   if (queued) deps.wakeOutbox();
-  return seen;
+  return { seen, more };
 }
 
 function loadRules(ctx: Ctx): LoadedRule[] {

@@ -1,0 +1,146 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { eq } from "drizzle-orm";
+import { connections, conversations, events, messageLabels, messages, ruleRuns } from "../../src/db/schema/index.ts";
+import { readCursor, lastEventSeq } from "../../src/domain/events/cursor.ts";
+import { MIN_RESCORE_MS, refreshRelationships } from "../../src/domain/relationships/recompute.ts";
+import { runRules } from "../../src/domain/rules/run-rules.ts";
+import { startAssistantJob } from "../../src/jobs/assistant.ts";
+import { bootTestApp, type TestNode } from "../helpers/boot.ts";
+import { asOwner } from "../helpers/owner.ts";
+
+let node: TestNode;
+afterEach(() => node?.close());
+
+const principal = (i: number) => `key:z6MkPeer${String(i).padStart(4, "0")}`;
+
+/** `peers` connected peers, each with `perPeer` inbound pings and their message.received events. */
+function seedTraffic(n: TestNode, peers: number, perPeer: number, startAt = 0): void {
+  const now = n.clock.now();
+  n.db.$client.transaction(() => {
+    for (let i = 0; i < peers; i++) {
+      const p = principal(i);
+      if (startAt === 0) {
+        n.db.insert(connections).values({ id: `con_${i}`, principal: p, agentId: `svc:${p.slice(4)}`, status: "connected", initiatedBy: "them", createdAt: now, updatedAt: now, connectedAt: now }).run();
+        n.db.insert(conversations).values({ id: `cnv_${i}`, peerPrincipal: p, correlationId: `thread-${i}`, subject: "ping", messageCount: 0, lastMessageAt: now, createdAt: now }).run();
+      }
+      for (let k = startAt; k < startAt + perPeer; k++) {
+        const envelopeId = `env-${i}-${k}`;
+        n.db.insert(messages).values({
+          id: `msg_${i}_${k}`, envelopeId, direction: "in", peerPrincipal: p, peerAgentId: `svc:${p.slice(4)}`, conversationId: `cnv_${i}`, correlationId: `thread-${i}`,
+          intent: "ping", protocol: "ink/0.1", payloadJson: "{}", status: "unread", createdAt: now, receivedAt: now,
+        }).run();
+        n.db.insert(events).values({ type: "message.received", subjectId: envelopeId, peerPrincipal: p, dataJson: "{}", createdAt: now }).run();
+      }
+    }
+  })();
+}
+
+const scoredAt = (n: TestNode, i: number) => n.db.select({ at: connections.layerComputedAt, factors: connections.relationshipJson }).from(connections).where(eq(connections.principal, principal(i))).get()!;
+
+describe("relationship refresh from traffic", () => {
+  test("scores every peer whose traffic changed and moves the cursor to the newest event", () => {
+    node = bootTestApp();
+    seedTraffic(node, 3, 2);
+    const step = refreshRelationships(node.ctx());
+    expect(step).toEqual({ read: 6, more: false });
+    for (const i of [0, 1, 2]) expect(scoredAt(node, i).at).toBe(node.clock.now());
+    expect(readCursor(node.db, "relationships")).toBe(lastEventSeq(node.db));
+    expect(refreshRelationships(node.ctx())).toEqual({ read: 0, more: false });
+  });
+
+  test("a step asked to yield stops after one chunk; repeated steps finish the work", () => {
+    node = bootTestApp();
+    seedTraffic(node, 120, 1);
+    const first = refreshRelationships(node.ctx(), () => true);
+    expect(first).toEqual({ read: 120, more: true }); // events read, nobody scored yet
+    let steps = 1;
+    let step = first;
+    while (step.more) {
+      step = refreshRelationships(node.ctx(), () => true);
+      steps++;
+      expect(steps).toBeLessThan(10);
+    }
+    // one step reading the events, three chunks of at most 50 peers, one finding nothing left
+    expect(steps).toBe(5);
+    const scored = node.db.select({ at: connections.layerComputedAt }).from(connections).all();
+    expect(scored.every((r) => r.at === node.clock.now())).toBe(true);
+  });
+
+  test("a peer's traffic rescores it at most once a minute; the postponed rescore happens after", () => {
+    node = bootTestApp();
+    seedTraffic(node, 1, 1);
+    refreshRelationships(node.ctx());
+    const first = scoredAt(node, 0);
+    node.clock.advance(1_000);
+    seedTraffic(node, 1, 40, 1); // much more traffic: the score would change
+    expect(refreshRelationships(node.ctx())).toEqual({ read: 40, more: false });
+    expect(scoredAt(node, 0)).toEqual(first); // throttled
+    node.clock.advance(MIN_RESCORE_MS);
+    refreshRelationships(node.ctx()); // no new event: the postponed peer is still due
+    const later = scoredAt(node, 0);
+    expect(later.at).toBe(node.clock.now());
+    expect(JSON.parse(later.factors!).closeness).toBeGreaterThan(JSON.parse(first.factors!).closeness);
+  });
+});
+
+describe("automation rules step", () => {
+  test("with no enabled rule, the cursor goes to the newest event in one step and nothing is recorded", () => {
+    node = bootTestApp();
+    seedTraffic(node, 5, 50);
+    expect(runRules(node.ctx(), node.federation, () => true)).toEqual({ seen: 0, more: false });
+    expect(readCursor(node.db, "rules")).toBe(lastEventSeq(node.db));
+    expect(node.db.select().from(ruleRuns).all()).toHaveLength(0);
+  });
+
+  test("with a rule, a step asked to yield handles one message, in order, and the next step goes on", async () => {
+    node = bootTestApp();
+    const rule = await asOwner(node, "/api/svc/rules", { body: { name: "label pings", match: { intents: ["ping"] }, action: { type: "label", labels: ["seen"] } } });
+    expect(rule.status).toBe(201);
+    node.clock.advance(1_000); // rules apply to what arrives after them
+    runRules(node.ctx(), node.federation); // the events so far (the rule's own)
+    seedTraffic(node, 2, 2);
+    const before = readCursor(node.db, "rules");
+    expect(runRules(node.ctx(), node.federation, () => true)).toEqual({ seen: 1, more: true });
+    expect(node.db.select().from(messageLabels).all().map((l) => l.messageId)).toEqual(["msg_0_0"]);
+    expect(readCursor(node.db, "rules")).toBeGreaterThan(before);
+    expect(runRules(node.ctx(), node.federation)).toEqual({ seen: 3, more: false });
+    expect(node.db.select().from(messageLabels).all()).toHaveLength(4);
+    expect(node.db.select().from(ruleRuns).all()).toHaveLength(4);
+  });
+});
+
+describe("the assistant job", () => {
+  test("gives the event loop back between steps, and finishes the backlog", async () => {
+    node = bootTestApp();
+    seedTraffic(node, 200, 1);
+    let ticks = 0;
+    const ticker = setInterval(() => ticks++, 0);
+    const job = startAssistantJob({ ctx: () => node.ctx({ kind: "system", job: "assistant" }), deps: node.federation, log: node.ctx().log, pollMs: 60_000, stepBudgetMs: 0 });
+    try {
+      for (let i = 0; i < 500 && !(readCursor(node.db, "relationships") === lastEventSeq(node.db) && allScored(node)); i++) await Bun.sleep(2);
+      expect(readCursor(node.db, "relationships")).toBe(lastEventSeq(node.db));
+      expect(allScored(node)).toBe(true);
+      expect(ticks).toBeGreaterThan(3); // other callbacks ran while the backlog was worked through
+    } finally {
+      clearInterval(ticker);
+      await job.stop();
+    }
+  });
+
+  test("stop waits for the step in progress and nothing runs after it", async () => {
+    node = bootTestApp();
+    seedTraffic(node, 100, 1);
+    const job = startAssistantJob({ ctx: () => node.ctx({ kind: "system", job: "assistant" }), deps: node.federation, log: node.ctx().log, pollMs: 60_000, stepBudgetMs: 0 });
+    await Bun.sleep(1);
+    await job.stop();
+    const cursor = readCursor(node.db, "relationships");
+    const scored = node.db.select({ at: connections.layerComputedAt }).from(connections).all().filter((r) => r.at !== null).length;
+    await Bun.sleep(20);
+    expect(readCursor(node.db, "relationships")).toBe(cursor);
+    expect(node.db.select({ at: connections.layerComputedAt }).from(connections).all().filter((r) => r.at !== null).length).toBe(scored);
+  });
+});
+
+function allScored(n: TestNode): boolean {
+  return n.db.select({ at: connections.layerComputedAt }).from(connections).all().every((r) => r.at !== null);
+}
