@@ -4,6 +4,8 @@
 // to CPU 0 (plain HTTP on loopback, as behind a TLS proxy); this script is the load generator.
 // Senders are many distinct agents whose cards this script serves over TLS; every request is a
 // distinct, freshly signed 1–2 KB intent with its own nonce.
+// It also prints the node process's CPU time per request in both phases (Linux /proc): at 1,000/s the
+// queueing latency is mostly a matter of how busy that one core already is.
 // Usage: bun scripts/bench/inbound.ts [seconds=8] [concurrency=64]
 import { Database } from "bun:sqlite";
 import { createPrivateKey, createPublicKey, sign as nodeSign } from "node:crypto";
@@ -19,6 +21,15 @@ const ROOT = resolve(import.meta.dir, "../..");
 const TLS = join(ROOT, "test/fixtures/tls");
 const work = mkdtempSync(join(tmpdir(), "kith-bench-in-"));
 const bun = process.execPath;
+/** User+system CPU time (ms) a process has used so far, from /proc (Linux); null elsewhere. */
+async function cpuMs(pid: number): Promise<number | null> {
+  try {
+    const fields = (await Bun.file(`/proc/${pid}/stat`).text()).split(") ")[1]!.split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * 10; // utime, stime in clock ticks (100/s)
+  } catch {
+    return null;
+  }
+}
 const pin = (cpu: number, cmd: string[]) => (Bun.which("taskset") && !process.env.KITH_BENCH_NO_PIN ? ["taskset", "-c", String(cpu), ...cmd] : cmd);
 
 // ── senders: deterministic Ed25519 keys, cards served over TLS from this process ─────────────
@@ -121,6 +132,7 @@ const RATE = 1000;
 const total = RATE * Math.min(SECONDS, 10);
 const prepared = Array.from({ length: total }, () => request());
 const latencies: number[] = [];
+const latencyCpu0 = await cpuMs(node.pid);
 const start = performance.now();
 await Promise.all(
   prepared.map(async (r, i) => {
@@ -132,6 +144,8 @@ await Promise.all(
     latencies.push(performance.now() - t);
   }),
 );
+const latencyWall = performance.now() - start;
+const latencyCpu1 = await cpuMs(node.pid);
 latencies.sort((a, b) => a - b);
 const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]!;
 
@@ -140,6 +154,7 @@ let accepted = 0;
 let refused = 0;
 const statuses = new Map<number, number>();
 const deadline = performance.now() + SECONDS * 1000;
+const throughputCpu0 = await cpuMs(node.pid);
 const t0 = performance.now();
 await Promise.all(
   Array.from({ length: CONCURRENCY }, async () => {
@@ -152,6 +167,7 @@ await Promise.all(
   }),
 );
 const throughput = accepted / ((performance.now() - t0) / 1000);
+const throughputCpu1 = await cpuMs(node.pid);
 
 // ── durability check and bare verify rate on the node's core ─────────────────────────────────
 node.kill("SIGTERM");
@@ -176,4 +192,8 @@ console.log(`accepted and stored:    ${Math.round(throughput)} intents/s   (stat
 console.log(`bare native verify:     ${bare} verifies/s (same core, same run)`);
 console.log(`ratio:                  ${(throughput / bare).toFixed(3)}x   (target >= 0.25x)`);
 console.log(`latency at ${RATE}/s offered: p50 ${pct(50).toFixed(2)} ms, p99 ${pct(99).toFixed(2)} ms   (target p99 < 10 ms)`);
+const cpuLine = (label: string, a: number | null, b: number | null, requests: number, wallMs: number) =>
+  a !== null && b !== null && console.log(`${label}${Math.round(((b - a) / requests) * 1000)} µs of node CPU per request, node busy ${Math.round(((b - a) / wallMs) * 100)}% of the time`);
+cpuLine(`at ${RATE}/s offered:     `, latencyCpu0, latencyCpu1, total, latencyWall);
+cpuLine("at saturation:          ", throughputCpu0, throughputCpu1, accepted + refused, SECONDS * 1000);
 console.log(`rows stored: ${stored} inbound messages (every 2xx is a committed row)`);

@@ -10,8 +10,8 @@ export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 /**
  * Opens the node's SQLite file with the pragmas every connection needs: WAL so readers never
  * block the writer, synchronous=FULL so an acknowledged write survives power loss (DESIGN:
- * "nothing acknowledged is lost"), foreign keys on, and a busy timeout so the CLI and a running
- * node can share the file.
+ * "nothing acknowledged is lost"), foreign keys on, temporary storage in memory, and a busy
+ * timeout so the CLI and a running node can share the file.
  */
 export function openDatabase(file: string, options: { readonly?: boolean } = {}): Db {
   const created = file !== ":memory:" && !existsSync(file);
@@ -24,6 +24,9 @@ export function openDatabase(file: string, options: { readonly?: boolean } = {})
     sqlite.exec("PRAGMA synchronous = FULL");
   }
   sqlite.exec("PRAGMA foreign_keys = ON");
+  // Temporary files (savepoint sub-journals above 64 KiB, sorts, temp indexes) stay in memory:
+  // otherwise each savepoint of a group commit opens, writes and deletes a file in /var/tmp.
+  sqlite.exec("PRAGMA temp_store = MEMORY");
   return drizzle({ client: sqlite, schema }) as Db;
 }
 

@@ -61,16 +61,28 @@ export function createWriteQueue(db: Db, options: { maxBatch?: number; walFile?:
         if (syncer) sql.normal.run();
         sql.begin.run();
         try {
-          for (const job of batch) {
-            sql.savepoint.run();
+          if (batch.length === 1) {
+            // Alone in its batch, a job needs no savepoint (it copies every page the job touches
+            // into a sub-journal): if it throws, the whole transaction is its own to roll back.
             try {
-              // The drizzle handle runs on this same connection, so it writes inside this transaction.
-              results.push({ ok: true, value: job.fn(db as unknown as Tx) });
-              sql.release.run();
+              results.push({ ok: true, value: batch[0]!.fn(db as unknown as Tx) });
             } catch (error) {
-              sql.rollbackTo.run(); // only this job's writes are undone; the batch goes on
-              sql.release.run();
-              results.push({ ok: false, error });
+              sql.rollback.run();
+              batch[0]!.reject(error);
+              continue;
+            }
+          } else {
+            for (const job of batch) {
+              sql.savepoint.run();
+              try {
+                // The drizzle handle runs on this same connection, so it writes inside this transaction.
+                results.push({ ok: true, value: job.fn(db as unknown as Tx) });
+                sql.release.run();
+              } catch (error) {
+                sql.rollbackTo.run(); // only this job's writes are undone; the batch goes on
+                sql.release.run();
+                results.push({ ok: false, error });
+              }
             }
           }
           sql.commit.run();

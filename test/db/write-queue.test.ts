@@ -1,0 +1,109 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { closeDatabase, openDatabase, type Db } from "../../src/db/client.ts";
+import { createWriteQueue, type WriteQueue } from "../../src/db/write-queue.ts";
+
+let dir: string;
+let db: Db;
+let queue: WriteQueue;
+
+function open(): void {
+  dir = mkdtempSync(join(tmpdir(), "kith-wq-"));
+  const file = join(dir, "q.db");
+  db = openDatabase(file);
+  db.$client.exec("CREATE TABLE parent (id INTEGER PRIMARY KEY); CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, parent INTEGER REFERENCES parent(id))");
+  queue = createWriteQueue(db, { walFile: `${file}-wal` });
+}
+
+afterEach(async () => {
+  await queue?.close();
+  closeDatabase(db);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const insert = (name: string) => db.$client.query("INSERT INTO item (name) VALUES (?) RETURNING id").get(name) as { id: number };
+const names = () => (db.$client.query("SELECT name FROM item ORDER BY id").all() as Array<{ name: string }>).map((r) => r.name);
+
+describe("group commit write queue", () => {
+  test("writes of one event-loop turn share one transaction and each gets its own result", async () => {
+    open();
+    const seenBy: number[] = [];
+    const results = await Promise.all(
+      ["a", "b", "c"].map((name) =>
+        queue.run(() => {
+          seenBy.push(names().length); // earlier jobs of the batch are visible: same transaction
+          expect(db.$client.inTransaction).toBe(true);
+          return insert(name).id;
+        }),
+      ),
+    );
+    expect(results).toEqual([1, 2, 3]);
+    expect(seenBy).toEqual([0, 1, 2]);
+    expect(names()).toEqual(["a", "b", "c"]);
+    expect(db.$client.inTransaction).toBe(false);
+  });
+
+  test("a job that throws is rolled back alone; the others of its batch commit", async () => {
+    open();
+    const outcomes = await Promise.allSettled([
+      queue.run(() => insert("a")),
+      queue.run(() => {
+        insert("b");
+        throw new Error("refused");
+      }),
+      queue.run(() => insert("a")), // unique violation: refused by SQLite itself
+      queue.run(() => insert("c")),
+    ]);
+    expect(outcomes.map((o) => o.status)).toEqual(["fulfilled", "rejected", "rejected", "fulfilled"]);
+    expect((outcomes[1] as PromiseRejectedResult).reason.message).toBe("refused");
+    expect(String((outcomes[2] as PromiseRejectedResult).reason)).toMatch(/UNIQUE/);
+    expect(names()).toEqual(["a", "c"]);
+  });
+
+  test("a job alone in its batch that throws leaves nothing behind, and the next one commits", async () => {
+    open();
+    await expect(
+      queue.run(() => {
+        insert("lonely");
+        throw new Error("refused");
+      }),
+    ).rejects.toThrow("refused");
+    expect(names()).toEqual([]);
+    expect(db.$client.inTransaction).toBe(false);
+    expect(await queue.run(() => insert("next").id)).toBe(1);
+    expect(names()).toEqual(["next"]);
+  });
+
+  test("a failed COMMIT rejects every job of the batch and keeps none of it", async () => {
+    open();
+    const outcomes = await Promise.allSettled([
+      queue.run(() => insert("a")),
+      queue.run(() => {
+        // a deferred foreign key is checked at COMMIT, which then fails
+        db.$client.exec("PRAGMA defer_foreign_keys = ON");
+        db.$client.query("INSERT INTO item (name, parent) VALUES ('orphan', 42)").run();
+      }),
+    ]);
+    expect(outcomes.map((o) => o.status)).toEqual(["rejected", "rejected"]);
+    expect(String((outcomes[0] as PromiseRejectedResult).reason)).toMatch(/FOREIGN KEY/);
+    expect(names()).toEqual([]);
+    expect(db.$client.inTransaction).toBe(false);
+    expect(await queue.run(() => insert("after").id)).toBeGreaterThan(0);
+  });
+
+  test("the connection is back to synchronous=FULL after a batch, for every other writer", async () => {
+    open();
+    await queue.run(() => insert("a"));
+    expect((db.$client.query("PRAGMA synchronous").get() as { synchronous: number }).synchronous).toBe(2);
+  });
+
+  test("drain waits for everything submitted, across more than one batch", async () => {
+    open();
+    const pending = Array.from({ length: 600 }, (_, i) => queue.run(() => insert(`n${i}`)));
+    await queue.drain();
+    expect(names()).toHaveLength(600); // more than one batch (512 per transaction)
+    await Promise.all(pending);
+  });
+});
