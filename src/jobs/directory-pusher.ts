@@ -2,6 +2,7 @@ import type { Ctx, Logger } from "../domain/context.ts";
 import type { DiscoveryDeps } from "../domain/discovery/deps.ts";
 import { listDuePushes, nextPushAt, pushToDirectory } from "../domain/discovery/push-to-directory.ts";
 import { reconcileDirectoryPushes } from "../domain/discovery/reconcile-directory-pushes.ts";
+import { wakeableSleep } from "./wakeable-sleep.ts";
 
 export interface DirectoryPusher {
   /** Look for due pushes now (called after a commit that queued some). */
@@ -21,18 +22,8 @@ export function startDirectoryPusher(options: { ctx: () => Ctx; deps: DiscoveryD
   const { deps, log } = options;
   const inFlight = new Map<string, Promise<void>>();
   let stopped = false;
-  let wakeUp: (() => void) | null = null;
-  let timer: ReturnType<typeof setTimeout> | null = null;
 
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      wakeUp = resolve;
-      timer = setTimeout(resolve, Math.max(0, ms));
-    }).finally(() => {
-      if (timer) clearTimeout(timer);
-      timer = null;
-      wakeUp = null;
-    });
+  const idle = wakeableSleep();
 
   const loop = async () => {
     try {
@@ -55,7 +46,7 @@ export function startDirectoryPusher(options: { ctx: () => Ctx; deps: DiscoveryD
           .catch((e) => log.error("directory push crashed", { directory: item.directory, cause: e }))
           .finally(() => {
             inFlight.delete(item.directory);
-            wakeUp?.();
+            idle.wake();
           });
         inFlight.set(item.directory, run);
       }
@@ -66,18 +57,18 @@ export function startDirectoryPusher(options: { ctx: () => Ctx; deps: DiscoveryD
       } catch {
         next = null;
       }
-      await sleep(next === null ? IDLE_POLL_MS : Math.min(IDLE_POLL_MS, next - ctx.clock.now()));
+      await idle.sleep(next === null ? IDLE_POLL_MS : Math.min(IDLE_POLL_MS, next - ctx.clock.now()));
     }
   };
 
   const running = loop();
   return {
     wake() {
-      wakeUp?.();
+      idle.wake();
     },
     async stop() {
       stopped = true;
-      wakeUp?.();
+      idle.wake();
       await running;
       await Promise.all(inFlight.values());
     },

@@ -1,6 +1,7 @@
 import type { Ctx, Logger } from "../domain/context.ts";
 import type { FederationDeps } from "../domain/federation/deps.ts";
 import { deliverOne, listDueDeliveries, nextDeliveryAt } from "../domain/outbox/deliver.ts";
+import { wakeableSleep } from "./wakeable-sleep.ts";
 
 export interface OutboxWorker {
   /** Look for due work now (called after a commit that queued something). */
@@ -20,19 +21,9 @@ export function startOutboxWorker(options: { ctx: () => Ctx; deps: FederationDep
   const concurrency = options.concurrency ?? 4;
   const inFlight = new Map<string, Promise<void>>();
   let stopped = false;
-  let timer: ReturnType<typeof setTimeout> | null = null;
-  let wakeUp: (() => void) | null = null;
   let running: Promise<void> | null = null;
 
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      wakeUp = resolve;
-      timer = setTimeout(resolve, Math.max(0, ms));
-    }).finally(() => {
-      if (timer) clearTimeout(timer);
-      timer = null;
-      wakeUp = null;
-    });
+  const idle = wakeableSleep();
 
   const loop = async () => {
     while (!stopped) {
@@ -50,14 +41,14 @@ export function startOutboxWorker(options: { ctx: () => Ctx; deps: FederationDep
           .catch((e) => options.log.error("delivery crashed", { outbox: item.id, cause: e }))
           .finally(() => {
             inFlight.delete(item.peerPrincipal);
-            wakeUp?.();
+            idle.wake();
           });
         inFlight.set(item.peerPrincipal, run);
       }
       if (stopped) break;
       const next = safeNext(ctx);
       const wait = inFlight.size > 0 && due.length === 0 ? IDLE_POLL_MS : next === null ? IDLE_POLL_MS : next - ctx.clock.now();
-      await sleep(due.length > 0 && inFlight.size < concurrency ? 0 : Math.min(wait, IDLE_POLL_MS));
+      await idle.sleep(due.length > 0 && inFlight.size < concurrency ? 0 : Math.min(wait, IDLE_POLL_MS));
     }
   };
 
@@ -72,11 +63,11 @@ export function startOutboxWorker(options: { ctx: () => Ctx; deps: FederationDep
   running = loop();
   return {
     wake() {
-      wakeUp?.();
+      idle.wake();
     },
     async stop() {
       stopped = true;
-      wakeUp?.();
+      idle.wake();
       await running;
       await Promise.all(inFlight.values());
     },
