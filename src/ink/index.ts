@@ -326,6 +326,19 @@ export {
   verifyAuditResponse,
   messageHash,
 } from "./audit.ts";
+/**
+ * RFC 6962 consistency proofs for witness logs (AUDIT §6, witness profile): is the old tree an
+ * append-only prefix of the new one? Sizes are safe integers, hashes 64 lowercase hex.
+ * @example verifyConsistencyProof({ first: 4, firstRoot, second: 8, secondRoot, proof: [h] }) // { ok: true } | { ok: false, reason: "second_root_mismatch" }
+ */
+export {
+  type ConsistencyInput,
+  type ConsistencyResult,
+  type ConsistencyFailure,
+  EMPTY_TREE_ROOT,
+  MAX_CONSISTENCY_PROOF_NODES,
+  verifyConsistencyProof,
+} from "./merkle.ts";
 
 // ── Other signed protocol requests ───────────────────────────────────────────────────────────
 /**
