@@ -339,6 +339,20 @@ export {
   MAX_CONSISTENCY_PROOF_NODES,
   verifyConsistencyProof,
 } from "./merkle.ts";
+/**
+ * Witness checkpoint bodies (C2SP tlog-checkpoint as INK pins it): `origin\nsize\nroothex\n`.
+ * @example parseCheckpoint("log.example/ink\n5\n6b7a…\n") // { ok: true, checkpoint: { origin, treeSize: 5, rootHash } }
+ * @example formatCheckpoint({ origin: "log.example/ink", treeSize: 5, rootHash }) // "log.example/ink\n5\n6b7a…\n"
+ */
+export {
+  type Checkpoint,
+  type CheckpointResult,
+  type CheckpointFailure,
+  MAX_CHECKPOINT_BODY,
+  MAX_CHECKPOINT_ORIGIN,
+  parseCheckpoint,
+  formatCheckpoint,
+} from "./checkpoint.ts";
 
 // ── Other signed protocol requests ───────────────────────────────────────────────────────────
 /**
