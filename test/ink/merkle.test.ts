@@ -148,6 +148,37 @@ describe("verifyConsistencyProof on hostile input", () => {
     for (const input of bad) expect(verifyConsistencyProof(input)).toEqual({ ok: false, reason: "malformed_input" });
   });
 
+  // With every leaf equal, a subtree's root depends only on its size, so the RFC 6962 definitions
+  // run in O(log n) and give real proofs for trees of up to 2^53 − 1 leaves.
+  test("proofs in trees up to 2^53 − 1 leaves verify, the longest (54 nodes) included", () => {
+    const roots = new Map<number, Uint8Array>([[1, leaf(0)]]);
+    const root = (n: number): Uint8Array => {
+      const known = roots.get(n);
+      if (known !== undefined) return known;
+      const k = split(n);
+      const r = node(root(k), root(n - k));
+      roots.set(n, r);
+      return r;
+    };
+    const proofOf = (m: number, n: number, complete: boolean): Uint8Array[] => {
+      if (m === n) return complete ? [] : [root(n)];
+      const k = split(n);
+      return m <= k ? [...proofOf(m, k, complete), root(n - k)] : [...proofOf(m - k, n - k, false), root(k)];
+    };
+    const max = Number.MAX_SAFE_INTEGER;
+    const pairs = [[8603371283184145, max], [1, max], [max - 1, max], [2 ** 52, max], [2 ** 52 + 1, 2 ** 52 + 3], [12345, 2 ** 40 + 7]];
+    let longest = 0;
+    for (const [m, n] of pairs as [number, number][]) {
+      const c = { first: m, firstRoot: hex(root(m)), second: n, secondRoot: hex(root(n)), proof: proofOf(m, n, true).map(hex) };
+      longest = Math.max(longest, c.proof.length);
+      expect({ m, n, r: verifyConsistencyProof(c) }).toEqual({ m, n, r: { ok: true } });
+      const proof = c.proof.map((p, i) => (i === c.proof.length - 1 ? flip(p, 5) : p));
+      expect({ m, n, ok: verifyConsistencyProof({ ...c, proof }).ok }).toEqual({ m, n, ok: false });
+      expect({ m, n, ok: verifyConsistencyProof({ ...c, firstRoot: hex(root(m + 1)) }).ok }).toEqual({ m, n, ok: false });
+    }
+    expect(longest).toBe(54);
+  });
+
   test("sizes at the safe-integer ceiling are walked without rounding and reject fast", () => {
     const max = Number.MAX_SAFE_INTEGER;
     const started = performance.now();
