@@ -326,6 +326,33 @@ export {
   verifyAuditResponse,
   messageHash,
 } from "./audit.ts";
+/**
+ * RFC 6962 consistency proofs for witness logs (AUDIT §6, witness profile): is the old tree an
+ * append-only prefix of the new one? Sizes are safe integers, hashes 64 lowercase hex.
+ * @example verifyConsistencyProof({ first: 4, firstRoot, second: 8, secondRoot, proof: [h] }) // { ok: true } | { ok: false, reason: "second_root_mismatch" }
+ */
+export {
+  type ConsistencyInput,
+  type ConsistencyResult,
+  type ConsistencyFailure,
+  EMPTY_TREE_ROOT,
+  MAX_CONSISTENCY_PROOF_NODES,
+  verifyConsistencyProof,
+} from "./merkle.ts";
+/**
+ * Witness checkpoint bodies (C2SP tlog-checkpoint as INK pins it): `origin\nsize\nroothex\n`.
+ * @example parseCheckpoint("log.example/ink\n5\n6b7a…\n") // { ok: true, checkpoint: { origin, treeSize: 5, rootHash } }
+ * @example formatCheckpoint({ origin: "log.example/ink", treeSize: 5, rootHash }) // "log.example/ink\n5\n6b7a…\n"
+ */
+export {
+  type Checkpoint,
+  type CheckpointResult,
+  type CheckpointFailure,
+  MAX_CHECKPOINT_BODY,
+  MAX_CHECKPOINT_ORIGIN,
+  parseCheckpoint,
+  formatCheckpoint,
+} from "./checkpoint.ts";
 
 // ── Other signed protocol requests ───────────────────────────────────────────────────────────
 /**

@@ -20,23 +20,8 @@ import {
   validateAgentCard,
 } from "../../src/ink/index.ts";
 import { nativeStrictVerifier } from "../../src/security/ed25519-native.ts";
-import { ALICE, alice, BOB, draft, ENDPOINT, NOW, policy, WORDMARK } from "./helpers.ts";
+import { ALICE, alice, BOB, draft, ENDPOINT, NOW, policy, type Rng, rng, WORDMARK } from "./helpers.ts";
 
-// mulberry32: small, fast, seeded.
-function rng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (n: number) => Math.floor(next() * n);
-  const pick = <T>(xs: readonly T[]): T => xs[int(xs.length)] as T;
-  return { next, int, pick };
-}
-type Rng = ReturnType<typeof rng>;
 const enc = new TextEncoder();
 
 const TOKENS = [

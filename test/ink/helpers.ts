@@ -77,3 +77,19 @@ export function signedRequest(
   if (!header.ok) throw new Error("header");
   return { body: signedBody, bodyText: JSON.stringify(signedBody), authorization: header.header };
 }
+
+/** mulberry32: a small, fast, seeded generator for bounded fuzz tests. */
+export function rng(seed: number) {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const int = (n: number) => Math.floor(next() * n);
+  const pick = <T>(xs: readonly T[]): T => xs[int(xs.length)] as T;
+  return { next, int, pick };
+}
+export type Rng = ReturnType<typeof rng>;

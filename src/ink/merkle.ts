@@ -1,0 +1,121 @@
+// RFC 6962 Merkle tree consistency proofs for witness logs (AUDIT.md §6, witness profile).
+//   leaf  = SHA-256(0x00 ‖ data)          (auditLeafHash in audit.ts)
+//   node  = SHA-256(0x01 ‖ left ‖ right)
+//   empty = SHA-256("")
+// Verification follows RFC 9162 §2.1.4.2 (the RFC 6962bis restatement of the RFC 6962 §2.1.2
+// proof), plus the edge cases the conformance vectors pin (equal sizes, empty prefix).
+import { sha256 } from "@noble/hashes/sha2.js";
+import { fromHex, toHex } from "./bytes.ts";
+
+/** Root of the empty tree: SHA-256 of no bytes (AUDIT §6). */
+export const EMPTY_TREE_ROOT = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
+
+/**
+ * Longest proof we look at. A consistency proof between trees below 2^53 leaves has at most
+ * ⌈log2 n⌉ + 1 ≤ 54 nodes; anything longer is refused before a single hash is computed.
+ */
+export const MAX_CONSISTENCY_PROOF_NODES = 64;
+
+/**
+ * Does the tree of `first` leaves with root `firstRoot` form an append-only prefix of the tree of
+ * `second` leaves with root `secondRoot`? Sizes are safe non-negative integers, roots and proof
+ * nodes 64 lowercase hex. Never throws; bad input is a reject with a reason.
+ */
+export function verifyConsistencyProof(input: ConsistencyInput | unknown): ConsistencyResult {
+  const shape = parseInput(input);
+  if (typeof shape === "string") return { ok: false, reason: shape };
+  const { first, second, firstRoot, secondRoot, proof } = shape;
+  if (first > second) return { ok: false, reason: "first_exceeds_second" };
+  // The empty tree has one root; the vectors hold `first = 0` to it (empty-prefix-wrong-root).
+  if (first === 0 && firstRoot !== EMPTY_TREE_ROOT) return { ok: false, reason: "first_root_mismatch" };
+  if (second === 0 && secondRoot !== EMPTY_TREE_ROOT) return { ok: false, reason: "second_root_mismatch" };
+  if (first === second) {
+    if (proof.length !== 0) return { ok: false, reason: "proof_length" };
+    return firstRoot === secondRoot ? { ok: true } : { ok: false, reason: "second_root_mismatch" };
+  }
+  // Every tree extends the empty one; RFC 6962 defines no proof for m = 0, so it must be empty.
+  if (first === 0) return proof.length === 0 ? { ok: true } : { ok: false, reason: "proof_length" };
+  return walk(first, second, firstRoot, secondRoot, proof);
+}
+
+/** 64 lowercase hex characters: the only spelling of a hash the witness profile accepts. */
+export function isHash(value: unknown): value is string {
+  return typeof value === "string" && /^[0-9a-f]{64}$/.test(value);
+}
+
+/** A tree size: a safe non-negative integer (2^53 and above are refused, never rounded). */
+export function isTreeSize(value: unknown): value is number {
+  return typeof value === "number" && Number.isSafeInteger(value) && value >= 0;
+}
+
+// RFC 9162 §2.1.4.2 steps 1–7, with sizes as plain numbers: below 2^53, `% 2` and `/ 2` are exact
+// where 32-bit bit operators are not.
+function walk(first: number, second: number, firstRoot: string, secondRoot: string, proof: string[]): ConsistencyResult {
+  if (proof.length === 0) return { ok: false, reason: "proof_length" };
+  const nodes = proof.map((h) => fromHex(h) as Uint8Array);
+  if (isPowerOfTwo(first)) nodes.unshift(fromHex(firstRoot) as Uint8Array);
+  let fn = first - 1;
+  let sn = second - 1;
+  while (fn % 2 === 1) [fn, sn] = [half(fn), half(sn)];
+  let fr = nodes[0] as Uint8Array;
+  let sr = fr;
+  for (let i = 1; i < nodes.length; i++) {
+    const c = nodes[i] as Uint8Array;
+    if (sn === 0) return { ok: false, reason: "proof_length" };
+    if (fn % 2 === 1 || fn === sn) {
+      fr = nodeHash(c, fr);
+      sr = nodeHash(c, sr);
+      while (fn % 2 === 0 && fn !== 0) [fn, sn] = [half(fn), half(sn)];
+    } else {
+      sr = nodeHash(sr, c);
+    }
+    [fn, sn] = [half(fn), half(sn)];
+  }
+  if (sn !== 0) return { ok: false, reason: "proof_length" };
+  if (toHex(fr) !== firstRoot) return { ok: false, reason: "first_root_mismatch" };
+  if (toHex(sr) !== secondRoot) return { ok: false, reason: "second_root_mismatch" };
+  return { ok: true };
+}
+
+function parseInput(input: unknown): (Omit<ConsistencyInput, "proof"> & { proof: string[] }) | ConsistencyFailure {
+  if (typeof input !== "object" || input === null) return "malformed_input";
+  const { first, second, firstRoot, secondRoot, proof } = input as Record<string, unknown>;
+  if (!isTreeSize(first) || !isTreeSize(second)) return "malformed_input";
+  if (!isHash(firstRoot) || !isHash(secondRoot)) return "malformed_input";
+  if (!Array.isArray(proof) || proof.length > MAX_CONSISTENCY_PROOF_NODES) return "malformed_input";
+  for (let i = 0; i < proof.length; i++) if (!isHash(proof[i])) return "malformed_input";
+  return { first, second, firstRoot, secondRoot, proof: proof.slice() as string[] };
+}
+
+function nodeHash(left: Uint8Array, right: Uint8Array): Uint8Array {
+  const buf = new Uint8Array(1 + left.length + right.length);
+  buf[0] = 0x01;
+  buf.set(left, 1);
+  buf.set(right, 1 + left.length);
+  return sha256(buf);
+}
+
+const half = (n: number): number => Math.floor(n / 2);
+
+function isPowerOfTwo(n: number): boolean {
+  let m = n;
+  while (m > 1 && m % 2 === 0) m /= 2;
+  return m === 1;
+}
+
+export type ConsistencyInput = {
+  first: number;
+  firstRoot: string;
+  second: number;
+  secondRoot: string;
+  proof: readonly string[];
+};
+
+export type ConsistencyFailure =
+  | "malformed_input"
+  | "first_exceeds_second"
+  | "proof_length"
+  | "first_root_mismatch"
+  | "second_root_mismatch";
+
+export type ConsistencyResult = { ok: true } | { ok: false; reason: ConsistencyFailure };
