@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { checkCardContinuity, validateAgentCard, verifyAgentCardProof } from "../../src/ink/index.ts";
-import { agentRotationLinks, agents } from "../../src/db/schema/index.ts";
+import { agentKeys, agentRotationLinks, agents } from "../../src/db/schema/index.ts";
 import { nativeStrictVerifier } from "../../src/security/ed25519-native.ts";
 import { rotateSigningKey } from "../../src/domain/identity/rotate-signing-key.ts";
 import { bootTestApp, type TestNode } from "../helpers/boot.ts";
@@ -148,6 +148,16 @@ describe("Agent Card proof (INK §13 Phase B)", () => {
     expect(() => rotateSigningKey(node.ctx(), { vault: node.vault, generateKey: generate })).toThrow(/32 links, the most INK allows/);
     expect(node.vault.all()).toHaveLength(keysBefore);
     expect(node.db.select().from(agents).get()!.keySetVersion).toBe(33);
+  });
+
+  test("a rotation that would list a 33rd signing key is refused (INK §11 caps keys.signing at 32)", async () => {
+    node = bootTestApp();
+    for (let i = 1; i <= 31; i++) {
+      const k = personaKey("carol", "signing", i);
+      node.db.insert(agentKeys).values({ keyId: `old-${i}`, role: "signing", publicKeyMultibase: k.publicKeyMultibase, status: "retired", validFrom: 0, validUntil: 1, createdAt: 0 }).run();
+    }
+    expect(() => rotateSigningKey(node.ctx(), { vault: node.vault, generateKey: personaKeyGenerator("alice") })).toThrow(/already lists 32 signing keys/);
+    expect(node.db.select().from(agents).get()!.keySetVersion).toBe(1);
   });
 
   test("a node that rotated before it kept a chain serves its card unsigned, and its next rotation bridges from genesis", async () => {
