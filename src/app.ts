@@ -124,7 +124,7 @@ export function createApp(deps: AppDeps) {
     .use(errorHandler(deps.log))
     .use(requestLog(deps.log, deps.ids))
     .use(wellKnownRoutes(surface, documents))
-    .use(cardRoutes(surface))
+    .use(cardRoutes(surface, { vault: deps.vault }))
     .use(inkRoutes(surface, deps.federation))
     .use(authRoutes(surface, signIn))
     .use(oauthRoutes(surface, signIn, atprotoClientMetadata))

@@ -2,6 +2,7 @@
 // before the card is trusted. First failure rejects.
 import { type AgentCard, validateAgentCard } from "./agent-card.ts";
 import { isPlainObject } from "./bytes.ts";
+import { type CardProofFailure, type CardProofOptions, type CardProofResult, verifyAgentCardProof } from "./card-signature.ts";
 import { classifyHost } from "./hostname.ts";
 import { parseRawBody } from "./raw-body.ts";
 
@@ -19,7 +20,16 @@ export type CardFetchResponse = {
   resolutionDid: string | null | undefined;
   /** Skip the SSRF vetting of URL fields (operator-configured bases and tests only). */
   allowPrivateHosts?: boolean;
+  /**
+   * Options of the card-proof step (INK §13, after the owner binding): the Ed25519 backend and,
+   * for did:web ids, the resolved DID document's keys. The step always runs: a present
+   * `cardSignature` must verify and be rooted, else `invalid_card_proof`.
+   */
+  proof?: CardProofOptions;
 };
+
+/** A proof that passed: the card is unsigned, or signed by a rooted (or unanchored did:web) key. */
+export type AcceptedCardProof = Extract<CardProofResult, { ok: true }>;
 
 export type CardFetchFailure =
   | "status"
@@ -30,15 +40,18 @@ export type CardFetchFailure =
   | "invalid_card"
   | "agent_id_mismatch"
   | "owner_mismatch"
+  | "invalid_card_proof"
   | "private_host";
 
-export type CardFetchResult = { ok: true; card: AgentCard } | { ok: false; reason: CardFetchFailure; issue?: string };
+export type CardFetchResult =
+  | { ok: true; card: AgentCard; proof: AcceptedCardProof }
+  | { ok: false; reason: CardFetchFailure; issue?: string; proofFailure?: CardProofFailure };
 
 /**
  * Apply INK §12's response decision: status 200 → Content-Length cap (canonical integers only) →
  * Content-Type `application/json` (utf-8 charset if any) → body ≤ 65 536 UTF-8 bytes → raw gate
- * and parse → card schema (protocol ink/0.1) → agentId binding → owner binding → every URL field
- * through the SSRF classifier.
+ * and parse → card schema (protocol ink/0.1) → agentId binding → owner binding → (with `proof`)
+ * the card proof and its rooting → every URL field through the SSRF classifier.
  */
 export function checkCardFetchResponse(res: CardFetchResponse): CardFetchResult {
   if (res === null || typeof res !== "object") return fail("invalid_body");
@@ -58,12 +71,14 @@ export function checkCardFetchResponse(res: CardFetchResponse): CardFetchResult 
   if (typeof resolutionDid === "string" && card.card.ownerDid !== undefined && card.card.ownerDid !== resolutionDid) {
     return fail("owner_mismatch");
   }
+  const proof = verifyAgentCardProof(card.card, res.proof ?? {});
+  if (!proof.ok) return { ok: false, reason: "invalid_card_proof", issue: `${proof.reason}: ${proof.issue}`, proofFailure: proof.reason };
   if (res.allowPrivateHosts !== true) {
     for (const url of cardUrls(card.card)) {
       if (classifyHost(new URL(url).hostname) !== "public") return fail("private_host", url);
     }
   }
-  return { ok: true, card: card.card };
+  return { ok: true, card: card.card, proof };
 }
 
 /**

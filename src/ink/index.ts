@@ -276,11 +276,48 @@ export {
   type CardFetchResponse,
   type CardFetchResult,
   type CardFetchFailure,
+  type AcceptedCardProof,
   MAX_CARD_BYTES,
   checkCardFetchResponse,
   isJsonContentType,
   cardUrls,
 } from "./card-fetch.ts";
+/**
+ * Agent Card proof (INK §13): signing input `ink/agent-card\n` + JCS(card minus `cardSignature`),
+ * signer selection, strict verification and rooting (genesis key, rotation chain, did:web keys).
+ * @example signAgentCard(card, sk, card.currentSigningKeyId) // { ok: true, card: { …card, cardSignature } }
+ * @example verifyAgentCardProof(card, { verifier }) // { ok: true, kind: "signed", keyId, publicKey, keySetVersion, anchor: "genesis" }
+ */
+export {
+  type CardProofFailure,
+  type CardProofResult,
+  type CardProofOptions,
+  type CardAnchor,
+  CARD_SIGNATURE_DOMAIN,
+  LEGACY_CARD_KEY_ID,
+  agentCardSigningInput,
+  signAgentCard,
+  verifyAgentCardProof,
+  selectCardSigner,
+} from "./card-signature.ts";
+/**
+ * Card rotation links (INK §13): `ink/card-rotation\n` + JCS(link minus `signature`).
+ * @example signRotationLink({ keySetVersion: 2, signing, prevKeyId: "sig-0" }, genesisSk) // { ok: true, link }
+ */
+export {
+  type RotationLink,
+  type RotationLinkKey,
+  type RotationChainFailure,
+  CARD_ROTATION_DOMAIN,
+  MAX_ROTATION_LINKS,
+  rotationLinkSigningInput,
+  signRotationLink,
+} from "./rotation-chain.ts";
+/**
+ * The unsigned-card ratchet, rollback and signer continuity against a cached authenticated card.
+ * @example checkCardContinuity(cachedCard, fetchedCard) // { ok: false, reason: "key_set_rollback", issue }
+ */
+export { type ContinuityFailure, type ContinuityResult, checkCardContinuity, isSignedCard } from "./card-continuity.ts";
 /**
  * The first-contact transcript decision (INK §15).
  * @example verifyFirstContact({ cardFetch, clientSupportedVersions, now, nonceStore, request, response, wordmark })

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { connections } from "../../src/db/schema/index.ts";
-import { formatTimestamp, signTransport, validateAgentCard } from "../../src/ink/index.ts";
+import { formatTimestamp, signTransport, validateAgentCard, verifyAgentCardProof } from "../../src/ink/index.ts";
 import { bootNetworkPair, stopNodes, type NetworkNode } from "../helpers/boot.ts";
 import { freshNonce } from "../helpers/ink.ts";
 import { personaKey } from "../helpers/personas.ts";
@@ -30,12 +30,15 @@ test("a signed query gets the card; strangers the public scope, connections the 
   expect(validateAgentCard(card).ok).toBe(true);
   expect(card.agentId).toBe(alice.agentId);
   expect(card.profileSnapshot).toMatchObject({ skills: [], interests: [], openTo: [] });
+  // The snapshot differs per scope, so the answer is signed as answered (INK §13).
+  expect(verifyAgentCardProof(card)).toMatchObject({ ok: true, kind: "signed", keyId: "sig-alice-0" });
 
   alice.db.insert(connections).values({ id: "c", principal: `key:${bob.agentId!.slice(4)}`, agentId: bob.agentId, cardUrl: bob.cardUrl, status: "connected", initiatedBy: "us", createdAt: 0, updatedAt: 0 }).run();
   const again = query();
   const connected = await alice.request(again.path, again.init);
   expect(connected.status).toBe(200);
   expect(connected.headers.get("ink-card-scope")).toBe("connected");
+  expect(verifyAgentCardProof(await json(connected))).toMatchObject({ ok: true, kind: "signed" });
 });
 
 test("401 unsigned or forged, 409 replayed, 400 wrong type, 404 another agent id", async () => {

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, expect, test } from "bun:test";
-import { buildSignedEnvelope, formatTimestamp, prepareOutbound } from "../../src/ink/index.ts";
+import { buildSignedEnvelope, formatTimestamp, prepareOutbound, signAgentCard } from "../../src/ink/index.ts";
+import { publicKeyOf } from "../../src/security/agent-keys.ts";
 import { didWebDocumentUrl } from "../../src/domain/peers/did-web.ts";
 import { bootNetworkNode, type TestNode } from "../helpers/boot.ts";
 import { testClock } from "../helpers/clock.ts";
@@ -14,12 +15,17 @@ let alice: TestNode & { url: string; stop(): Promise<void> };
 let dave: ReturnType<typeof Bun.serve>;
 let delivered: Array<Record<string, unknown>> = [];
 let serviceInDoc = true;
+/** INK §13: whether dave signs his card, and which keys his DID document lists as verification methods. */
+let signCard = false;
+let docKeys: "none" | "multibase" | "jwk" | "other" | "no-document" = "none";
 const key = personaKey("carol", "signing");
 const did = () => `did:web:dave.kith.test%3A${dave.port}`;
 
 beforeEach(async () => {
   delivered = [];
   serviceInDoc = true;
+  signCard = false;
+  docKeys = "none";
   dave = Bun.serve({
     port: 0,
     hostname: "127.0.0.1",
@@ -28,14 +34,26 @@ beforeEach(async () => {
       const path = new URL(req.url).pathname;
       const base = `https://dave.kith.test:${dave.port}`;
       if (path === "/.well-known/did.json") {
-        return Response.json({ "@context": ["https://www.w3.org/ns/did/v1"], id: did(), service: serviceInDoc ? [{ id: `${did()}#ink`, type: "INKAgentEndpoint", serviceEndpoint: `${base}/cards/dave.json` }] : [] });
+        if (docKeys === "no-document") return new Response("gone", { status: 404 });
+        const vm = (k: Record<string, unknown>) => [{ id: `${did()}#key-1`, type: "Multikey", controller: did(), ...k }];
+        const methods = {
+          none: {},
+          multibase: { verificationMethod: vm({ publicKeyMultibase: key.publicKeyMultibase }) },
+          jwk: { verificationMethod: vm({ type: "JsonWebKey2020", publicKeyJwk: { kty: "OKP", crv: "Ed25519", x: Buffer.from(publicKeyOf(key)).toString("base64url") } }) },
+          other: { assertionMethod: vm({ publicKeyMultibase: personaKey("bob", "signing").publicKeyMultibase }) },
+        }[docKeys];
+        return Response.json({ "@context": ["https://www.w3.org/ns/did/v1"], id: did(), ...methods, service: serviceInDoc ? [{ id: `${did()}#ink`, type: "INKAgentEndpoint", serviceEndpoint: `${base}/cards/dave.json` }] : [] });
       }
       if (path === "/cards/dave.json" || path === `/ink/v1/${encodeURIComponent(did())}/agent.json`) {
-        return Response.json({
+        const card = {
           protocol: "ink/0.1", agentId: did(), handle: "dave", displayName: "Dave", endpoint: `${base}/inbox`, publicKeyMultibase: key.publicKeyMultibase,
           capabilities: { intentsAccepted: ["ask", "connection_request"], intentsSent: ["ask"] }, availability: { timezone: "UTC" },
           keys: { signing: [{ keyId: key.keyId, algorithm: "Ed25519", publicKeyMultibase: key.publicKeyMultibase, status: "active", validFrom: "2026-01-01T00:00:00.000Z" }], encryption: [] },
-        });
+          currentSigningKeyId: key.keyId,
+          keySetVersion: 1,
+        };
+        const signed = signAgentCard(card, key.privateKey, key.keyId);
+        return Response.json(signCard && signed.ok ? signed.card : card);
       }
       if (path === "/inbox" && req.method === "POST") {
         delivered.push((await req.json()) as Record<string, unknown>);
@@ -97,4 +115,34 @@ test("the owner can send to a did:web agent by its DID alone; without a service 
   expect(again.status).toBe(202);
   await alice.drainOutbox();
   expect(delivered).toHaveLength(2);
+});
+
+test("a signed did:web card is anchored in its DID document (multibase or JWK key); a signer the document does not list is refused", async () => {
+  signCard = true;
+  const ask = async (question: string) => asOwner(alice, "/api/svc/intents", { body: { to: did(), intent: "ask", payload: { question } } });
+  const fresh = async () => {
+    await alice.stop();
+    alice = await bootNetworkNode({ name: "alice", clock: testClock(Date.now()) });
+  };
+  for (const variant of ["multibase", "jwk"] as const) {
+    docKeys = variant;
+    await fresh();
+    expect((await ask(`via ${variant}`)).status).toBe(202);
+    await alice.drainOutbox();
+  }
+  docKeys = "other";
+  await fresh();
+  const refused = await ask("not listed");
+  expect(refused.status).toBe(400);
+  expect((await json(refused)).message).toContain("invalid_card_proof (did_web_key_not_found");
+  docKeys = "none"; // a document without verification methods anchors nothing either
+  await fresh();
+  expect((await ask("no methods")).status).toBe(400);
+  // Resolver unavailable: the reference's "continue" branch (failing closed is Phase C).
+  docKeys = "no-document";
+  await fresh();
+  expect((await ask("no document")).status).toBe(202);
+  expect(alice.logLines.some((l) => l.msg === "did:web document unavailable: card signature verified but not anchored")).toBe(true);
+  await alice.drainOutbox();
+  expect(delivered.map((d) => (d.payload as { question: string }).question)).toEqual(["via multibase", "via jwk", "no document"]);
 });

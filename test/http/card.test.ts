@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { validateAgentCard } from "../../src/ink/index.ts";
+import { checkCardContinuity, validateAgentCard, verifyAgentCardProof } from "../../src/ink/index.ts";
+import { agentKeys, agentRotationLinks, agents } from "../../src/db/schema/index.ts";
+import { nativeStrictVerifier } from "../../src/security/ed25519-native.ts";
 import { rotateSigningKey } from "../../src/domain/identity/rotate-signing-key.ts";
 import { bootTestApp, type TestNode } from "../helpers/boot.ts";
 import { json } from "../helpers/process.ts";
@@ -90,5 +92,87 @@ describe("Agent Card", () => {
     expect(card.keys.signing[1]).toMatchObject({ keyId: "sig-alice-1", status: "active", validFrom: new Date(node.clock.now()).toISOString() });
     expect(card.updatedAt).toBe(new Date(node.clock.now()).toISOString());
     expect(node.vault.all().map((k) => k.keyId)).toContain("sig-alice-1");
+  });
+});
+
+describe("Agent Card proof (INK §13 Phase B)", () => {
+  const cardOf = async (n: TestNode) => json(await n.request("/.well-known/ink/agent.json"));
+
+  test("the served card is signed by the current active key and verifies and roots at the genesis key", async () => {
+    node = bootTestApp();
+    const card = await cardOf(node);
+    expect(card.cardSignature).toMatchObject({ keyId: "sig-alice-0" });
+    expect(card.rotationChain).toBeUndefined();
+    expect(verifyAgentCardProof(card, { verifier: nativeStrictVerifier })).toMatchObject({ ok: true, kind: "signed", keyId: "sig-alice-0", keySetVersion: 1, anchor: "genesis" });
+    expect(verifyAgentCardProof({ ...card, displayName: "Mallory" })).toMatchObject({ ok: false, reason: "bad_signature" });
+  });
+
+  for (const wordmark of ["svc", "tulpa"] as const) {
+    test(`${wordmark}: after two rotations the card carries a two-link chain and verifies; each card continues the last`, async () => {
+      node = bootTestApp({ wordmark });
+      const generate = personaKeyGenerator("alice");
+      generate("signing", "", 0);
+      const first = await cardOf(node);
+      node.clock.advance(60_000);
+      rotateSigningKey(node.ctx(), { vault: node.vault, generateKey: generate });
+      const second = await cardOf(node);
+      node.clock.advance(60_000);
+      rotateSigningKey(node.ctx(), { vault: node.vault, generateKey: generate });
+      const third = await cardOf(node);
+      expect(third.agentId).toStartWith(`${wordmark}:z6Mk`);
+      expect(verifyAgentCardProof(second)).toMatchObject({ ok: true, kind: "signed", keyId: "sig-alice-1", keySetVersion: 2, anchor: "rotation-chain" });
+      expect(verifyAgentCardProof(third)).toMatchObject({ ok: true, kind: "signed", keyId: "sig-alice-2", keySetVersion: 3, anchor: "rotation-chain" });
+      expect(third.rotationChain).toHaveLength(2);
+      expect(third.rotationChain[0]).toMatchObject({ keySetVersion: 2, prevKeyId: "sig-alice-0" });
+      expect(third.rotationChain[1]).toMatchObject({ keySetVersion: 3, prevKeyId: "sig-alice-1" });
+      expect(third.rotationChain[1].signing.map((k: { status: string }) => k.status)).toEqual(["retired", "retired", "active"]);
+      expect(third.rotationChain[0]).toEqual(second.rotationChain[0]); // links are signed once, at rotation time
+      expect(checkCardContinuity(first, second)).toEqual({ ok: true });
+      expect(checkCardContinuity(first, third)).toEqual({ ok: true });
+      expect(checkCardContinuity(third, first)).toMatchObject({ ok: false, reason: "key_set_rollback" });
+      const paths = [`/ink/v1/${encodeURIComponent(node.agentId!)}/agent.json`, `/agents/${node.agentId}/agent.json`, "/.well-known/ink/agent.json"];
+      const bodies = await Promise.all(paths.map(async (p) => (await node.request(p)).text()));
+      expect(new Set(bodies).size).toBe(1);
+    });
+  }
+
+  test("a rotation that would need a 33rd chain link is refused, before any key is generated", async () => {
+    node = bootTestApp();
+    const generate = personaKeyGenerator("alice");
+    generate("signing", "", 0);
+    rotateSigningKey(node.ctx(), { vault: node.vault, generateKey: generate });
+    // Fill the chain to INK's maximum (only the versions matter to the count).
+    for (let v = 3; v <= 33; v++) node.db.insert(agentRotationLinks).values({ keySetVersion: v, linkJson: JSON.stringify({ keySetVersion: v }), createdAt: 0 }).run();
+    node.db.update(agents).set({ keySetVersion: 33 }).run();
+    const keysBefore = node.vault.all().length;
+    expect(() => rotateSigningKey(node.ctx(), { vault: node.vault, generateKey: generate })).toThrow(/32 links, the most INK allows/);
+    expect(node.vault.all()).toHaveLength(keysBefore);
+    expect(node.db.select().from(agents).get()!.keySetVersion).toBe(33);
+  });
+
+  test("a rotation that would list a 33rd signing key is refused (INK §11 caps keys.signing at 32)", async () => {
+    node = bootTestApp();
+    for (let i = 1; i <= 31; i++) {
+      const k = personaKey("carol", "signing", i);
+      node.db.insert(agentKeys).values({ keyId: `old-${i}`, role: "signing", publicKeyMultibase: k.publicKeyMultibase, status: "retired", validFrom: 0, validUntil: 1, createdAt: 0 }).run();
+    }
+    expect(() => rotateSigningKey(node.ctx(), { vault: node.vault, generateKey: personaKeyGenerator("alice") })).toThrow(/already lists 32 signing keys/);
+    expect(node.db.select().from(agents).get()!.keySetVersion).toBe(1);
+  });
+
+  test("a node that rotated before it kept a chain serves its card unsigned, and its next rotation bridges from genesis", async () => {
+    node = bootTestApp();
+    const generate = personaKeyGenerator("alice");
+    generate("signing", "", 0);
+    rotateSigningKey(node.ctx(), { vault: node.vault, generateKey: generate });
+    node.db.delete(agentRotationLinks).run(); // as a database from before migration 0006 would be
+    const legacy = await cardOf(node);
+    expect(legacy.cardSignature).toBeUndefined();
+    expect(node.logLines.some((l) => l.msg === "agent card served unsigned: its proof would not verify")).toBe(true);
+    node.clock.advance(60_000);
+    rotateSigningKey(node.ctx(), { vault: node.vault, generateKey: generate });
+    const card = await cardOf(node);
+    expect(card.rotationChain.map((l: { keySetVersion: number; prevKeyId: string }) => [l.keySetVersion, l.prevKeyId])).toEqual([[2, "sig-alice-0"], [3, "sig-alice-1"]]);
+    expect(verifyAgentCardProof(card)).toMatchObject({ ok: true, kind: "signed", keyId: "sig-alice-2", anchor: "rotation-chain" });
   });
 });

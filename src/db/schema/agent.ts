@@ -42,6 +42,17 @@ export const agentKeys = sqliteTable(
   ],
 );
 
+/**
+ * The agent's card rotation chain (INK §13), one signed link per signing-key rotation: the key set
+ * after the rotation, signed by the key that was active before it. Written in the rotation's own
+ * transaction and published in the card's `rotationChain`, oldest first; at most 32 links.
+ */
+export const agentRotationLinks = sqliteTable("agent_rotation_links", {
+  keySetVersion: integer("key_set_version").primaryKey(),
+  linkJson: text("link_json").notNull(),
+  createdAt: integer("created_at").notNull(),
+});
+
 /** Node settings stored by `kith init` (public URL, owner email, ...); flags and env override them. */
 export const settings = sqliteTable("settings", {
   key: text("key").primaryKey(),

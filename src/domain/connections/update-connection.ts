@@ -51,7 +51,7 @@ export async function updateConnection(ctx: Ctx, id: string, input: UpdateConnec
   let learned: PeerCardUpdate | null = null;
   if (input.cardUrl !== undefined) {
     if (!existing.agentId || !existing.principal) throw conflict("this contact has no agent id to bind a card to");
-    const fetched = await fetchPeerCard(deps.http, { cardUrl: input.cardUrl, agentId: existing.agentId, allowPrivatePeers: deps.allowPrivatePeers });
+    const fetched = await fetchPeerCard(ctx, deps, { cardUrl: input.cardUrl, agentId: existing.agentId });
     if (!fetched.ok) throw new DomainError("invalid_input", `no valid Agent Card for ${existing.agentId} at cardUrl: ${fetched.reason}`);
     learned = { principal: existing.principal, agentId: existing.agentId, cardUrl: input.cardUrl, card: { json: fetched.cardJson, signingSet: hasSigningSet(fetched.card) }, refreshAttempt: true };
   }

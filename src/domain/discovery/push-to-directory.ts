@@ -2,12 +2,11 @@ import { and, asc, eq, inArray, lte, min } from "drizzle-orm";
 import { transaction } from "../../db/client.ts";
 import { directoryPushes } from "../../db/schema/index.ts";
 import { formatTimestamp, messageType, signTransport } from "../../ink/index.ts";
-import type { PeerHttp } from "../../security/peer-http.ts";
 import type { Ctx } from "../context.ts";
 import { activeSigningKey, ownIdentity } from "../federation/own-identity.ts";
 import { backoff, MAX_ATTEMPTS, parseRetryAfter } from "../outbox/deliver.ts";
 import { agentIdFromCardUrl, cardUrlFor } from "../peers/card-url.ts";
-import { fetchPeerCard } from "../peers/fetch-peer-card.ts";
+import { fetchPeerCard, type CardFetchDeps } from "../peers/fetch-peer-card.ts";
 import type { DiscoveryDeps } from "./deps.ts";
 
 export type PushRow = typeof directoryPushes.$inferSelect;
@@ -61,7 +60,7 @@ async function attempt(ctx: Ctx, item: PushRow, deps: Pick<DiscoveryDeps, "feder
   const own = ownIdentity(ctx.db, fed.node);
   const key = activeSigningKey(ctx.db, fed.vault);
   if (!own || !key) return { kind: "failed", error: "this node has no agent or signing key" };
-  const directory = await resolveDirectory(fed.http, item.directory, fed.allowPrivatePeers);
+  const directory = await resolveDirectory(ctx, fed, item.directory);
   if (!directory.ok) return directory.outcome;
 
   const now = ctx.clock.now();
@@ -98,7 +97,8 @@ async function attempt(ctx: Ctx, item: PushRow, deps: Pick<DiscoveryDeps, "feder
 type Directory = { ok: true; agentId: string; listingsUrl: string } | { ok: false; outcome: PushOutcome };
 
 /** The directory's agent id (verified through its card) and its listing endpoint. */
-async function resolveDirectory(http: PeerHttp, entry: string, allowPrivatePeers: boolean): Promise<Directory> {
+async function resolveDirectory(ctx: Ctx, fed: CardFetchDeps, entry: string): Promise<Directory> {
+  const http = fed.http;
   const pinned = agentIdFromCardUrl(entry);
   const base = pinned ? entry.slice(0, entry.lastIndexOf("/ink/v1/")) : entry.replace(/\/+$/, "");
   let agentId = pinned;
@@ -111,7 +111,7 @@ async function resolveDirectory(http: PeerHttp, entry: string, allowPrivatePeers
   }
   const cardUrl = cardUrlFor(base, agentId);
   if (!cardUrl) return { ok: false, outcome: { kind: "failed", error: `not a usable directory: ${entry}` } };
-  const card = await fetchPeerCard(http, { cardUrl, agentId, allowPrivatePeers });
+  const card = await fetchPeerCard(ctx, fed, { cardUrl, agentId });
   if (!card.ok) return unreachable(`directory card: ${card.reason}${card.httpStatus ? ` (HTTP ${card.httpStatus})` : ""}`, NETWORK.has(card.reason) || (card.httpStatus ?? 0) >= 500);
   return { ok: true, agentId, listingsUrl: `${base}${LISTINGS_PATH}` };
 }

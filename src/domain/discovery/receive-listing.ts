@@ -82,7 +82,7 @@ export async function receiveListing(
 
   const urlProblem = cardUrlProblem(request.from, request.cardUrl);
   if (urlProblem) return urlProblem;
-  const fetched = await fetchPeerCard(fed.http, { cardUrl: request.cardUrl, agentId: request.from, allowPrivatePeers: fed.allowPrivatePeers });
+  const fetched = await fetchPeerCard(ctx, fed, { cardUrl: request.cardUrl, agentId: request.from });
   if (!fetched.ok) return cardFailure(fetched);
   const card = fetched.card;
   if (!cardBoundToId(card, request.from)) return { ok: false, reason: "card_identity_mismatch", detail: "the card does not list the key its agent id is derived from" };
@@ -92,7 +92,7 @@ export async function receiveListing(
   const existing = findListing(ctx.db, pending.principal);
   if (existing?.source === "remote" && existing.status === "listed" && existing.cardUrl !== request.cardUrl) {
     // Moving a listing to another card URL takes a key of the card listed now (if it still answers).
-    const previous = await fetchPeerCard(fed.http, { cardUrl: existing.cardUrl, agentId: request.from, allowPrivatePeers: fed.allowPrivatePeers });
+    const previous = await fetchPeerCard(ctx, fed, { cardUrl: existing.cardUrl, agentId: request.from });
     if (previous.ok) {
       const again = authenticateSignedRequest(pending, { keys: resolveSenderKeys({ card: previous.card, agentId: request.from }), verifier: fed.verifier });
       if (!again.ok) return { ok: false, reason: "listing_conflict", detail: "listed with another card; sign with a key of the listed card" };

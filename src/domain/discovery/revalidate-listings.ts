@@ -60,7 +60,7 @@ export async function revalidateListings(ctx: Ctx, deps: Pick<DiscoveryDeps, "fe
 
 async function check(ctx: Ctx, row: ListingRow, deps: Pick<DiscoveryDeps, "federation" | "revalidateMs">): Promise<"kept" | "dropped" | "failing"> {
   const fed = deps.federation;
-  const fetched = await fetchPeerCard(fed.http, { cardUrl: row.cardUrl, agentId: row.agentId, allowPrivatePeers: fed.allowPrivatePeers });
+  const fetched = await fetchPeerCard(ctx, fed, { cardUrl: row.cardUrl, agentId: row.agentId });
   const now = ctx.clock.now();
   let problem: string | null = null;
   if (fetched.ok) {

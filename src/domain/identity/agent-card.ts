@@ -1,10 +1,11 @@
 import { asc } from "drizzle-orm";
 import { agentKeys } from "../../db/schema/index.ts";
-import { REGISTERED_INTENTS } from "../../ink/index.ts";
+import { REGISTERED_INTENTS, type RotationLink } from "../../ink/index.ts";
 import type { Ctx } from "../context.ts";
 import { discoveryDescriptor, findOwnListing, type DiscoveryDescriptor } from "../discovery/own-publication.ts";
 import { findProfileSnapshot, ownProfileSnapshot, type ProfileSnapshot } from "../profile/own-snapshot.ts";
 import { agentIdOf, findAgentRow, inboundPathOf, type AgentRow, type NodeIdentity } from "./agent.ts";
+import { listRotationLinks } from "./rotation-links.ts";
 
 type KeyRow = typeof agentKeys.$inferSelect;
 
@@ -41,12 +42,19 @@ export interface AgentCard {
    * or, while published, the one derived from the profile (what directories index).
    */
   profileSnapshot?: ProfileSnapshot;
+  /** INK §13: one signed link per signing-key rotation, oldest first; absent before the first one. */
+  rotationChain?: RotationLink[];
+  /** INK §13 card proof by the current active signing key (sign-own-card.ts); last member. */
+  cardSignature?: { keyId: string; signature: string };
 }
 
 /** The versions this node verifies (INK §16); it sends 0.2 only to peers that list it. */
 export const SUPPORTED_PROTOCOL_VERSIONS = ["ink/0.1", "ink/0.2"];
 
-/** The Agent Card as served at the discovery path; null when the node has no agent yet. */
+/**
+ * The Agent Card body, before its proof (sign-own-card.ts signs what is served); null when the node
+ * has no agent yet.
+ */
 export function getAgentCard(ctx: Ctx, node: NodeIdentity): AgentCard | null {
   const agent = findAgentRow(ctx.db);
   if (!agent) return null;
@@ -56,6 +64,8 @@ export function getAgentCard(ctx: Ctx, node: NodeIdentity): AgentCard | null {
   const snapshot = findProfileSnapshot(ctx.db, "public") ?? (discovery?.enabled ? ownProfileSnapshot(ctx.db, "public") : null);
   const card = buildAgentCard(agent, keys, node, snapshot);
   if (discovery) card.discovery = discovery;
+  const chain = listRotationLinks(ctx.db);
+  if (chain.length > 0) card.rotationChain = chain;
   return card;
 }
 

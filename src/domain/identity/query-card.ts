@@ -9,6 +9,7 @@ import { savePeerCard } from "../peers/peer-cards.ts";
 import { resolveInboundSenderKeys } from "../peers/resolve-sender-keys.ts";
 import { ownProfileSnapshot, type ProfileSnapshot } from "../profile/own-snapshot.ts";
 import { getAgentCard, type AgentCard } from "./agent-card.ts";
+import { signOwnCard } from "./sign-own-card.ts";
 
 export type CardQueryResult =
   | { ok: true; card: AgentCard & { profileSnapshot: ProfileSnapshot }; scope: "connected" | "public" }
@@ -48,5 +49,6 @@ export async function queryAgentCard(
   const scope = connection?.status === "connected" ? "connected" : "public";
   const card = getAgentCard(ctx, deps.node);
   if (!card) return { ok: false, reason: "unknown_recipient" };
-  return { ok: true, scope, card: { ...card, profileSnapshot: ownProfileSnapshot(ctx.db, scope) } };
+  // The snapshot is part of what the proof covers: sign the card as it is answered (INK §13).
+  return { ok: true, scope, card: signOwnCard(ctx, { ...card, profileSnapshot: ownProfileSnapshot(ctx.db, scope) }, deps.vault) };
 }

@@ -146,14 +146,15 @@ async function currentCard(ctx: Ctx, principal: string, agentId: string, deps: F
   if (!row?.cardUrl) {
     return cached ? { ok: true, card: cached } : { ok: false, outcome: { kind: "failed", error: "no known Agent Card URL for this peer" } };
   }
-  const fetched = await fetchPeerCard(deps.http, { cardUrl: row.cardUrl, agentId: cached?.agentId ?? agentId, allowPrivatePeers: deps.allowPrivatePeers });
+  const fetched = await fetchPeerCard(ctx, deps, { cardUrl: row.cardUrl, agentId: cached?.agentId ?? agentId });
   if (fetched.ok) {
     transaction(ctx.db, (tx) =>
       savePeerCard(tx, { principal, agentId: fetched.card.agentId, cardUrl: row.cardUrl, card: { json: fetched.cardJson, signingSet: hasSigningSet(fetched.card) }, refreshAttempt: true }, now),
     );
     return { ok: true, card: fetched.card };
   }
-  if (cached && now - (row.fetchedAt ?? 0) <= STALE_CARD_GRACE_MS) return { ok: true, card: cached };
+  // A card refused for continuity never replaces the stored one, however old (INK §13).
+  if (cached && (fetched.reason === "card_continuity" || now - (row.fetchedAt ?? 0) <= STALE_CARD_GRACE_MS)) return { ok: true, card: cached };
   return { ok: false, outcome: { kind: "retry", error: `peer card unavailable: ${fetched.reason}` } };
 }
 

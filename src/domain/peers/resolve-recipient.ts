@@ -24,7 +24,7 @@ export async function resolveRecipient(ctx: Ctx, input: { to?: string | undefine
   if (input.cardUrl) {
     const agentId = input.to ?? agentIdFromCardUrl(input.cardUrl);
     if (!agentId) throw invalidInput("cardUrl: not an INK card URL (…/ink/v1/<agentId>/agent.json); pass `to` as well");
-    const fetched = await fetchPeerCard(deps.http, { cardUrl: input.cardUrl, agentId, allowPrivatePeers: deps.allowPrivatePeers });
+    const fetched = await fetchPeerCard(ctx, deps, { cardUrl: input.cardUrl, agentId });
     const card = cardOrThrow(fetched, input.cardUrl);
     return learnedRecipient(card.card, card.cardJson, input.cardUrl);
   }
@@ -37,8 +37,8 @@ export async function resolveRecipient(ctx: Ctx, input: { to?: string | undefine
   const url = row?.cardUrl ?? (input.to.startsWith("did:web:") ? await didWebCardUrl(deps.http, input.to) : null);
   if (cached && (row?.expiresAt ?? 0) >= now) return { principal, agentId: cached.agentId, card: cached, learned: null };
   if (!url) throw invalidInput(`unknown agent ${input.to}: pass cardUrl (its Agent Card URL) the first time`);
-  const fetched = await fetchPeerCard(deps.http, { cardUrl: url, agentId: cached?.agentId ?? input.to, allowPrivatePeers: deps.allowPrivatePeers });
-  if (!fetched.ok && cached && now - (row?.fetchedAt ?? 0) <= STALE_CARD_GRACE_MS) {
+  const fetched = await fetchPeerCard(ctx, deps, { cardUrl: url, agentId: cached?.agentId ?? input.to });
+  if (!fetched.ok && cached && (fetched.reason === "card_continuity" || now - (row?.fetchedAt ?? 0) <= STALE_CARD_GRACE_MS)) {
     return { principal, agentId: cached.agentId, card: cached, learned: { principal, agentId: cached.agentId, refreshAttempt: true } };
   }
   const card = cardOrThrow(fetched, url);

@@ -18,8 +18,8 @@ export interface SenderKeyResolution {
 /**
  * Keys for an inbound sender (INK §6.3 order, §10 authority rule): a cached verified card while
  * fresh; otherwise the card fetched again from a base we trust — the URL recorded for this peer,
- * or the host of a did:web — refetched at most once a minute when the request names a key id the
- * card does not list. With no card ever seen, the agent id's genesis key (trust on first use,
+ * or the host of a did:web — refetched at most once a minute (when stale, or when the request names
+ * a key id the card does not list); a fetched card refused for continuity leaves the stored one in use. With no card ever seen, the agent id's genesis key (trust on first use,
  * which the caller allows only for connection_request). A base the sender nominates is never used
  * here (INK §2.1).
  */
@@ -43,15 +43,18 @@ export async function resolveInboundSenderKeys(
   const connection = row?.cardUrl ? null : ctx.db.select({ cardUrl: connections.cardUrl }).from(connections).where(eq(connections.principal, input.principal)).get();
   // A did:web names its host: its DID document says where the card is (INK §12).
   const url = row?.cardUrl ?? connection?.cardUrl ?? (input.from.startsWith("did:web:") ? await didWebCardUrl(deps.http, input.from) : null);
-  if (url && (card === null || stale || (unknownKey && !throttled))) {
-    const fetched = await fetchPeerCard(deps.http, { cardUrl: url, agentId: input.from, allowPrivatePeers: deps.allowPrivatePeers });
+  // A stale card is refetched at most once a minute too: a peer whose card keeps failing (down, or
+  // refused for continuity) is not asked again on every message.
+  if (url && (card === null || ((stale || unknownKey) && !throttled))) {
+    const fetched = await fetchPeerCard(ctx, deps, { cardUrl: url, agentId: input.from });
     if (fetched.ok) {
       card = fetched.card;
       learned = { principal: input.principal, agentId: input.from, cardUrl: url, card: { json: fetched.cardJson, signingSet: hasSigningSet(fetched.card) }, refreshAttempt: true };
     } else {
       ctx.log.warn("peer card fetch failed", { peer: input.principal, reason: fetched.reason, detail: fetched.detail });
       learned = { principal: input.principal, agentId: input.from, cardUrl: url, refreshAttempt: true };
-      if (card !== null && now - (row?.fetchedAt ?? 0) > STALE_CARD_GRACE_MS) card = null;
+      // A card refused for continuity never replaces the stored one, however old (INK §13).
+      if (card !== null && fetched.reason !== "card_continuity" && now - (row?.fetchedAt ?? 0) > STALE_CARD_GRACE_MS) card = null;
     }
   }
   const keys = resolveSenderKeys({ card, signingSetObserved: row?.signingSetObserved ?? false, agentId: input.from });
@@ -97,7 +100,7 @@ export async function learnHintedCard(
   input: { from: string; principal: string; hintUrl: string; authenticatedKey: Uint8Array },
   deps: FederationDeps,
 ): Promise<PeerCardUpdate | null> {
-  const fetched = await fetchPeerCard(deps.http, { cardUrl: input.hintUrl, agentId: input.from, allowPrivatePeers: deps.allowPrivatePeers });
+  const fetched = await fetchPeerCard(ctx, deps, { cardUrl: input.hintUrl, agentId: input.from });
   if (!fetched.ok) {
     ctx.log.info("hinted card not usable", { peer: input.principal, reason: fetched.reason });
     return null;

@@ -28,6 +28,25 @@ export const AgentCardDoc = v.pipe(
     supportedProtocolVersions: v.array(v.string()),
     visibility: v.optional(v.string()),
     updatedAt: v.string(),
+    rotationChain: v.optional(
+      v.pipe(
+        v.array(
+          v.object({
+            keySetVersion: v.number(),
+            signing: v.array(v.object({ keyId: v.string(), publicKeyMultibase: v.string(), status: v.picklist(["active", "retired", "revoked"]) })),
+            prevKeyId: v.nullable(v.string()),
+            signature: v.string(),
+          }),
+        ),
+        v.description("INK §13: one link per signing-key rotation, signed by the previously active key"),
+      ),
+    ),
+    cardSignature: v.optional(
+      v.pipe(
+        v.object({ keyId: v.string(), signature: v.string() }),
+        v.description("INK §13: Ed25519 over `ink/agent-card\n` + JCS(card minus cardSignature), by the current active signing key"),
+      ),
+    ),
   }),
   v.description("INK Agent Card"),
 );

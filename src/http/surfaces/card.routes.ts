@@ -1,21 +1,24 @@
 import { Elysia } from "elysia";
 import * as v from "valibot";
-import { getAgentCard, type AgentCard } from "../../domain/identity/agent-card.ts";
+import type { AgentCard } from "../../domain/identity/agent-card.ts";
+import { getSignedAgentCard } from "../../domain/identity/sign-own-card.ts";
 import { notFound } from "../../domain/errors.ts";
 import type { SurfaceDeps } from "../deps.ts";
 import { PUBLIC } from "../deps.ts";
 import { AgentCardDoc } from "../schemas/card.ts";
 import { errors } from "../schemas/common.ts";
+import type { KeyVault } from "../../security/key-vault.ts";
 
 const AgentIdParam = v.object({ agentId: v.pipe(v.string(), v.description("The agent id, e.g. svc:z6Mk… (percent-encoded or not)")) });
 
 /**
  * The Agent Card at INK's discovery path (INK §12), the SPEC's `/agents/:agentId` spelling, and
- * the single-agent alias `/.well-known/ink/agent.json`. All three serve the same bytes.
+ * the single-agent alias `/.well-known/ink/agent.json`. All three serve the same bytes: the card
+ * signed by the current active signing key (INK §13).
  */
-export function cardRoutes(deps: SurfaceDeps) {
+export function cardRoutes(deps: SurfaceDeps, keys: { vault: KeyVault }) {
   const card = (agentId: string | null): Response => {
-    const current = getAgentCard(deps.ctx(PUBLIC), deps.node);
+    const current = getSignedAgentCard(deps.ctx(PUBLIC), deps.node, keys.vault);
     if (!current || (agentId !== null && agentId !== current.agentId)) throw notFound("agent");
     return cardResponse(current);
   };
