@@ -20,6 +20,11 @@ export function getSignedAgentCard(ctx: Ctx, node: NodeIdentity, vault: KeyVault
  */
 export function signOwnCard<T extends AgentCard>(ctx: Pick<Ctx, "log">, card: T, vault: KeyVault): T {
   const { cardSignature: _old, ...body } = card;
+  // Ed25519 signatures are deterministic: the same body under the same key signs to the same card,
+  // so the last one is reused (signing and checking cost ~1 ms; a card is fetched on every contact).
+  const text = JSON.stringify(body);
+  const last = lastSigned.get(vault);
+  if (last && last.text === text) return last.card as T;
   let key: ReturnType<KeyVault["find"]> = null;
   try {
     key = vault.find(card.currentSigningKeyId);
@@ -45,5 +50,8 @@ export function signOwnCard<T extends AgentCard>(ctx: Pick<Ctx, "log">, card: T,
     ctx.log.warn("agent card served unsigned: its proof would not verify", { reason: proof.reason, issue: proof.issue });
     return body as T;
   }
+  lastSigned.set(vault, { text, card: signed.card });
   return signed.card as T;
 }
+
+const lastSigned = new WeakMap<KeyVault, { text: string; card: AgentCard }>();
