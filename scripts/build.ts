@@ -13,6 +13,9 @@ export async function buildBinary(arch: Arch, outDir = join(ROOT, "dist")): Prom
   const outfile = join(outDir, `kith-linux-${arch}`);
   const args = [
     process.execPath, "build", "--compile", "--minify", "--sourcemap", "--bytecode", "--format=esm",
+    // code splitting: what is imported on demand (the OpenAPI generator, the SMTP client and the
+    // Node built-ins it pulls in) is evaluated on first use, not at every start (~10 ms, ~2 MiB)
+    "--splitting",
     // a server must not pick up a stray .env or bunfig.toml from whatever directory it runs in
     "--no-compile-autoload-dotenv", "--no-compile-autoload-bunfig",
     `--target=${TARGETS[arch]}`, join(ROOT, "src/main.ts"), "--outfile", outfile,

@@ -1,6 +1,6 @@
 import { lookup as dnsLookup } from "node:dns/promises";
 import { isIP } from "node:net";
-import { rootCertificates } from "node:tls";
+import * as tls from "node:tls";
 import { classifyHost } from "../ink/index.ts";
 import { readBounded } from "./bounded-read.ts";
 
@@ -43,7 +43,9 @@ const DEFAULT_MAX_BYTES = 65_536;
 
 export function createPeerHttp(options: PeerHttpOptions): PeerHttp {
   const lookup = options.lookup ?? ((host: string) => dnsLookup(host, { all: true, verbatim: true }));
-  const ca = options.extraCa && options.extraCa.length > 0 ? [...rootCertificates, ...options.extraCa] : undefined;
+  // tls.rootCertificates is read only here: the getter parses the bundled CA list (~35 ms), which a
+  // named import would do at start-up even when no extra CA is configured.
+  const ca = options.extraCa && options.extraCa.length > 0 ? [...tls.rootCertificates, ...options.extraCa] : undefined;
   return {
     async request(rawUrl, init = {}) {
       let url: URL;

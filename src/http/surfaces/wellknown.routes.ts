@@ -13,7 +13,7 @@ const Health = v.object({
 });
 
 /** Machine-readable documents and health. `openapi` is produced lazily from the finished app. */
-export function wellKnownRoutes(deps: SurfaceDeps, documents: { openapi(): Record<string, unknown>; oauthMetadata(): Record<string, unknown> }) {
+export function wellKnownRoutes(deps: SurfaceDeps, documents: { openapi(): Promise<Record<string, unknown>>; oauthMetadata(): Record<string, unknown> }) {
   return new Elysia({ name: "kith/wellknown" })
     .get(
       "/health",
@@ -24,7 +24,7 @@ export function wellKnownRoutes(deps: SurfaceDeps, documents: { openapi(): Recor
       },
       { response: { 200: Health, 503: Health }, detail: { tags: ["Node"], summary: "Liveness and database check" } },
     )
-    .get("/.well-known/openapi.json", () => json(documents.openapi()), {
+    .get("/.well-known/openapi.json", async () => json(await documents.openapi()), {
       detail: { tags: ["Discovery"], summary: "This OpenAPI 3.1 document" },
     })
     .get("/.well-known/oauth-authorization-server", () => json(documents.oauthMetadata()), {
