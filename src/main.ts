@@ -1,15 +1,20 @@
 // The kith binary: CLI dispatch. Exports nothing (a compiled entry that exports values can be
 // mistaken by Bun for a server config, notes/STACK.md B.1).
-import { backupCommand } from "./cli/backup.ts";
 import { CliError, helpText, parseCommandArgs, UsageError, type Command, type Io } from "./cli/command.ts";
-import { initCommand } from "./cli/init.ts";
-import { keysCommand } from "./cli/keys.ts";
-import { ownerCommand } from "./cli/owner.ts";
-import { restoreCommand } from "./cli/restore.ts";
-import { serveCommand } from "./cli/serve.ts";
-import { versionCommand } from "./cli/version.ts";
 
-const COMMANDS: Command[] = [initCommand, serveCommand, keysCommand, ownerCommand, backupCommand, restoreCommand, versionCommand];
+/**
+ * Each verb is loaded when it runs: `kith serve` does not evaluate backup's gzip streams or the
+ * other verbs' modules at every start (the compiled binary splits them into chunks).
+ */
+const COMMANDS: ReadonlyArray<readonly [string, () => Promise<Command>]> = [
+  ["init", async () => (await import("./cli/init.ts")).initCommand],
+  ["serve", async () => (await import("./cli/serve.ts")).serveCommand],
+  ["keys", async () => (await import("./cli/keys.ts")).keysCommand],
+  ["owner", async () => (await import("./cli/owner.ts")).ownerCommand],
+  ["backup", async () => (await import("./cli/backup.ts")).backupCommand],
+  ["restore", async () => (await import("./cli/restore.ts")).restoreCommand],
+  ["version", async () => (await import("./cli/version.ts")).versionCommand],
+];
 
 const io: Io = {
   out: (line) => process.stdout.write(line + "\n"),
@@ -21,13 +26,13 @@ const io: Io = {
 async function run(argv: string[]): Promise<number> {
   const [verb, ...rest] = argv;
   if (!verb || verb === "help" || verb === "--help" || verb === "-h") {
-    io.out(usage());
+    io.out(await usage());
     return verb ? 0 : 2;
   }
-  if (verb === "--version" || verb === "-v") return versionCommand.run({}, io, []);
-  const command = COMMANDS.find((c) => c.name === verb);
+  if (verb === "--version" || verb === "-v") return (await load("version")).run({}, io, []);
+  const command = COMMANDS.some(([name]) => name === verb) ? await load(verb) : null;
   if (!command) {
-    io.err(`kith: unknown command ${JSON.stringify(verb)}\n\n${usage()}`);
+    io.err(`kith: unknown command ${JSON.stringify(verb)}\n\n${await usage()}`);
     return 2;
   }
   try {
@@ -51,12 +56,17 @@ async function run(argv: string[]): Promise<number> {
   }
 }
 
-function usage(): string {
+function load(verb: string): Promise<Command> {
+  return COMMANDS.find(([name]) => name === verb)![1]();
+}
+
+async function usage(): Promise<string> {
+  const commands = await Promise.all(COMMANDS.map(([, loader]) => loader()));
   return [
     "Usage: kith <command> [options]",
     "",
     "Commands:",
-    ...COMMANDS.map((c) => `  ${c.name.padEnd(9)} ${c.summary.split(/(?<=\.)\s/)[0]}`),
+    ...commands.map((c) => `  ${c.name.padEnd(9)} ${c.summary.split(/(?<=\.)\s/)[0]}`),
     "",
     "Run `kith <command> --help` for the options of a command.",
   ].join("\n");

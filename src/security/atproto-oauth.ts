@@ -1,4 +1,3 @@
-import { resolveTxt } from "node:dns/promises";
 import { exportJWK, generateKeyPair, importJWK, SignJWT, type JWK } from "jose";
 import { isLoopback, SignInRejected } from "./oidc.ts";
 import { getJson, OutboundError, outboundRequest, type FetchLike, type OutboundResponse } from "./outbound.ts";
@@ -80,7 +79,7 @@ export function createAtprotoClient(options: AtprotoOptions): AtprotoClient {
     }
     // AT Protocol handle resolution: DNS TXT _atproto.<handle> "did=…", else HTTPS /.well-known/atproto-did.
     try {
-      const records = await (options.resolveTxt ?? resolveTxt)(`_atproto.${handle}`);
+      const records = await (options.resolveTxt ?? (await import("node:dns/promises")).resolveTxt)(`_atproto.${handle}`);
       const dids = records.map((r) => r.join("")).filter((t) => t.startsWith("did=")).map((t) => t.slice(4));
       if (dids.length === 1) return dids[0]!;
     } catch {

@@ -1,6 +1,3 @@
-import { lookup as dnsLookup } from "node:dns/promises";
-import { isIP } from "node:net";
-import * as tls from "node:tls";
 import { classifyHost } from "../ink/index.ts";
 import { readBounded } from "./bounded-read.ts";
 
@@ -42,12 +39,15 @@ const DEFAULT_TIMEOUT_MS = 10_000;
 const DEFAULT_MAX_BYTES = 65_536;
 
 export function createPeerHttp(options: PeerHttpOptions): PeerHttp {
-  const lookup = options.lookup ?? ((host: string) => dnsLookup(host, { all: true, verbatim: true }));
-  // tls.rootCertificates is read only here: the getter parses the bundled CA list (~35 ms), which a
-  // named import would do at start-up even when no extra CA is configured.
-  const ca = options.extraCa && options.extraCa.length > 0 ? [...tls.rootCertificates, ...options.extraCa] : undefined;
+  // node:dns, node:net and node:tls are loaded on the first outbound request, not at start-up
+  // (~5 ms together), and tls.rootCertificates (its getter parses the bundled CA list, ~35 ms)
+  // is read only when an extra CA is configured.
+  const lookup = options.lookup ?? (async (host: string) => (await import("node:dns/promises")).lookup(host, { all: true, verbatim: true }));
+  const extraCa = options.extraCa && options.extraCa.length > 0 ? options.extraCa : null;
+  let ca: Promise<string[] | undefined> | null = null;
   return {
     async request(rawUrl, init = {}) {
+      const { isIP } = await import("node:net");
       let url: URL;
       try {
         url = new URL(rawUrl);
@@ -78,6 +78,7 @@ export function createPeerHttp(options: PeerHttpOptions): PeerHttp {
       const target = new URL(url.toString());
       target.hostname = pinned.family === 6 ? `[${pinned.address}]` : pinned.address;
 
+      const trusted = await (ca ??= extraCa ? import("node:tls").then((tls) => [...tls.rootCertificates, ...extraCa]) : Promise.resolve(undefined));
       const controller = new AbortController();
       const timer = setTimeout(() => controller.abort(), init.timeoutMs ?? DEFAULT_TIMEOUT_MS);
       try {
@@ -87,7 +88,7 @@ export function createPeerHttp(options: PeerHttpOptions): PeerHttp {
           body: init.body,
           redirect: "manual",
           signal: controller.signal,
-          tls: { serverName: isIP(hostname) ? undefined : hostname, ...(ca ? { ca } : {}) },
+          tls: { serverName: isIP(hostname) ? undefined : hostname, ...(trusted ? { ca: trusted } : {}) },
         } as RequestInit);
         const body = await readBounded(response.body, init.maxBytes ?? DEFAULT_MAX_BYTES, response.headers.get("content-length"));
         if (body === null) return fail("too_large", `response exceeds ${init.maxBytes ?? DEFAULT_MAX_BYTES} bytes`);
