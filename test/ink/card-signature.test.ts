@@ -23,6 +23,7 @@ import {
   type RotationLinkKey,
 } from "../../src/ink/index.ts";
 import { nativeStrictVerifier } from "../../src/security/ed25519-native.ts";
+import { rng } from "./helpers.ts";
 
 const key = (n: number) => generateEd25519KeyPair(new Uint8Array(32).fill(n));
 const G = key(0x10); // genesis
@@ -364,17 +365,6 @@ describe("continuity against a cached authenticated card", () => {
 });
 
 describe("fuzz (seeded, bounded): the verifier and the continuity check never throw", () => {
-  function rng(seed: number) {
-    let a = seed >>> 0;
-    const next = () => {
-      a = (a + 0x6d2b79f5) >>> 0;
-      let t = a;
-      t = Math.imul(t ^ (t >>> 15), t | 1);
-      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-    return { int: (n: number) => Math.floor(next() * n), pick: <T,>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)] as T };
-  }
   const VALUES: unknown[] = [null, 0, -1, 1.5, 2 ** 60, "", "x", "sig-1", "bootstrap", [], {}, [1], { keyId: "sig-1" }, true, "z6Mk", mb(M), "\ud800", NaN];
 
   test("2000 mutations of signed cards", () => {
