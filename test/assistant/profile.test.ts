@@ -102,4 +102,30 @@ describe("profile snapshots", () => {
     expect((await asOwner(alice, "/api/svc/profile/public", { method: "PUT", body: PUBLIC })).status).toBe(200);
     expect((await asOwner(alice, "/api/svc/profile/scope-3", { method: "PUT", body: CONNECTED })).status).toBe(200);
   });
+
+  test("text that is not valid Unicode (a lone surrogate) is refused before it can reach the signed card", async () => {
+    const cardBefore = await json(await alice.request(`/ink/v1/${alice.agentId}/agent.json`));
+    expect(cardBefore.cardSignature).toBeDefined();
+    const cases: Array<[string, string, unknown, string]> = [
+      ["PUT", "/api/svc/profile/public", { ...PUBLIC, headline: "\ud800 hi" }, "body.headline"],
+      ["PUT", "/api/svc/profile/public", { ...PUBLIC, skills: ["ok", "b\udc00d"] }, "body.skills[1]"],
+      ["PUT", "/api/svc/profile/connected", { ...CONNECTED, availability: { timezone: "UTC", "\ud83d": "x" } }, "body.availability (a member name)"],
+      ["POST", "/api/svc/discovery/publish", { tags: ["a\ud800"] }, "body.tags[0]"],
+    ];
+    for (const [method, path, body, where] of cases) {
+      const res = await asOwner(alice, path, { method, body });
+      expect({ path, status: res.status }).toEqual({ path, status: 400 });
+      const err = await json(res);
+      expect(err.error).toBe("invalid_input");
+      expect(err.message).toContain(`${where}: not valid Unicode`);
+    }
+    // a well-formed astral character (a surrogate pair) is text like any other
+    expect((await asOwner(alice, "/api/svc/profile/public", { method: "PUT", body: { ...PUBLIC, headline: "Builds agents 🚀" } })).status).toBe(200);
+    const card = await json(await alice.request(`/ink/v1/${alice.agentId}/agent.json`));
+    expect(card.cardSignature).toBeDefined();
+    expect(validateAgentCard(card).ok).toBe(true);
+    // and a caller without the owner token learns nothing beyond 401
+    const anonymous = await alice.request("/api/svc/profile/public", { method: "PUT", headers: { "content-type": "application/json" }, body: '{"headline":"\\ud800"}' });
+    expect(anonymous.status).toBe(401);
+  });
 });
