@@ -204,7 +204,9 @@ describe("GET and POST /api/svc", () => {
     const { accessToken } = await signInByEmail(node);
     const none = await node.request("/api/svc", bearer(accessToken));
     expect(none.status).toBe(404);
-    expect((await json(none)).error).toBe("not_found");
+    expect(await json(none)).toEqual({ error: "not_found", message: "this node has no agent yet: POST /api/svc creates it" });
+    const publication = await node.request("/api/svc/discovery", bearer(accessToken));
+    expect(await json(publication)).toEqual({ error: "not_found", message: "this node has no agent yet: POST /api/svc creates it" });
     const created = await postJson(node, "/api/svc", { handle: "alice", displayName: "Alice" }, { headers: { authorization: `Bearer ${accessToken}` } });
     expect(created.status).toBe(201);
     const identity = await json(created);

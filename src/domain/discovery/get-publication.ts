@@ -1,7 +1,7 @@
 import { inArray } from "drizzle-orm";
 import { directoryPushes } from "../../db/schema/index.ts";
 import type { Ctx } from "../context.ts";
-import { DomainError, notFound } from "../errors.ts";
+import { DomainError, noAgentYet } from "../errors.ts";
 import { agentIdOf, findAgentRow } from "../identity/agent.ts";
 import type { DiscoveryDeps } from "./deps.ts";
 import { discoveryResult, profileOf, type DiscoveryResult } from "./listings.ts";
@@ -43,7 +43,7 @@ export interface PublicationState {
 export function getPublication(ctx: Ctx, deps: Pick<DiscoveryDeps, "directories" | "federation">): PublicationState {
   if (ctx.actor.kind !== "owner") throw new DomainError("forbidden", "only the owner manages the agent's publication");
   const agent = findAgentRow(ctx.db);
-  if (!agent) throw notFound("agent (POST /api/svc creates it)");
+  if (!agent) throw noAgentYet();
   const row = findOwnListing(ctx.db, agent, deps.federation.node.wordmark);
   const p = row ? profileOf(row) : null;
   const pushes = deps.directories.length > 0 ? ctx.db.select().from(directoryPushes).where(inArray(directoryPushes.directory, [...deps.directories])).all() : [];

@@ -3,7 +3,7 @@ import { transaction } from "../../db/client.ts";
 import type { Ctx } from "../context.ts";
 import { DomainError } from "../errors.ts";
 import { ownIdentity } from "../federation/own-identity.ts";
-import { notFound } from "../errors.ts";
+import { noAgentYet } from "../errors.ts";
 import { ownProfileSnapshot } from "../profile/own-snapshot.ts";
 import type { DiscoveryDeps } from "./deps.ts";
 import { getPublication, type PublicationState } from "./get-publication.ts";
@@ -38,7 +38,7 @@ export function publishAgent(ctx: Ctx, input: PublishInput, deps: DiscoveryDeps)
   if (ctx.actor.kind !== "owner") throw new DomainError("forbidden", "only the owner publishes the agent");
   const own = ownIdentity(ctx.db, deps.federation.node);
   const principal = own ? ownPrincipal(own.agent, deps.federation.node.wordmark) : null;
-  if (!own || !principal) throw notFound("agent (POST /api/svc creates it)");
+  if (!own || !principal) throw noAgentYet();
   const now = ctx.clock.now();
   transaction(ctx.db, (tx) => {
     const previous = findOwnListing(tx, own.agent, deps.federation.node.wordmark);

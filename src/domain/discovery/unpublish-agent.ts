@@ -1,6 +1,6 @@
 import { transaction } from "../../db/client.ts";
 import type { Ctx } from "../context.ts";
-import { DomainError, notFound } from "../errors.ts";
+import { DomainError, noAgentYet } from "../errors.ts";
 import { findAgentRow } from "../identity/agent.ts";
 import type { DiscoveryDeps } from "./deps.ts";
 import { getPublication, type PublicationState } from "./get-publication.ts";
@@ -17,7 +17,7 @@ import { queueDirectoryPushes } from "./queue-directory-pushes.ts";
 export function unpublishAgent(ctx: Ctx, deps: DiscoveryDeps): PublicationState {
   if (ctx.actor.kind !== "owner") throw new DomainError("forbidden", "only the owner unpublishes the agent");
   const agent = findAgentRow(ctx.db);
-  if (!agent) throw notFound("agent (POST /api/svc creates it)");
+  if (!agent) throw noAgentYet();
   const now = ctx.clock.now();
   transaction(ctx.db, (tx) => {
     const row = findOwnListing(tx, agent, deps.federation.node.wordmark);

@@ -1,5 +1,5 @@
 import type { Ctx } from "../context.ts";
-import { DomainError, notFound } from "../errors.ts";
+import { DomainError, noAgentYet } from "../errors.ts";
 import { getAgentCard } from "./agent-card.ts";
 import { findAgentRow, type AgentRow, type NodeIdentity } from "./agent.ts";
 
@@ -23,7 +23,7 @@ export interface AgentIdentity {
 export function getIdentity(ctx: Ctx, node: NodeIdentity): AgentIdentity {
   if (ctx.actor.kind !== "owner") throw new DomainError("forbidden", "only the owner sees the agent's identity");
   const agent = findAgentRow(ctx.db);
-  if (!agent) throw notFound("agent (POST /api/svc creates it)");
+  if (!agent) throw noAgentYet();
   return identityOf(ctx, agent, node);
 }
 
