@@ -164,6 +164,22 @@ describe("refresh and logout", () => {
     expect((await postJson(node, "/auth/refresh", { refreshToken: pair.refreshToken })).status).toBe(401);
   });
 
+  test("a refresh or logout body without a string refreshToken → 400 naming refreshToken", async () => {
+    boot();
+    for (const path of ["/auth/refresh", "/auth/logout"]) {
+      for (const body of [{}, { refreshToken: 5 }, { refreshToken: "x".repeat(257) }, []]) {
+        const res = await postJson(node, path, body);
+        expect({ path, body, status: res.status }).toEqual({ path, body, status: 400 });
+        const err = await json(res);
+        expect(err.error).toBe("invalid_input");
+        expect(err.message).toMatch(Array.isArray(body) || Object.keys(body).length === 0 || typeof body.refreshToken === "number" ? /refreshToken: a string of at most 256 characters is required/ : /refreshToken: Invalid length/);
+      }
+    }
+    const form = await node.request("/auth/refresh", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "grant_type=refresh_token" });
+    expect(form.status).toBe(400);
+    expect((await json(form)).message).toMatch(/refreshToken: a string/);
+  });
+
   test("logout ends the session's refresh tokens; unknown tokens answer the same; the access token lives out its 15 minutes", async () => {
     boot();
     const pair = await signInByEmail(node);

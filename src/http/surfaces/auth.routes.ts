@@ -79,7 +79,7 @@ export function authRoutes(deps: SurfaceDeps, signIn: SignInDeps) {
         body: v.union([
           v.object({ refreshToken: v.pipe(v.string(), v.maxLength(256)) }),
           v.object({ grant_type: v.literal("refresh_token"), refresh_token: v.pipe(v.string(), v.maxLength(256)), client_id: v.optional(v.string()) }),
-        ]),
+        ], "refreshToken: a string of at most 256 characters is required (JSON {refreshToken}, or a form grant_type=refresh_token&refresh_token=…)"),
         response: { 200: v.union([TokenPairDoc, OAuthTokenDoc]), 400: v.union([ErrorBody, OAuthErrorDoc]), ...errors(401, 429) },
         detail: tag(
           "Rotate a refresh token for a new TokenPair",
@@ -96,7 +96,7 @@ export function authRoutes(deps: SurfaceDeps, signIn: SignInDeps) {
         body: v.union([
           v.object({ refreshToken: v.pipe(v.string(), v.maxLength(256)) }),
           v.object({ token: v.pipe(v.string(), v.maxLength(256)), token_type_hint: v.optional(v.string()) }),
-        ]),
+        ], "refreshToken: a string of at most 256 characters is required (JSON {refreshToken}, or a form token=…)"),
         response: { 200: v.object({ loggedOut: v.literal(true) }), ...errors(400) },
         detail: tag(
           "End the session of a refresh token",
