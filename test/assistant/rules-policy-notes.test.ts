@@ -40,7 +40,11 @@ describe("owner API: policy", () => {
       [{ acceptForeignAgents: "yes" }, /acceptForeignAgents: true or false/],
       [{ trustedDids: "svc:zA" }, /trustedDids: an array/],
       [{ trustedDids: ["x".repeat(513)] }, /trustedDids: each at most 512/],
-      [{ blockedDids: Array.from({ length: 201 }, (_, i) => `svc:z${i}`) }, /blockedDids: at most 200 entries/],
+      [{ blockedDids: Array.from({ length: 201 }, (_, i) => `svc:zK${"x".repeat(i + 1)}`) }, /blockedDids: at most 200 entries/],
+      [{ trustedDids: ["not a did"] }, /trustedDids: "not a did" is not an agent id/],
+      [{ blockedDids: ["svc:z0OIl"] }, /blockedDids: "svc:z0OIl" is not an agent id/],
+      [{ allowedHosts: ["exa mple.com"] }, /allowedHosts: "exa mple.com" is not a host name/],
+      [{ allowedMethods: [":web"] }, /allowedMethods: ":web" is not an agent-id prefix/],
       [{ colour: "blue" }, /unknown member/],
     ];
     for (const [body, message] of cases) {

@@ -7,10 +7,25 @@ import { recordEvent } from "../messages/store.ts";
 import { DEFAULT_POLICY, getPolicy, policyView, type PolicyView } from "./get-policy.ts";
 
 const LIST_MAX = 200;
-const list = (name: string, itemMax: number, what: string) =>
+/** An agent id (svc:/tulpa:/ink:/key: + multibase key) or a DID, with no spaces. */
+const AGENT = [/^(?:(?:svc|tulpa|ink|key):z[1-9A-HJ-NP-Za-km-z]+|did:[a-z0-9]+:[^\s]+)$/, "an agent id (svc:z…) or a DID (did:method:…)"] as const;
+/** A did:web host: DNS labels, optionally a %3A-encoded port. */
+const HOST = [/^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*\.?(?:%3a\d{1,5})?$/i, "a host name such as example.com"] as const;
+/** An agent-id prefix such as did:web: or svc:. */
+const PREFIX = [/^[a-z0-9][a-z0-9:._%-]*$/i, "an agent-id prefix such as did:web: or svc:"] as const;
+
+const list = (name: string, itemMax: number, what: string, [pattern, shape]: readonly [RegExp, string]) =>
   v.optional(
     v.pipe(
-      v.array(v.pipe(v.string(`${name}: strings`), v.minLength(1, `${name}: no empty entries`), v.maxLength(itemMax, `${name}: each at most ${itemMax} characters`)), `${name}: an array of strings`),
+      v.array(
+        v.pipe(
+          v.string(`${name}: strings`),
+          v.minLength(1, `${name}: no empty entries`),
+          v.maxLength(itemMax, `${name}: each at most ${itemMax} characters`),
+          v.regex(pattern, (issue) => `${name}: ${JSON.stringify(issue.input)} is not ${shape}`),
+        ),
+        `${name}: an array of strings`,
+      ),
       v.maxLength(LIST_MAX, `${name}: at most ${LIST_MAX} entries`),
       v.description(what),
     ),
@@ -28,15 +43,15 @@ export const PolicyInput = v.strictObject(
         v.description("none: receive, never act · draft_only: drafts wait for the owner (default) · auto_respond: like draft_only, trustedDids answered directly · full: act within the rules"),
       ),
     ),
-    trustedDids: list("trustedDids", 512, "Agent ids / DIDs whose messages are acted on without the owner (at every level but none)"),
+    trustedDids: list("trustedDids", 512, "Agent ids / DIDs whose messages are acted on without the owner (at every level but none)", AGENT),
     maxInboundRate: v.optional(
       v.pipe(v.number("maxInboundRate: a number"), v.integer("maxInboundRate: an integer"), v.minValue(1, "maxInboundRate: at least 1"), v.maxValue(10_000, "maxInboundRate: at most 10000"), v.description("Inbound intents per hour per sender (default 10)")),
     ),
     acceptForeignAgents: v.optional(v.pipe(v.boolean("acceptForeignAgents: true or false"), v.description("Accept connection requests from strangers into pending approvals (default true)"))),
-    allowedMethods: list("allowedMethods", 64, "Strangers' agent-id prefixes allowed to ask to connect (e.g. did:web:); empty = any"),
-    allowedHosts: list("allowedHosts", 253, "did:web hosts allowed to ask to connect (subdomains included); empty = any"),
-    allowedDids: list("allowedDids", 512, "When set, only these strangers may ask to connect"),
-    blockedDids: list("blockedDids", 512, "Agents refused outright (every intent)"),
+    allowedMethods: list("allowedMethods", 64, "Strangers' agent-id prefixes allowed to ask to connect (e.g. did:web:); empty = any", PREFIX),
+    allowedHosts: list("allowedHosts", 253, "did:web hosts allowed to ask to connect (subdomains included); empty = any", HOST),
+    allowedDids: list("allowedDids", 512, "When set, only these strangers may ask to connect", AGENT),
+    blockedDids: list("blockedDids", 512, "Agents refused outright (every intent)", AGENT),
   },
   (issue) => `unknown member ${JSON.stringify(issue.expected === "never" ? issue.input : issue.received)}; allowed: maxAutonomyLevel, trustedDids, maxInboundRate, acceptForeignAgents, allowedMethods, allowedHosts, allowedDids, blockedDids`,
 );
