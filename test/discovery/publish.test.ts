@@ -104,6 +104,8 @@ describe("owner publication", () => {
       [{ location: "x".repeat(201) }, "location: at most 200"],
       [{ roles: Array.from({ length: 17 }, (_, i) => `r${i}`) }, "roles: at most 16"],
       [{ tags: "rust" }, "tags"],
+      [{ bogus: 1 }, 'unknown member "bogus"; allowed: tags, location, roles'],
+      [[], "a JSON object {tags?, location?, roles?}"],
     ];
     for (const [body, message] of bad) {
       const res = await asOwner(node, "/api/svc/discovery/publish", { body });

@@ -22,11 +22,18 @@ const words = (max: number, count: number, name: string) =>
  * `POST /api/svc/discovery/publish` body (all optional; an omitted member keeps the value of the
  * previous publication). Tags follow INK's descriptor rule (≤32 of 1-64 characters).
  */
-export const PublishInput = v.object({
-  tags: v.optional(words(64, 32, "tags")),
-  location: v.optional(v.nullable(v.pipe(v.string(), v.trim(), v.maxLength(200, "location: at most 200 characters")))),
-  roles: v.optional(words(100, 16, "roles")),
-});
+export const PublishInput = v.pipe(
+  // valibot's object schemas take arrays; a publication is an object
+  v.custom<Record<string, unknown>>((x) => typeof x === "object" && x !== null && !Array.isArray(x), "a JSON object {tags?, location?, roles?}"),
+  v.strictObject(
+    {
+      tags: v.optional(words(64, 32, "tags")),
+      location: v.optional(v.nullable(v.pipe(v.string(), v.trim(), v.maxLength(200, "location: at most 200 characters")))),
+      roles: v.optional(words(100, 16, "roles")),
+    },
+    (issue) => `unknown member ${JSON.stringify(issue.expected === "never" ? issue.input : issue.received)}; allowed: tags, location, roles`,
+  ),
+);
 export type PublishInput = v.InferOutput<typeof PublishInput>;
 
 /**
