@@ -68,6 +68,29 @@ describe("kith init", () => {
     expect(env.stderr).toContain("KITH_WORDMARK: expected one of svc, tulpa");
   });
 
+  test("a refused init writes nothing: no data directory, and a later zero-config serve still creates the agent", async () => {
+    const refusals: Array<[string[], RegExp]> = [
+      [["--timezone", "Mars/Phobos"], /timezone: "Mars\/Phobos" is not an IANA time zone/],
+      [["--handle", "a".repeat(40)], /handle: /],
+      [["--display-name", "x".repeat(5000)], /displayName: 1-200 characters/],
+    ];
+    for (const [extra, pattern] of refusals) {
+      const d = dir();
+      const r = await runKith(["init", "--data-dir", d, "--handle", "ok", "--public-url", "http://localhost:1", ...extra]);
+      expect({ extra, code: r.code }).toEqual({ extra, code: 2 });
+      expect(r.stderr).toMatch(pattern);
+      expect(existsSync(d)).toBe(false);
+    }
+    const d = dir();
+    expect((await runKith(["init", "--data-dir", d, "--handle", "ok", "--public-url", "http://localhost:1", "--timezone", "Mars/Phobos"])).code).toBe(2);
+    const node = await startKith(["--data-dir", d]);
+    try {
+      expect(node.stderr()).toMatch(/agent id:\s+svc:z6Mk/);
+    } finally {
+      await node.stop();
+    }
+  });
+
   test("every verb has --help; unknown verbs exit 2", async () => {
     for (const verb of ["init", "serve", "keys", "owner", "backup", "restore", "version"]) {
       const r = await runKith([verb, "--help"]);
