@@ -224,6 +224,35 @@ describe("kith serve", () => {
     expect(existsSync(join(d, "kith.db-wal"))).toBe(false); // SQLite closed (last close checkpoints and removes the WAL)
   });
 
+  test("a port in use is one line without a trace; a first start that cannot listen leaves nothing behind, an existing node stays intact", async () => {
+    const taken = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("busy") });
+    try {
+      const line = `kith serve: cannot listen on 127.0.0.1:${taken.port}: the port is in use (choose another with --port or KITH_PORT)`;
+      const fresh = dir();
+      const r = await runKith(["serve", "--port", String(taken.port), "--data-dir", fresh]);
+      expect(r.code).toBe(1);
+      expect(r.stderr.trim()).toBe(line);
+      expect(existsSync(fresh)).toBe(false);
+      const node = await startKith(["--data-dir", fresh]); // and the next start is a zero-config start again
+      try {
+        expect(node.stderr()).toMatch(/agent id:\s+svc:z6Mk/);
+      } finally {
+        await node.stop();
+      }
+
+      const d = dir();
+      await init(d);
+      const key = readFileSync(join(d, "agent-key.json"), "utf8");
+      const again = await runKith(["serve", "--port", String(taken.port), "--data-dir", d]);
+      expect(again.code).toBe(1);
+      expect(again.stderr.trim()).toBe(line);
+      expect(readFileSync(join(d, "agent-key.json"), "utf8")).toBe(key);
+      expect(existsSync(join(d, "kith.db-wal"))).toBe(false); // the database was closed
+    } finally {
+      void taken.stop(true);
+    }
+  });
+
   test("SIGINT also stops it cleanly", async () => {
     const node = await startKith(["--data-dir", dir()]);
     expect(await node.stop("SIGINT")).toBe(0);
