@@ -21,10 +21,12 @@ export const restoreCommand: Command = {
   usage: "kith restore --from FILE --data-dir D",
   options: {
     from: { type: "string", description: "Backup file written by kith backup", valueName: "file" },
-    "data-dir": { type: "string", description: "Target data directory (must be missing or empty)", valueName: "dir" },
+    "data-dir": { type: "string", description: "Target data directory, required (must be missing or empty)", valueName: "dir" },
   },
   async run(values, io) {
     if (typeof values.from !== "string" || values.from === "") throw new UsageError("--from is required");
+    // required, unlike other verbs: no silent ./kith-data (or KITH_DATA_DIR) default for the directory a restore fills
+    if (typeof values["data-dir"] !== "string" || values["data-dir"] === "") throw new UsageError("--data-dir is required");
     const from = resolve(io.cwd, values.from);
     const target = configFrom(values, io).dataDir;
     if (!existsSync(from)) throw new CliError(`${from} does not exist`);

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { validateAgentCard } from "../../src/ink/index.ts";
@@ -203,6 +203,16 @@ describe("kith backup / restore", () => {
     expect(notBackup.code).toBe(1);
     expect(notBackup.stderr).toContain("not a kith backup");
     expect(existsSync(join(work, `d${n}`))).toBe(false); // nothing half-restored left behind
+
+  });
+
+  test("restore requires --data-dir: no silent ./kith-data default", async () => {
+    const cwd = mkdtempSync(join(work, "cwd-"));
+    const r = await runKith(["restore", "--from", join(work, "none.tar.gz")], { cwd, env: { KITH_DATA_DIR: join(cwd, "env-dir") } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("--data-dir is required");
+    expect(readdirSync(cwd)).toEqual([]);
+    expect((await runKith(["restore", "--help"])).stdout).toContain("Usage: kith restore --from FILE --data-dir D");
   });
 });
 
