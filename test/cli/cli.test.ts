@@ -204,6 +204,13 @@ describe("kith backup / restore", () => {
     expect(notBackup.stderr).toContain("not a kith backup");
     expect(existsSync(join(work, `d${n}`))).toBe(false); // nothing half-restored left behind
 
+    const truncated = join(work, "truncated.tar.gz");
+    writeFileSync(truncated, readFileSync(out).subarray(0, 2000));
+    const cut = await runKith(["restore", "--from", truncated, "--data-dir", dir()]);
+    expect(cut.code).toBe(1);
+    expect(cut.stderr).toMatch(/truncated\.tar\.gz is damaged or truncated \(gzip: .+\)/);
+    expect(cut.stderr).not.toContain("not gzip");
+    expect(existsSync(join(work, `d${n}`))).toBe(false);
   });
 
   test("restore requires --data-dir: no silent ./kith-data default", async () => {
