@@ -17,7 +17,7 @@ export const initCommand: Command = {
   summary:
     "Create a node: the data directory, the agent's keys (agent-key.json, mode 0600) and the database. " +
     "Refuses to overwrite an existing identity. Prints the agent id and the card URL.",
-  usage: "kith init --handle H --public-url URL [--data-dir D] [--display-name N] [--owner-email E] [--timezone TZ]",
+  usage: "kith init --handle H --public-url URL [--data-dir D] [--display-name N] [--owner-email E] [--timezone TZ] [--wordmark W] [--passphrase-file F]",
   options: {
     "data-dir": { type: "string", description: "Data directory (default ./kith-data, or KITH_DATA_DIR)", valueName: "dir" },
     "public-url": { type: "string", description: "Public base URL, e.g. https://kith.example.com (stored)", valueName: "url" },

@@ -97,6 +97,14 @@ describe("kith init", () => {
       expect(r.code).toBe(0);
       expect(r.stdout).toContain(`Usage: kith ${verb}`);
     }
+    // the usage line lists every option of the list below it (--help and --log-level aside)
+    const initHelp = (await runKith(["init", "--help"])).stdout;
+    const usage = initHelp.split("\n")[0]!;
+    const flags = [...initHelp.matchAll(/^\s+(?:-\w, )?\s*(--[\w-]+)/gm)];
+    expect(flags.length).toBe(10);
+    for (const flag of flags) {
+      if (flag[1] !== "--help" && flag[1] !== "--log-level") expect({ flag: flag[1], usage }).toEqual({ flag: flag[1], usage: expect.stringContaining(`${flag[1]} `) });
+    }
     const unknown = await runKith(["frobnicate"]);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('unknown command "frobnicate"');
