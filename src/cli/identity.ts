@@ -1,7 +1,7 @@
 import type { Db } from "../db/client.ts";
 import type { Clock, Ctx, Ids, Logger } from "../domain/context.ts";
 import { agentIdOf, findAgentRow, type NodeIdentity } from "../domain/identity/agent.ts";
-import { createAgent } from "../domain/identity/create-agent.ts";
+import { checkAgentInput, createAgent, type CreateAgentInput } from "../domain/identity/create-agent.ts";
 import { DomainError } from "../domain/errors.ts";
 import { storeSettings } from "../domain/node/settings.ts";
 import type { KeyVault } from "../security/key-vault.ts";
@@ -25,6 +25,16 @@ export function initializeIdentity(db: Db, vault: KeyVault, input: InitInput, de
     const agent = createAgent(ctx, { handle: input.handle, displayName: input.displayName, timezone: input.timezone }, { vault });
     if (Object.keys(input.stored).length > 0) storeSettings(db, input.stored, deps.clock.now());
     return agent;
+  } catch (e) {
+    if (e instanceof DomainError) throw new CliError(e.message, e.code === "invalid_input" ? 2 : 1);
+    throw e;
+  }
+}
+
+/** Checks handle, display name and time zone as createAgent will, before anything is written (exit 2 when refused). */
+export function checkIdentityInput(input: CreateAgentInput): void {
+  try {
+    checkAgentInput(input);
   } catch (e) {
     if (e instanceof DomainError) throw new CliError(e.message, e.code === "invalid_input" ? 2 : 1);
     throw e;

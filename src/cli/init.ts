@@ -1,3 +1,4 @@
+import { existsSync, rmSync } from "node:fs";
 import { closeDatabase } from "../db/client.ts";
 import { systemClock } from "../domain/context.ts";
 import { agentIdOf } from "../domain/identity/agent.ts";
@@ -6,7 +7,7 @@ import { ConfigError, resolveConfig } from "../config.ts";
 import { createJsonLogger } from "../log.ts";
 import { createKeyVault } from "../security/key-vault.ts";
 import { CliError, UsageError, type Command } from "./command.ts";
-import { cardUrlOf, initializeIdentity, systemTimeZone } from "./identity.ts";
+import { cardUrlOf, checkIdentityInput, initializeIdentity, systemTimeZone } from "./identity.ts";
 import { dataPaths } from "./paths.ts";
 import { openStorage } from "./storage.ts";
 import { nodeSecret } from "./sign-in.ts";
@@ -16,7 +17,7 @@ export const initCommand: Command = {
   summary:
     "Create a node: the data directory, the agent's keys (agent-key.json, mode 0600) and the database. " +
     "Refuses to overwrite an existing identity. Prints the agent id and the card URL.",
-  usage: "kith init --handle H --public-url URL [--data-dir D] [--display-name N] [--owner-email E] [--timezone TZ]",
+  usage: "kith init --handle H --public-url URL [--data-dir D] [--display-name N] [--owner-email E] [--timezone TZ] [--wordmark W] [--passphrase-file F]",
   options: {
     "data-dir": { type: "string", description: "Data directory (default ./kith-data, or KITH_DATA_DIR)", valueName: "dir" },
     "public-url": { type: "string", description: "Public base URL, e.g. https://kith.example.com (stored)", valueName: "url" },
@@ -34,27 +35,28 @@ export const initCommand: Command = {
     const config = configFrom(values, io);
     const clock = systemClock;
     const log = createJsonLogger({ level: typeof values["log-level"] === "string" ? config.logLevel : "warn" });
+    const identity = { handle: values.handle, displayName: values["display-name"] as string | undefined, timezone: (values.timezone as string | undefined) ?? systemTimeZone() };
+    checkIdentityInput(identity); // before anything lands on disk: a refused init leaves no data directory behind
     const paths = dataPaths(config.dataDir);
     const vault = createKeyVault(paths.keyFile, config.passphrase);
     if (vault.exists()) throw new CliError(`${paths.keyFile} already exists; this data directory already has an agent identity`);
+    const newDir = !existsSync(paths.dir);
     const db = openStorage(paths, { clock, log });
+    let done = false;
     try {
       const stored: Record<string, string> = { public_url: config.publicUrl, wordmark: config.wordmark };
       if (config.ownerEmail) stored.owner_email = config.ownerEmail;
-      const agent = initializeIdentity(
-        db,
-        vault,
-        { handle: values.handle, displayName: values["display-name"] as string | undefined, timezone: (values.timezone as string | undefined) ?? systemTimeZone(), stored },
-        { clock, ids: createUlidIds(clock), log },
-      );
+      const agent = initializeIdentity(db, vault, { ...identity, stored }, { clock, ids: createUlidIds(clock), log });
       nodeSecret(paths);
       io.out(`agent id:  ${agentIdOf(agent, config.wordmark)}`);
       io.out(`card url:  ${cardUrlOf(config, agent.genesisKey)}`);
       io.out(`data dir:  ${paths.dir}`);
       io.out(`key file:  ${paths.keyFile}${config.passphrase ? " (encrypted)" : ""} — back it up: losing it loses this identity`);
+      done = true;
       return 0;
     } finally {
       closeDatabase(db);
+      if (!done && newDir) rmSync(paths.dir, { recursive: true, force: true }); // a failed init leaves no half-made node behind
     }
   },
 };

@@ -1,9 +1,11 @@
+import { existsSync } from "node:fs";
 import { closeDatabase } from "../db/client.ts";
 import { systemClock } from "../domain/context.ts";
 import { DomainError } from "../domain/errors.ts";
 import { createUlidIds } from "../domain/ids.ts";
 import { readStoredSettings } from "../domain/node/settings.ts";
 import { issueOwnerCode } from "../domain/owner/issue-owner-code.ts";
+import { isEmailAddress, normalizeEmail } from "../domain/owner/owner.ts";
 import { createJsonLogger } from "../log.ts";
 import { deriveKey } from "../security/node-secret.ts";
 import { CliError, UsageError, type Command } from "./command.ts";
@@ -29,7 +31,12 @@ export const ownerCommand: Command = {
     if (sub !== "code") throw new UsageError(sub ? `unknown owner command ${JSON.stringify(sub)} (code)` : "owner needs a command: code");
     if (rest.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(rest[0])}`);
     const pre = configFrom(values, io);
+    if (typeof values.email === "string" && !isEmailAddress(normalizeEmail(values.email))) {
+      throw new UsageError(`--email: ${JSON.stringify(values.email)} is not a valid email address`);
+    }
     const paths = dataPaths(pre.dataDir);
+    // a code is for an existing node: never create a database (or a secret) in a mistyped directory
+    if (!existsSync(paths.db)) throw new CliError(`no Kith node in ${paths.dir}: run kith init or kith serve first`);
     // warn: the log shares stdout, whose last line must be the code alone
     const log = createJsonLogger({ level: "warn" });
     const db = openStorage(paths, { clock: systemClock, log });

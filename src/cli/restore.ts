@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { chmodSync, closeSync, createReadStream, createWriteStream, existsSync, fsyncSync, mkdirSync, openSync, renameSync, rmdirSync, rmSync, writeSync } from "node:fs";
+import { chmodSync, closeSync, createReadStream, createWriteStream, existsSync, fsyncSync, mkdirSync, openSync, readSync, renameSync, rmdirSync, rmSync, writeSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { pipeline } from "node:stream/promises";
 import { createGunzip } from "node:zlib";
@@ -21,13 +21,16 @@ export const restoreCommand: Command = {
   usage: "kith restore --from FILE --data-dir D",
   options: {
     from: { type: "string", description: "Backup file written by kith backup", valueName: "file" },
-    "data-dir": { type: "string", description: "Target data directory (must be missing or empty)", valueName: "dir" },
+    "data-dir": { type: "string", description: "Target data directory, required (must be missing or empty)", valueName: "dir" },
   },
   async run(values, io) {
     if (typeof values.from !== "string" || values.from === "") throw new UsageError("--from is required");
+    // required, unlike other verbs: no silent ./kith-data (or KITH_DATA_DIR) default for the directory a restore fills
+    if (typeof values["data-dir"] !== "string" || values["data-dir"] === "") throw new UsageError("--data-dir is required");
     const from = resolve(io.cwd, values.from);
     const target = configFrom(values, io).dataDir;
     if (!existsSync(from)) throw new CliError(`${from} does not exist`);
+    if (!isGzip(from)) throw new CliError(`${from} is not a kith backup (not gzip)`);
     if (!isEmptyDir(target)) throw new CliError(`${target} is not empty; restore only into a new or empty directory`);
     if (!existsSync(dirname(target))) throw new CliError(`directory ${dirname(target)} does not exist`);
 
@@ -38,8 +41,10 @@ export const restoreCommand: Command = {
       const tarPath = join(staging, "backup.tar");
       try {
         await pipeline(createReadStream(from), createGunzip(), createWriteStream(tarPath, { mode: 0o600 }));
-      } catch {
-        throw new CliError(`${from} is not a kith backup (not gzip)`);
+      } catch (e) {
+        const code = (e as { code?: unknown } | null)?.code;
+        if (typeof code === "string" && code.startsWith("Z_")) throw new CliError(`${from} is damaged or truncated (gzip: ${(e as Error).message})`);
+        throw e;
       }
       const manifest = extract(tarPath, staging);
       rmSync(tarPath);
@@ -59,6 +64,17 @@ export const restoreCommand: Command = {
     }
   },
 };
+
+/** The gzip magic bytes (RFC 1952): tells "not a backup at all" from "a backup cut short". */
+function isGzip(file: string): boolean {
+  const fd = openSync(file, "r");
+  try {
+    const head = Buffer.alloc(2);
+    return readSync(fd, head, 0, 2, 0) === 2 && head[0] === 0x1f && head[1] === 0x8b;
+  } finally {
+    closeSync(fd);
+  }
+}
 
 function extract(tarPath: string, dir: string): BackupManifest {
   const entries = listTar(tarPath);

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { createApp, createDiscoveryDeps, createFederationDeps } from "../app.ts";
 import { closeDatabase } from "../db/client.ts";
 import { systemClock } from "../domain/context.ts";
@@ -53,16 +53,16 @@ export const serveCommand: Command = {
           `or move the key file away to start a new identity.`,
       );
     }
+    const dirExisted = existsSync(paths.dir);
     const db = openStorage(paths, { clock, log });
     let stopping = false;
     let mailer: { close?: () => void } | null = null;
+    let undoFreshStart = false;
     try {
       const config = configFrom(values, io, readStoredSettings(db));
       const vault = createKeyVault(paths.keyFile, config.passphrase);
-      if (fresh && !findAgentRow(db)) {
-        initializeIdentity(db, vault, { handle: "me", displayName: "Kith agent", timezone: "UTC", stored: {} }, { clock, ids, log });
-        io.err("kith: new data directory: created an agent with handle \"me\" (kith init sets your own handle)");
-      }
+      const created = fresh && !findAgentRow(db);
+      if (created) initializeIdentity(db, vault, { handle: "me", displayName: "Kith agent", timezone: "UTC", stored: {} }, { clock, ids, log });
       const agent = findAgentRow(db);
       if (agent) unlockKeys(vault);
       else if (vault.exists()) throw new CliError(`${paths.keyFile} exists but the database has no agent; restore a backup or move the key file away`);
@@ -70,21 +70,28 @@ export const serveCommand: Command = {
       const remote = new WeakMap<Request, string>();
       let app: ReturnType<typeof createApp> | null = null;
       const tls = config.tlsCertFile && config.tlsKeyFile ? { cert: readFileSync(config.tlsCertFile, "utf8"), key: readFileSync(config.tlsKeyFile, "utf8") } : undefined;
-      const server = Bun.serve({
-        port: config.port,
-        hostname: config.host,
-        maxRequestBodySize: MAX_REQUEST_BODY,
-        ...(tls ? { tls } : {}),
-        fetch(request, srv) {
-          const address = srv.requestIP(request)?.address;
-          if (address) remote.set(request, address);
-          return app!.handle(request);
-        },
-        error(e) {
-          log.error("server error", { cause: e });
-          return Response.json({ error: "internal_error", message: "internal error" }, { status: 500 });
-        },
-      });
+      let server: ReturnType<typeof Bun.serve>;
+      try {
+        server = Bun.serve({
+          port: config.port,
+          hostname: config.host,
+          maxRequestBodySize: MAX_REQUEST_BODY,
+          ...(tls ? { tls } : {}),
+          fetch(request, srv) {
+            const address = srv.requestIP(request)?.address;
+            if (address) remote.set(request, address);
+            return app!.handle(request);
+          },
+          error(e) {
+            log.error("server error", { cause: e });
+            return Response.json({ error: "internal_error", message: "internal error" }, { status: 500 });
+          },
+        });
+      } catch (e) {
+        undoFreshStart = fresh; // a first start that cannot listen leaves the directory as it found it
+        throw listenError(e, config.host, config.port);
+      }
+      if (created) io.err("kith: new data directory: created an agent with handle \"me\" (kith init sets your own handle)");
       const publicUrl = explicitPublicUrl(values, io, readStoredSettings(db)) ?? `${tls ? "https" : "http"}://localhost:${server.port}`;
       const node = { publicUrl, wordmark: config.wordmark, version: VERSION };
       let auth: ReturnType<typeof signInOptions>;
@@ -160,6 +167,7 @@ export const serveCommand: Command = {
     } finally {
       mailer?.close?.();
       closeDatabase(db);
+      if (undoFreshStart) discardFreshStart(paths, dirExisted);
       if (stopping) log.info("stopped");
     }
   },
@@ -169,6 +177,27 @@ export const serveCommand: Command = {
 function explicitPublicUrl(values: Record<string, string | boolean | undefined>, io: { env: Record<string, string | undefined>; cwd: string }, stored: Record<string, string>): string | null {
   const configured = typeof values["public-url"] === "string" || !!io.env.KITH_PUBLIC_URL || stored.public_url !== undefined;
   return configured ? configFrom(values, io, stored).publicUrl : null;
+}
+
+/** Bun.serve throws synchronously when it cannot bind: one line naming the address and what to do. */
+function listenError(e: unknown, host: string, port: number): CliError {
+  const address = `${host.includes(":") ? `[${host}]` : host}:${port}`;
+  const code = (e as { code?: unknown } | null)?.code;
+  const reason =
+    code === "EADDRINUSE" ? "the port is in use (choose another with --port or KITH_PORT)"
+    : code === "EACCES" ? "permission denied (ports below 1024 need privileges; choose another with --port or KITH_PORT)"
+    : code === "EADDRNOTAVAIL" ? "no such address on this machine (choose another with --host or KITH_HOST)"
+    : e instanceof Error ? e.message : String(e);
+  return new CliError(`cannot listen on ${address}: ${reason}`);
+}
+
+/** Removes what a zero-config first start created (database, key file, the directory if it was new). */
+function discardFreshStart(paths: ReturnType<typeof dataPaths>, dirExisted: boolean): void {
+  if (!dirExisted) {
+    rmSync(paths.dir, { recursive: true, force: true });
+    return;
+  }
+  for (const file of [paths.db, `${paths.db}-wal`, `${paths.db}-shm`, `${paths.db}-journal`, paths.keyFile]) rmSync(file, { force: true });
 }
 
 function unlockKeys(vault: ReturnType<typeof createKeyVault>): void {

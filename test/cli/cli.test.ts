@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { validateAgentCard } from "../../src/ink/index.ts";
@@ -68,11 +68,42 @@ describe("kith init", () => {
     expect(env.stderr).toContain("KITH_WORDMARK: expected one of svc, tulpa");
   });
 
+  test("a refused init writes nothing: no data directory, and a later zero-config serve still creates the agent", async () => {
+    const refusals: Array<[string[], RegExp]> = [
+      [["--timezone", "Mars/Phobos"], /timezone: "Mars\/Phobos" is not an IANA time zone/],
+      [["--handle", "a".repeat(40)], /handle: /],
+      [["--display-name", "x".repeat(5000)], /displayName: 1-200 characters/],
+    ];
+    for (const [extra, pattern] of refusals) {
+      const d = dir();
+      const r = await runKith(["init", "--data-dir", d, "--handle", "ok", "--public-url", "http://localhost:1", ...extra]);
+      expect({ extra, code: r.code }).toEqual({ extra, code: 2 });
+      expect(r.stderr).toMatch(pattern);
+      expect(existsSync(d)).toBe(false);
+    }
+    const d = dir();
+    expect((await runKith(["init", "--data-dir", d, "--handle", "ok", "--public-url", "http://localhost:1", "--timezone", "Mars/Phobos"])).code).toBe(2);
+    const node = await startKith(["--data-dir", d]);
+    try {
+      expect(node.stderr()).toMatch(/agent id:\s+svc:z6Mk/);
+    } finally {
+      await node.stop();
+    }
+  });
+
   test("every verb has --help; unknown verbs exit 2", async () => {
     for (const verb of ["init", "serve", "keys", "owner", "backup", "restore", "version"]) {
       const r = await runKith([verb, "--help"]);
       expect(r.code).toBe(0);
       expect(r.stdout).toContain(`Usage: kith ${verb}`);
+    }
+    // the usage line lists every option of the list below it (--help and --log-level aside)
+    const initHelp = (await runKith(["init", "--help"])).stdout;
+    const usage = initHelp.split("\n")[0]!;
+    const flags = [...initHelp.matchAll(/^\s+(?:-\w, )?\s*(--[\w-]+)/gm)];
+    expect(flags.length).toBe(10);
+    for (const flag of flags) {
+      if (flag[1] !== "--help" && flag[1] !== "--log-level") expect({ flag: flag[1], usage }).toEqual({ flag: flag[1], usage: expect.stringContaining(`${flag[1]} `) });
     }
     const unknown = await runKith(["frobnicate"]);
     expect(unknown.code).toBe(2);
@@ -180,6 +211,23 @@ describe("kith backup / restore", () => {
     expect(notBackup.code).toBe(1);
     expect(notBackup.stderr).toContain("not a kith backup");
     expect(existsSync(join(work, `d${n}`))).toBe(false); // nothing half-restored left behind
+
+    const truncated = join(work, "truncated.tar.gz");
+    writeFileSync(truncated, readFileSync(out).subarray(0, 2000));
+    const cut = await runKith(["restore", "--from", truncated, "--data-dir", dir()]);
+    expect(cut.code).toBe(1);
+    expect(cut.stderr).toMatch(/truncated\.tar\.gz is damaged or truncated \(gzip: .+\)/);
+    expect(cut.stderr).not.toContain("not gzip");
+    expect(existsSync(join(work, `d${n}`))).toBe(false);
+  });
+
+  test("restore requires --data-dir: no silent ./kith-data default", async () => {
+    const cwd = mkdtempSync(join(work, "cwd-"));
+    const r = await runKith(["restore", "--from", join(work, "none.tar.gz")], { cwd, env: { KITH_DATA_DIR: join(cwd, "env-dir") } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("--data-dir is required");
+    expect(readdirSync(cwd)).toEqual([]);
+    expect((await runKith(["restore", "--help"])).stdout).toContain("Usage: kith restore --from FILE --data-dir D");
   });
 });
 
@@ -199,6 +247,35 @@ describe("kith serve", () => {
     expect(lines.some((l) => l.msg === "node started" && l.agentId === card.agentId)).toBe(true);
     expect(lines.at(-1)).toMatchObject({ msg: "stopped" });
     expect(existsSync(join(d, "kith.db-wal"))).toBe(false); // SQLite closed (last close checkpoints and removes the WAL)
+  });
+
+  test("a port in use is one line without a trace; a first start that cannot listen leaves nothing behind, an existing node stays intact", async () => {
+    const taken = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("busy") });
+    try {
+      const line = `kith serve: cannot listen on 127.0.0.1:${taken.port}: the port is in use (choose another with --port or KITH_PORT)`;
+      const fresh = dir();
+      const r = await runKith(["serve", "--port", String(taken.port), "--data-dir", fresh]);
+      expect(r.code).toBe(1);
+      expect(r.stderr.trim()).toBe(line);
+      expect(existsSync(fresh)).toBe(false);
+      const node = await startKith(["--data-dir", fresh]); // and the next start is a zero-config start again
+      try {
+        expect(node.stderr()).toMatch(/agent id:\s+svc:z6Mk/);
+      } finally {
+        await node.stop();
+      }
+
+      const d = dir();
+      await init(d);
+      const key = readFileSync(join(d, "agent-key.json"), "utf8");
+      const again = await runKith(["serve", "--port", String(taken.port), "--data-dir", d]);
+      expect(again.code).toBe(1);
+      expect(again.stderr.trim()).toBe(line);
+      expect(readFileSync(join(d, "agent-key.json"), "utf8")).toBe(key);
+      expect(existsSync(join(d, "kith.db-wal"))).toBe(false); // the database was closed
+    } finally {
+      void taken.stop(true);
+    }
   });
 
   test("SIGINT also stops it cleanly", async () => {

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
-import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { json, runKith, startKith, type RunningNode } from "../helpers/process.ts";
@@ -78,12 +78,31 @@ describe("kith owner code", () => {
 
   test("without any owner email and no --email it exits 2 and says what to pass; bad usage exits 2", async () => {
     const d = dir();
+    expect((await runKith(["init", "--data-dir", d, "--handle", "alice", "--public-url", "https://alice.example.com"])).code).toBe(0);
     const r = await runKith(["owner", "code", "--data-dir", d]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("--email you@example.com");
     expect(r.stdout).toBe("");
     expect((await runKith(["owner"])).stderr).toContain("owner needs a command: code");
     expect((await runKith(["owner", "code", "--data-dir", d, "--email", "not-an-email"])).code).toBe(2);
+  });
+
+  test("a directory without a node is refused and nothing is created in it, with or without --email", async () => {
+    const missing = dir();
+    const r = await runKith(["owner", "code", "--data-dir", missing]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`no Kith node in ${missing}: run kith init or kith serve first`);
+    expect(r.stdout).toBe("");
+    expect((await runKith(["owner", "code", "--data-dir", missing, "--email", "owner@example.com"])).code).toBe(1);
+    expect(existsSync(missing)).toBe(false);
+    const bad = await runKith(["owner", "code", "--data-dir", missing, "--email", "notanemail"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--email: "notanemail" is not a valid email address');
+    expect(existsSync(missing)).toBe(false);
+    const empty = dir();
+    mkdirSync(empty);
+    expect((await runKith(["owner", "code", "--data-dir", empty, "--email", "owner@example.com"])).code).toBe(1);
+    expect(readdirSync(empty)).toEqual([]);
   });
 
   test("without SMTP the emailed code is in the node's log (field mail) and the start says so", async () => {

@@ -26,13 +26,7 @@ export function createAgent(
   deps: { vault: KeyVault; generateKey?: (role: KeyRole, keyId: string, nowMs: number) => AgentKey },
 ): AgentRow {
   if (ctx.actor.kind !== "system" && ctx.actor.kind !== "owner") throw new DomainError("forbidden", "only the owner can create the agent");
-  const handle = normalizeHandle(input.handle);
-  const problem = handleProblem(handle);
-  if (problem) throw invalidInput(`handle: ${problem}`);
-  const displayName = (input.displayName ?? handle).trim();
-  if (displayName.length === 0 || displayName.length > 200) throw invalidInput("displayName: 1-200 characters");
-  const timezone = input.timezone ?? "UTC";
-  if (!isTimeZone(timezone)) throw invalidInput(`timezone: ${JSON.stringify(timezone)} is not an IANA time zone`);
+  const { handle, displayName, timezone } = checkAgentInput(input);
 
   if (findAgentRow(ctx.db)) throw conflict("this node already has an agent");
   if (deps.vault.exists()) throw conflict(`${deps.vault.path} already exists; refusing to overwrite an agent identity`);
@@ -54,6 +48,21 @@ export function createAgent(
     deps.vault.discard(); // the database refused: do not leave an orphan identity behind
     throw e;
   }
+}
+
+/**
+ * The agent's handle, display name and time zone, normalized; throws invalid_input naming the
+ * field. createAgent runs it first; `kith init` runs it before it creates anything on disk.
+ */
+export function checkAgentInput(input: CreateAgentInput): { handle: string; displayName: string; timezone: string } {
+  const handle = normalizeHandle(input.handle);
+  const problem = handleProblem(handle);
+  if (problem) throw invalidInput(`handle: ${problem}`);
+  const displayName = (input.displayName ?? handle).trim();
+  if (displayName.length === 0 || displayName.length > 200) throw invalidInput("displayName: 1-200 characters");
+  const timezone = input.timezone ?? "UTC";
+  if (!isTimeZone(timezone)) throw invalidInput(`timezone: ${JSON.stringify(timezone)} is not an IANA time zone`);
+  return { handle, displayName, timezone };
 }
 
 export function keyRow(key: AgentKey, now: number): typeof agentKeys.$inferInsert {
