@@ -14,7 +14,7 @@ import { dirname, join, relative, resolve } from "node:path";
  * | src/http      | drizzle-orm, bun:sqlite, src/db, src/jobs                              |
  * | src/jobs      | src/http, elysia                                                       |
  * | src/mail      | elysia, drizzle-orm, bun:*, src/db, src/domain, src/http, src/jobs     |
- * main.ts, app.ts, config.ts, log.ts, version.ts and src/cli/ are the composition root: anything.
+ * main.ts, app.ts, config.ts (+ config-values.ts), log.ts, version.ts and src/cli/ are the composition root: anything.
  *
  * Deliberate deviation: src/security may import node:* (node:crypto is the fast native Ed25519
  * and scrypt; the key file needs node:fs). src/ink stays pure.
