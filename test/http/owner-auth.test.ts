@@ -14,17 +14,13 @@ let node: TestNode;
 afterEach(() => node?.close());
 const boot = (options: Parameters<typeof bootTestApp>[0] = {}) => (node = bootTestApp({ ...options, auth: { ownerEmail: OWNER } }));
 
-/** A token like the node's, with any claim or key changed. */
-async function craft(options: { key?: Uint8Array; aud?: string; iss?: string; exp?: number; typ?: string; sub?: string } = {}): Promise<string> {
+/** A token like the node's, with any claim, header member or key changed; `omit` drops claims. */
+async function craft(options: { key?: Uint8Array; claims?: Record<string, unknown>; header?: Record<string, unknown>; omit?: string[] } = {}): Promise<string> {
   const iat = Math.floor(node.clock.now() / 1000);
-  return new SignJWT({ sid: "S1", amr: ["email"] })
-    .setProtectedHeader({ alg: "HS256", typ: options.typ ?? "at+jwt" })
-    .setIssuer(options.iss ?? node.publicUrl)
-    .setAudience(options.aud ?? ownerAudience(node.publicUrl))
-    .setSubject(options.sub ?? "owner")
-    .setJti("J1")
-    .setIssuedAt(iat)
-    .setExpirationTime(options.exp ?? iat + 900)
+  const claims: Record<string, unknown> = { iss: node.publicUrl, aud: ownerAudience(node.publicUrl), sub: "owner", sid: "S1", amr: ["email"], jti: "J1", iat, exp: iat + 900, ...options.claims };
+  for (const name of options.omit ?? []) delete claims[name];
+  return new SignJWT(claims)
+    .setProtectedHeader({ alg: "HS256", typ: "at+jwt", ...options.header })
     .sign(options.key ?? deriveKey(node.secret, "owner-jwt"));
 }
 
@@ -93,20 +89,65 @@ describe("owner bearer token on /api/svc", () => {
 
   test("wrong audience → 401", async () => {
     boot();
-    await expect401(await node.request("/api/svc", bearer(await craft({ aud: "kith-owner:https://other.example.com" }))));
+    await expect401(await node.request("/api/svc", bearer(await craft({ claims: { aud: "kith-owner:https://other.example.com" } }))));
   });
 
   test("wrong issuer, wrong subject or wrong type → 401", async () => {
     boot();
-    await expect401(await node.request("/api/svc", bearer(await craft({ iss: "https://other.example.com" }))));
-    await expect401(await node.request("/api/svc", bearer(await craft({ sub: "mallory" }))));
-    await expect401(await node.request("/api/svc", bearer(await craft({ typ: "JWT" }))));
+    await expect401(await node.request("/api/svc", bearer(await craft({ claims: { iss: "https://other.example.com" } }))));
+    await expect401(await node.request("/api/svc", bearer(await craft({ claims: { sub: "mallory" } }))));
+    await expect401(await node.request("/api/svc", bearer(await craft({ header: { typ: "JWT" } }))));
   });
 
   test("a token from another node (other secret, same claims) → 401", async () => {
     boot();
     const other = createOwnerTokens({ key: deriveKey(new Uint8Array(32).fill(1), "owner-jwt"), publicUrl: node.publicUrl, now: node.clock.now });
     await expect401(await node.request("/api/svc", bearer(await other.sign({ sessionId: "S", method: "email", tokenId: "J" }))));
+  });
+
+  test("the node's own key does not make any token good: only the lifetime and shape the node issues pass (issue 12)", async () => {
+    boot();
+    const now = Math.floor(node.clock.now() / 1000);
+    const refused: Array<[string, Parameters<typeof craft>[0]]> = [
+      ["iat in the future beyond the 5 s skew", { claims: { iat: now + 60, exp: now + 60 + 900 } }],
+      ["iat a year ahead", { claims: { iat: now + 365 * 86400, exp: now + 365 * 86400 + 900 } }],
+      ["exp years ahead", { claims: { exp: now + 5 * 365 * 86400 } }],
+      ["a lifetime one second over 15 minutes", { claims: { exp: now + 901 } }],
+      ["exp not after iat", { claims: { exp: now } }],
+      ["an old iat with a fresh exp (lifetime over 15 minutes)", { claims: { iat: now - 3600, exp: now + 60 } }],
+      ["iat not an integer", { claims: { iat: now + 0.5, exp: now + 900 } }],
+      ["iat as a string", { claims: { iat: String(now) } }],
+      ["missing iat", { omit: ["iat"] }],
+      ["missing exp", { omit: ["exp"] }],
+      ["missing jti", { omit: ["jti"] }],
+      ["missing sid", { omit: ["sid"] }],
+      ["missing amr", { omit: ["amr"] }],
+      ["nbf (the node never sets it), even in the past", { claims: { nbf: now - 10 } }],
+      ["a claim the node never issues", { claims: { scope: "admin" } }],
+      ["aud as an array holding the audience", { claims: { aud: [ownerAudience(node.publicUrl), "other"] } }],
+      ["amr with two methods", { claims: { amr: ["email", "google"] } }],
+      ["amr empty", { claims: { amr: [] } }],
+      ["amr not an array", { claims: { amr: "email" } }],
+      ["empty sid", { claims: { sid: "" } }],
+      ["a header member the node never sets (kid)", { header: { kid: "k1" } }],
+      ["a header member the node never sets (jku)", { header: { jku: "https://evil.example.com/jwks" } }],
+    ];
+    for (const [what, options] of refused) {
+      const res = await node.request("/api/svc", bearer(await craft(options)));
+      expect({ what, status: res.status }).toEqual({ what, status: 401 });
+    }
+    // Within the skew, and a token issued a moment ago with the full lifetime, are the node's own.
+    for (const claims of [{ iat: now + 5, exp: now + 5 + 900 }, { iat: now - 60, exp: now - 60 + 900 }]) {
+      expect((await node.request("/api/svc", bearer(await craft({ claims })))).status).toBe(200);
+    }
+  });
+
+  test("a token the node issued while its clock ran ahead is refused once the clock is right again", async () => {
+    boot();
+    node.clock.advance(24 * 3600 * 1000);
+    const { accessToken } = await signInByEmail(node);
+    node.clock.advance(-24 * 3600 * 1000);
+    await expect401(await node.request("/api/svc", bearer(accessToken)));
   });
 
   test("the plugin is reusable: any route group built on ownerApi() is protected the same way", async () => {
