@@ -88,6 +88,14 @@ describe("Google sign-in (against a fake provider on loopback)", () => {
     expect((await signIn("google")).res.status).toBe(200);
   });
 
+  test("with KITH_GOOGLE_SUBJECT set, another account holding the owner's verified email is refused (issue 21)", async () => {
+    await bootGoogle({}, { subject: "g-owner" });
+    fake.next = { sub: "g-attacker", email: OWNER, email_verified: true };
+    const { res } = await signIn("google");
+    expect(res.status).toBe(400);
+    expect(await json(res)).toEqual(NOT_ACCEPTED);
+  });
+
   test("provider identity that is not the owner → 400, the same answer as a refused code", async () => {
     await bootGoogle({}, { subject: "g-owner" });
     fake.next = { sub: "g-mallory", email: "mallory@gmail.com", email_verified: true };
@@ -263,6 +271,14 @@ describe("Apple sign-in (against a fake provider on loopback)", () => {
     fake.next = { sub: "apple-owner" };
     expect((await signIn("apple")).res.status).toBe(200);
     fake.next = { sub: "apple-mallory", email: "mallory@icloud.com", email_verified: "true" };
+    const { res } = await signIn("apple");
+    expect(res.status).toBe(400);
+    expect(await json(res)).toEqual(NOT_ACCEPTED);
+  });
+
+  test("with KITH_APPLE_SUBJECT set, another Apple ID holding the owner's verified email is refused (issue 21)", async () => {
+    await bootApple("apple-owner");
+    fake.next = { sub: "apple-attacker", email: OWNER, email_verified: "true" };
     const { res } = await signIn("apple");
     expect(res.status).toBe(400);
     expect(await json(res)).toEqual(NOT_ACCEPTED);

@@ -29,8 +29,8 @@ export const NOT_ACCEPTED = "the provider did not confirm the owner's identity";
  * `POST /auth/{provider}/callback`: consumes the state (once, whatever happens next), checks that
  * it was issued for this provider and redirect URI and that the client's PKCE verifier matches its
  * challenge, then lets the provider exchange the code (with the node's own verifier) and accepts
- * only the owner: the configured subject, or a verified email equal to the owner's (google,
- * apple); the configured DID (atproto).
+ * only the owner: the configured subject when there is one, else a verified email equal to the
+ * owner's (google, apple); the configured DID (atproto).
  */
 export async function finishOAuth(ctx: Ctx, input: FinishOAuthInput, deps: Pick<SignInDeps, "oidc" | "atproto" | "ownerEmail" | "tokens">): Promise<TokenPair> {
   if (ctx.actor.kind !== "public") throw new DomainError("forbidden", "sign-in is anonymous");
@@ -55,10 +55,11 @@ export async function finishOAuth(ctx: Ctx, input: FinishOAuthInput, deps: Pick<
       await deps.atproto!.finish({ code: input.code, redirectUri: row.redirectUri, codeVerifier: row.providerCodeVerifier, iss: input.iss ?? null, pending });
     } else {
       const identity = await oidc!.client.finish({ code: input.code, redirectUri: row.redirectUri, codeVerifier: row.providerCodeVerifier, nonce: row.nonce });
-      const ownerEmail = findOwnerEmail(ctx.db, deps.ownerEmail);
-      const bySubject = oidc!.subject !== null && identity.subject === oidc!.subject;
-      const byEmail = ownerEmail !== null && identity.emailVerified && identity.email === ownerEmail;
-      if (!bySubject && !byEmail) throw new SignInRejected(`${input.provider} account is not the owner's`);
+      // A configured subject is the only way in for its provider: an email can be re-assigned or
+      // added to another account, a subject cannot (issue 21).
+      const ownerEmail = oidc!.subject === null ? findOwnerEmail(ctx.db, deps.ownerEmail) : null;
+      const accepted = oidc!.subject !== null ? identity.subject === oidc!.subject : ownerEmail !== null && identity.emailVerified && identity.email === ownerEmail;
+      if (!accepted) throw new SignInRejected(`${input.provider} account is not the owner's`);
     }
   } catch (e) {
     if (e instanceof SignInRejected) {
