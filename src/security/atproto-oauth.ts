@@ -33,7 +33,8 @@ export interface AtprotoPending {
 
 export interface AtprotoClient {
   start(input: { redirectUri: string; state: string; codeVerifier: string }): Promise<{ url: string; pending: AtprotoPending }>;
-  finish(input: { code: string; redirectUri: string; codeVerifier: string; iss: string | null; pending: AtprotoPending }): Promise<{ did: string }>;
+  /** `iss` is required: the profile makes every authorization server send it (RFC 9207). */
+  finish(input: { code: string; redirectUri: string; codeVerifier: string; iss: string; pending: AtprotoPending }): Promise<{ did: string }>;
 }
 
 interface AuthServer {
@@ -163,8 +164,9 @@ export function createAtprotoClient(options: AtprotoOptions): AtprotoClient {
     },
 
     async finish({ code, redirectUri, codeVerifier, iss, pending }) {
-      // RFC 9207: the authorization response names its issuer; it must be the one we started with.
-      if (iss !== null && iss !== pending.issuer) throw new SignInRejected("the authorization response came from another issuer");
+      // RFC 9207 §2.4: the authorization response names its issuer; it must be the one we started
+      // with. The AT Protocol profile requires servers to send it, so a response without it is refused.
+      if (iss !== pending.issuer) throw new SignInRejected("the authorization response came from another issuer, or named none");
       const server = await authServerMetadata(pending.issuer);
       const form = new URLSearchParams({ grant_type: "authorization_code", code, redirect_uri: redirectUri, code_verifier: codeVerifier, client_id: options.clientId });
       const res = await dpopPost(server.tokenEndpoint, form, pending.dpopKey);

@@ -34,8 +34,11 @@ export interface VerifiedIdentity {
 export interface OidcClient {
   /** The provider's authorization URL; carries PKCE S256 when the provider supports it (Apple does not). */
   authorizationUrl(input: { redirectUri: string; state: string; codeVerifier: string; nonce: string }): Promise<string>;
-  /** Exchanges the code and verifies the ID token. Throws SignInRejected or OutboundError. */
-  finish(input: { code: string; redirectUri: string; codeVerifier: string; nonce: string }): Promise<VerifiedIdentity>;
+  /**
+   * Checks the authorization response's `iss` (RFC 9207), exchanges the code and verifies the ID
+   * token. Throws SignInRejected or OutboundError.
+   */
+  finish(input: { code: string; redirectUri: string; codeVerifier: string; nonce: string; iss: string | null }): Promise<VerifiedIdentity>;
 }
 
 /** The provider refused the code, or its answer did not verify: the sign-in is not accepted. */
@@ -51,6 +54,8 @@ interface Discovery {
   tokenEndpoint: string;
   jwks: JWTVerifyGetKey;
   pkce: boolean;
+  /** RFC 9207 §3: the provider puts `iss` in every authorization response. */
+  issParameter: boolean;
   basicAuth: boolean;
   algorithms: string[];
   fetchedAt: number;
@@ -76,6 +81,7 @@ export function createOidcClient(options: OidcProviderOptions): OidcClient {
       tokenEndpoint,
       jwks: createRemoteJWKSet(new URL(jwksUri), { timeoutDuration: 10_000, ...(options.fetch ? { [customFetch]: options.fetch } : {}) }),
       pkce: stringList(doc.code_challenge_methods_supported).includes("S256"),
+      issParameter: doc.authorization_response_iss_parameter_supported === true,
       // RFC 8414 §2: client_secret_basic is the default when the list is absent.
       basicAuth: methods.length === 0 || methods.includes("client_secret_basic"),
       algorithms: algorithms.length > 0 ? algorithms : ["RS256"],
@@ -96,8 +102,12 @@ export function createOidcClient(options: OidcProviderOptions): OidcClient {
       return url.toString();
     },
 
-    async finish({ code, redirectUri, codeVerifier, nonce }) {
+    async finish({ code, redirectUri, codeVerifier, nonce, iss }) {
       const d = await discover();
+      // RFC 9207 §2.4: an `iss` that is there must name this provider; a provider that promises
+      // one in its metadata must send it (a mix-up attack would strip it).
+      if (iss !== null && ![options.issuer, ...(options.issuerAliases ?? [])].includes(iss)) throw new SignInRejected("the authorization response came from another issuer");
+      if (iss === null && d.issParameter) throw new SignInRejected("the authorization response carries no iss, which this provider always sends");
       const body = new URLSearchParams({ grant_type: "authorization_code", code, redirect_uri: redirectUri });
       if (d.pkce) body.set("code_verifier", codeVerifier);
       const secret = await options.clientSecret();

@@ -92,6 +92,17 @@ describe("AT Protocol sign-in (against a fake PLC, PDS and authorization server 
     expect(await json(res)).toEqual(NOT_ACCEPTED);
   });
 
+  test("a callback without iss is refused (RFC 9207, issue 21): 400 naming iss, nothing exchanged, the state still usable with iss", async () => {
+    await boot();
+    const back = await start();
+    const { iss, ...withoutIss } = back;
+    const res = await callback(withoutIss);
+    expect(res.status).toBe(400);
+    expect(await json(res)).toEqual({ error: "invalid_input", message: "iss: required for AT Protocol sign-in (the authorization server's iss from the redirect, RFC 9207)" });
+    expect(fake.tokenRequests).toHaveLength(0);
+    expect((await callback({ ...withoutIss, iss })).status).toBe(200);
+  });
+
   test("a refused code → 400; state mismatch → 400; PKCE verifier mismatch → 400", async () => {
     await boot();
     const back = await start();

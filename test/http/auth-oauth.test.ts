@@ -25,6 +25,13 @@ async function bootGoogle(extra: Partial<AuthOptions> = {}, google: Partial<NonN
   now = node.clock.now;
 }
 
+async function bootGoogleWithIss() {
+  let now = () => Date.parse("2026-06-01T12:00:00.000Z");
+  fake = await startFakeOidc({ clientId: "google-client", clientSecret: "google-secret", pkce: true, authMethods: ["client_secret_basic"], issParameter: true, now: () => now() });
+  node = bootTestApp({ auth: { ownerEmail: OWNER, redirectUris: [REDIRECT], google: { issuer: fake.url, clientId: "google-client", clientSecret: "google-secret", subject: null } } });
+  now = node.clock.now;
+}
+
 async function bootApple(subject: string | null = null) {
   let now = () => Date.parse("2026-06-01T12:00:00.000Z");
   const key = await generateKeyPair("ES256", { extractable: true });
@@ -49,7 +56,7 @@ async function signIn(provider: "google" | "apple", options: { state?: string; v
   const back = await visitProvider(url);
   expect(back.state).toBe(state);
   expect(back.redirectTo).toBe(REDIRECT);
-  const body = { code: back.code, state: back.state, redirect_uri: REDIRECT, ...(verifier ? { code_verifier: verifier } : {}), ...options.callback };
+  const body = { code: back.code, state: back.state, redirect_uri: REDIRECT, ...(back.iss ? { iss: back.iss } : {}), ...(verifier ? { code_verifier: verifier } : {}), ...options.callback };
   return { res: await postJson(node, `/auth/${provider}/callback`, body), body, state };
 }
 
@@ -94,6 +101,28 @@ describe("Google sign-in (against a fake provider on loopback)", () => {
     const { res } = await signIn("google");
     expect(res.status).toBe(400);
     expect(await json(res)).toEqual(NOT_ACCEPTED);
+  });
+
+  test("RFC 9207: an iss naming another issuer is refused; a provider that promises iss must send it (mix-up defence)", async () => {
+    await bootGoogleWithIss();
+    fake.next = { sub: "g-1", email: OWNER, email_verified: true };
+    const withIss = await signIn("google");
+    expect(withIss.body.iss).toBe(fake.url);
+    expect(withIss.res.status).toBe(200);
+    for (const iss of [undefined, "https://evil.example.com"]) {
+      const { res } = await signIn("google", { callback: { iss } });
+      expect({ iss, status: res.status }).toEqual({ iss, status: 400 });
+      expect(await json(res)).toEqual(NOT_ACCEPTED);
+    }
+    expect(fake.tokenRequests).toHaveLength(1); // only the good one reached the token endpoint
+  });
+
+  test("RFC 9207 with a provider that does not promise iss: none is fine, a wrong one is refused", async () => {
+    await bootGoogle();
+    fake.next = { sub: "g-1", email: OWNER, email_verified: true };
+    expect((await signIn("google")).res.status).toBe(200);
+    const { res } = await signIn("google", { callback: { iss: "https://evil.example.com" } });
+    expect(res.status).toBe(400);
   });
 
   test("provider identity that is not the owner → 400, the same answer as a refused code", async () => {

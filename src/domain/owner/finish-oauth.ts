@@ -18,7 +18,7 @@ export interface FinishOAuthInput {
   state: string;
   redirectUri: string;
   codeVerifier?: string | undefined;
-  /** RFC 9207 `iss` of the authorization response (AT Protocol). */
+  /** RFC 9207 `iss` of the authorization response: required for AT Protocol, checked when present for the others. */
   iss?: string | undefined;
 }
 
@@ -36,6 +36,8 @@ export async function finishOAuth(ctx: Ctx, input: FinishOAuthInput, deps: Pick<
   if (ctx.actor.kind !== "public") throw new DomainError("forbidden", "sign-in is anonymous");
   const oidc = input.provider === "atproto" ? null : deps.oidc[input.provider];
   if (input.provider === "atproto" ? !deps.atproto : !oidc) throw notFound(`sign-in provider ${input.provider}`);
+  // RFC 9207: the AT Protocol profile requires the issuer in every authorization response.
+  if (input.provider === "atproto" && input.iss === undefined) throw invalidInput("iss: required for AT Protocol sign-in (the authorization server's iss from the redirect, RFC 9207)");
   const now = ctx.clock.now();
   const stateHash = sha256Base64url(input.state);
   const row = transaction(ctx.db, (tx) =>
@@ -52,9 +54,9 @@ export async function finishOAuth(ctx: Ctx, input: FinishOAuthInput, deps: Pick<
   try {
     if (input.provider === "atproto") {
       const pending = JSON.parse(row.providerData ?? "null") as AtprotoPending;
-      await deps.atproto!.finish({ code: input.code, redirectUri: row.redirectUri, codeVerifier: row.providerCodeVerifier, iss: input.iss ?? null, pending });
+      await deps.atproto!.finish({ code: input.code, redirectUri: row.redirectUri, codeVerifier: row.providerCodeVerifier, iss: input.iss!, pending });
     } else {
-      const identity = await oidc!.client.finish({ code: input.code, redirectUri: row.redirectUri, codeVerifier: row.providerCodeVerifier, nonce: row.nonce });
+      const identity = await oidc!.client.finish({ code: input.code, redirectUri: row.redirectUri, codeVerifier: row.providerCodeVerifier, nonce: row.nonce, iss: input.iss ?? null });
       // A configured subject is the only way in for its provider: an email can be re-assigned or
       // added to another account, a subject cannot (issue 21).
       const ownerEmail = oidc!.subject === null ? findOwnerEmail(ctx.db, deps.ownerEmail) : null;

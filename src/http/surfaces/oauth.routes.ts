@@ -71,7 +71,7 @@ export function oauthRoutes(deps: SurfaceDeps, signIn: SignInDeps, atprotoClient
           state: State,
           redirect_uri: Uri,
           code_verifier: v.optional(v.pipe(v.string(), v.regex(CODE_VERIFIER_PATTERN, "43-128 characters of A-Z a-z 0-9 - . _ ~"))),
-          iss: v.optional(v.pipe(v.string(), v.maxLength(2048), v.description("The `iss` of the authorization response (RFC 9207; AT Protocol)"))),
+          iss: v.optional(v.pipe(v.string(), v.maxLength(2048), v.description("The `iss` of the authorization response (RFC 9207): required for atproto; for google and apple checked when present, required when the provider advertises it"))),
         }),
         response: { 200: TokenPairDoc, ...errors(400, 404, 429, 503) },
         detail: tag(
