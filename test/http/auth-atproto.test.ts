@@ -71,7 +71,7 @@ describe("AT Protocol sign-in (against a fake PLC, PDS and authorization server 
   test("a handle the DID document does not claim back is refused before any sign-in starts (503, nothing pushed)", async () => {
     await boot(HANDLE);
     fake.alsoKnownAs = ["at://someone-else.test"];
-    const res = await node.request(`/auth/atproto/authorize?${new URLSearchParams({ redirect_uri: REDIRECT, state: "state-12345678", mode: "json" })}`);
+    const res = await node.request(`/auth/atproto/authorize?${new URLSearchParams({ redirect_uri: REDIRECT, state: "state-12345678", code_challenge: s256Challenge(VERIFIER), mode: "json" })}`);
     expect(res.status).toBe(503);
     expect(fake.pars).toHaveLength(0);
   });
@@ -115,9 +115,22 @@ describe("AT Protocol sign-in (against a fake PLC, PDS and authorization server 
     expect((await json(mismatch)).message).toContain("code_verifier");
   });
 
+  test("PKCE is required (issue 21): authorize without code_challenge → 400 before anything is pushed; a callback without the verifier → 400, nothing exchanged", async () => {
+    await boot();
+    const res = await node.request(`/auth/atproto/authorize?${new URLSearchParams({ redirect_uri: REDIRECT, state: "state-12345678", mode: "json" })}`);
+    expect(res.status).toBe(400);
+    expect((await json(res)).message).toContain("code_challenge");
+    expect(fake.pars).toHaveLength(0);
+    const back = await start();
+    const stolen = await postJson(node, "/auth/atproto/callback", { redirect_uri: REDIRECT, ...back });
+    expect(stolen.status).toBe(400);
+    expect((await json(stolen)).message).toContain("code_verifier");
+    expect(fake.tokenRequests).toHaveLength(0);
+  });
+
   test("redirect URI not on the allowlist → 400 before anything is pushed", async () => {
     await boot();
-    const res = await node.request(`/auth/atproto/authorize?${new URLSearchParams({ redirect_uri: "https://evil.example.com/cb", state: "state-12345678" })}`);
+    const res = await node.request(`/auth/atproto/authorize?${new URLSearchParams({ redirect_uri: "https://evil.example.com/cb", state: "state-12345678", code_challenge: s256Challenge(VERIFIER) })}`);
     expect(res.status).toBe(400);
     expect(fake.pars).toHaveLength(0);
   });
@@ -144,6 +157,6 @@ describe("AT Protocol sign-in (against a fake PLC, PDS and authorization server 
   test("without KITH_ATPROTO_OWNER there is no AT Protocol sign-in (404)", async () => {
     node = bootTestApp();
     expect((await node.request("/auth/atproto/client-metadata.json")).status).toBe(404);
-    expect((await node.request(`/auth/atproto/authorize?${new URLSearchParams({ redirect_uri: REDIRECT, state: "state-12345678" })}`)).status).toBe(404);
+    expect((await node.request(`/auth/atproto/authorize?${new URLSearchParams({ redirect_uri: REDIRECT, state: "state-12345678", code_challenge: s256Challenge(VERIFIER) })}`)).status).toBe(404);
   });
 });

@@ -17,7 +17,7 @@ export interface FinishOAuthInput {
   code: string;
   state: string;
   redirectUri: string;
-  codeVerifier?: string | undefined;
+  codeVerifier: string;
   /** RFC 9207 `iss` of the authorization response: required for AT Protocol, checked when present for the others. */
   iss?: string | undefined;
 }
@@ -45,11 +45,9 @@ export async function finishOAuth(ctx: Ctx, input: FinishOAuthInput, deps: Pick<
   );
   if (!row || row.expiresAt <= now) throw invalidInput("state: unknown, expired or already used");
   if (row.provider !== input.provider || row.redirectUri !== input.redirectUri) throw invalidInput("state: issued for another provider or redirect_uri");
-  if (row.clientCodeChallenge !== null) {
-    if (!input.codeVerifier || !verifierMatches(input.codeVerifier, row.clientCodeChallenge)) throw invalidInput("code_verifier: does not match the code_challenge of this sign-in");
-  } else if (input.codeVerifier !== undefined) {
-    throw invalidInput("code_verifier: this sign-in was started without a code_challenge");
-  }
+  // PKCE is required (issue 21): whoever holds the redirect's code and state still needs the
+  // verifier only the client that started the sign-in has. A row without a challenge predates that rule.
+  if (row.clientCodeChallenge === null || !verifierMatches(input.codeVerifier, row.clientCodeChallenge)) throw invalidInput("code_verifier: does not match the code_challenge of this sign-in");
 
   try {
     if (input.provider === "atproto") {

@@ -12,8 +12,8 @@ export interface StartOAuthInput {
   provider: OAuthProviderName;
   redirectUri: string;
   state: string;
-  /** The client's PKCE S256 challenge; its verifier must come with the callback. */
-  codeChallenge?: string | undefined;
+  /** The client's PKCE S256 challenge (required); its verifier must come with the callback. */
+  codeChallenge: string;
 }
 
 /**
@@ -50,7 +50,7 @@ export async function startOAuth(ctx: Ctx, input: StartOAuthInput, deps: Pick<Si
     tx.delete(oauthStates).where(lt(oauthStates.expiresAt, now - EXPIRED_ROW_GRACE_MS)).run();
     return tx
       .insert(oauthStates)
-      .values({ stateHash, provider: input.provider, redirectUri: input.redirectUri, clientCodeChallenge: input.codeChallenge ?? null, providerCodeVerifier: codeVerifier, nonce, providerData, expiresAt: now + OAUTH_STATE_TTL_MS, createdAt: now })
+      .values({ stateHash, provider: input.provider, redirectUri: input.redirectUri, clientCodeChallenge: input.codeChallenge, providerCodeVerifier: codeVerifier, nonce, providerData, expiresAt: now + OAUTH_STATE_TTL_MS, createdAt: now })
       .onConflictDoNothing()
       .returning({ h: oauthStates.stateHash })
       .all();
