@@ -32,6 +32,14 @@ export function newOpaqueToken(prefix: string): string {
   return `${prefix}${randomBytes(32).toString("base64url")}`;
 }
 
+/**
+ * The token that replaces `token` on rotation: HMAC of it under a node-secret key, so presenting
+ * the same spent token again yields the same successor without keeping any token in clear.
+ */
+export function successorToken(key: Uint8Array, prefix: string, token: string): string {
+  return `${prefix}${createHmac("sha256", key).update(`kith-refresh/1\n${token}`).digest("base64url")}`;
+}
+
 export function sha256Base64url(value: string): string {
   return createHash("sha256").update(value).digest("base64url");
 }

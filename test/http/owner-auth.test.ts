@@ -180,10 +180,11 @@ describe("refresh and logout", () => {
     expect(third.status).toBe(200);
   });
 
-  test("refresh reuse: presenting a spent token → 401 and the whole family is revoked", async () => {
+  test("refresh reuse: presenting a spent token after the 30 s grace → 401 and the whole family is revoked", async () => {
     boot();
     const first = await signInByEmail(node);
     const second = await json(await postJson(node, "/auth/refresh", { refreshToken: first.refreshToken }));
+    node.clock.advance(30_001);
     const reuse = await postJson(node, "/auth/refresh", { refreshToken: first.refreshToken });
     expect(reuse.status).toBe(401);
     expect(await json(reuse)).toEqual({ error: "unauthorized", message: "the refresh token is not valid; sign in again" });
@@ -193,6 +194,49 @@ describe("refresh and logout", () => {
     // another session is untouched
     const other = await signInByEmail(node);
     expect((await postJson(node, "/auth/refresh", { refreshToken: other.refreshToken })).status).toBe(200);
+  });
+
+  test("two tabs refreshing with the same token at once both get the same new refresh token, and the session lives on (issue 21)", async () => {
+    boot();
+    const first = await signInByEmail(node);
+    const [a, b] = await Promise.all([1, 2].map(() => postJson(node, "/auth/refresh", { refreshToken: first.refreshToken })));
+    expect([a!.status, b!.status]).toEqual([200, 200]);
+    const [pairA, pairB] = [await json(a!), await json(b!)];
+    expect(pairB.refreshToken).toBe(pairA.refreshToken);
+    for (const pair of [pairA, pairB]) expect((await node.request("/api/svc", bearer(pair.accessToken))).status).toBe(200);
+    // Either tab refreshes on with it; the family was not revoked, and it did not branch.
+    const third = await postJson(node, "/auth/refresh", { refreshToken: pairB.refreshToken });
+    expect(third.status).toBe(200);
+    expect(node.db.$client.query("SELECT revoked_at FROM owner_sessions").all()).toEqual([{ revoked_at: null }]);
+    expect(node.db.$client.query("SELECT count(*) AS n FROM refresh_tokens WHERE spent_at IS NULL").get()).toEqual({ n: 1 });
+  });
+
+  test("within the grace (30 s) a just-spent token answers its successor; at 30 s + 1 ms it revokes the family", async () => {
+    boot();
+    const first = await signInByEmail(node);
+    const second = await json(await postJson(node, "/auth/refresh", { refreshToken: first.refreshToken }));
+    node.clock.advance(30_000);
+    const late = await postJson(node, "/auth/refresh", { refreshToken: first.refreshToken });
+    expect(late.status).toBe(200);
+    expect((await json(late)).refreshToken).toBe(second.refreshToken);
+    node.clock.advance(1);
+    expect((await postJson(node, "/auth/refresh", { refreshToken: first.refreshToken })).status).toBe(401);
+    expect((await postJson(node, "/auth/refresh", { refreshToken: second.refreshToken })).status).toBe(401);
+  });
+
+  test("the grace never outlives a revocation: a copy used after its successor was spent, or after logout, gets nothing", async () => {
+    boot();
+    const first = await signInByEmail(node);
+    const second = await json(await postJson(node, "/auth/refresh", { refreshToken: first.refreshToken }));
+    const third = await json(await postJson(node, "/auth/refresh", { refreshToken: second.refreshToken }));
+    // The first token again, within its grace, but its successor is spent already: a copy is in use.
+    expect((await postJson(node, "/auth/refresh", { refreshToken: first.refreshToken })).status).toBe(401);
+    expect((await postJson(node, "/auth/refresh", { refreshToken: third.refreshToken })).status).toBe(401);
+
+    const other = await signInByEmail(node);
+    const rotated = await json(await postJson(node, "/auth/refresh", { refreshToken: other.refreshToken }));
+    expect((await postJson(node, "/auth/logout", { refreshToken: rotated.refreshToken })).status).toBe(200);
+    expect((await postJson(node, "/auth/refresh", { refreshToken: other.refreshToken })).status).toBe(401);
   });
 
   test("unknown, malformed and expired refresh tokens → 401; refresh tokens are stored hashed", async () => {
@@ -246,6 +290,7 @@ describe("refresh and logout", () => {
     const tokens = await json(res);
     expect(Object.keys(tokens).sort()).toEqual(["access_token", "expires_in", "refresh_token", "token_type"]);
     expect((await node.request("/api/svc", bearer(tokens.access_token))).status).toBe(200);
+    node.clock.advance(30_001); // past the reuse grace
     const bad = await form("/auth/refresh", { grant_type: "refresh_token", refresh_token: pair.refreshToken });
     expect(bad.status).toBe(400);
     expect((await json(bad)).error).toBe("invalid_grant");

@@ -77,6 +77,7 @@ describe("discovery documents", () => {
     expect(meta.kith_sign_in.providers).toEqual(["email"]);
     expect(meta.kith_sign_in.email).toEqual({ send_endpoint: "https://alice.example.com/auth/email/send", verify_endpoint: "https://alice.example.com/auth/email/verify" });
     expect(meta.kith_sign_in.google).toBeUndefined();
+    expect(meta.kith_sign_in.refresh_token).toEqual({ rotation: true, reuse_revokes_session: true, reuse_grace_seconds: 30, lifetime_seconds: 30 * 24 * 3600 });
     expect(meta.authorization_endpoint).toBeUndefined();
   });
 

@@ -14,6 +14,8 @@ export interface SignInDeps {
   tokens: OwnerTokens;
   /** HMAC key for sign-in codes, derived from the node secret. */
   codeKey: Uint8Array;
+  /** HMAC key that derives a rotated refresh token's successor, derived from the node secret. */
+  refreshKey: Uint8Array;
   /** The owner email from flag or environment (or stored when the node started); the stored setting is read when null. */
   ownerEmail: string | null;
   mailer: Mailer;
@@ -47,6 +49,8 @@ export const CODE_TTL_MS = 10 * 60 * 1000;
 export const CODE_MAX_TRIES = 5;
 export const OAUTH_STATE_TTL_MS = 10 * 60 * 1000;
 export const REFRESH_TOKEN_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+/** A just-rotated refresh token presented again this soon answers its successor (two tabs), not a revocation. */
+export const REFRESH_REUSE_GRACE_MS = 30 * 1000;
 /** Rows past their expiry by this much are deleted when new ones are written. */
 export const EXPIRED_ROW_GRACE_MS = 24 * 60 * 60 * 1000;
 

@@ -83,8 +83,8 @@ export function authRoutes(deps: SurfaceDeps, signIn: SignInDeps) {
         response: { 200: v.union([TokenPairDoc, OAuthTokenDoc]), 400: v.union([ErrorBody, OAuthErrorDoc]), ...errors(401, 429) },
         detail: tag(
           "Rotate a refresh token for a new TokenPair",
-          "JSON `{refreshToken}` answers a TokenPair (401 when the token is unknown, expired, revoked or spent). A spent token presented " +
-            "again revokes its whole session. Also the OAuth token endpoint: a form body `grant_type=refresh_token&refresh_token=…` " +
+          "JSON `{refreshToken}` answers a TokenPair (401 when the token is unknown, expired, revoked or spent). Presented again within 30 s of " +
+            "its rotation (two tabs at once) it answers the same new refresh token; later it revokes its whole session. Also the OAuth token endpoint: a form body `grant_type=refresh_token&refresh_token=…` " +
             "answers RFC 6749 shapes (400 invalid_grant).",
         ),
       },
