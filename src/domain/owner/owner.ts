@@ -2,6 +2,8 @@ import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { settings } from "../../db/schema/index.ts";
 import type { AtprotoClient } from "../../security/atproto-oauth.ts";
+import { clientKey } from "../../security/client-key.ts";
+import { sha256Base64url } from "../../security/one-time-code.ts";
 import type { OidcClient } from "../../security/oidc.ts";
 import type { OwnerTokens } from "../../security/owner-token.ts";
 import type { Mailer } from "./mailer.ts";
@@ -46,7 +48,10 @@ export interface TokenPair {
 }
 
 export const CODE_TTL_MS = 10 * 60 * 1000;
+/** Wrong tries a mailed code allows the client that asked for it... */
 export const CODE_MAX_TRIES = 5;
+/** ...and every other client together (a stranger cannot use up the requester's own). */
+export const CODE_MAX_FOREIGN_TRIES = 3;
 export const OAUTH_STATE_TTL_MS = 10 * 60 * 1000;
 export const REFRESH_TOKEN_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 /** A just-rotated refresh token presented again this soon answers its successor (two tabs), not a revocation. */
@@ -64,6 +69,11 @@ export function normalizeEmail(raw: string): string {
 
 export function isEmailAddress(value: string): boolean {
   return value.length <= 254 && EMAIL_PATTERN.test(value);
+}
+
+/** The anonymous caller's client key (IPv4, or IPv6 /64), hashed: how sign-in limits and code budgets name a client. */
+export function hashedClient(ip: string | null): string {
+  return sha256Base64url(`client\n${clientKey(ip)}`);
 }
 
 /** The owner's email: the configured one, else the one `kith init` or `kith owner code --email` stored. */

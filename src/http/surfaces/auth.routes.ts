@@ -38,8 +38,9 @@ export function authRoutes(deps: SurfaceDeps, signIn: SignInDeps) {
         response: { 200: v.object({ sent: v.literal(true), expiresIn: v.number() }), ...errors(400, 429) },
         detail: tag(
           "Email a one-time sign-in code to the owner",
-          "Answers the same for every well-formed address; only the owner's receives a code (10 minutes, single use, 5 tries). " +
-            "Limited to 5 codes per address per hour and 10 requests per minute per client IP (429 with Retry-After).",
+          "Answers the same for every well-formed address; only the owner's receives a code (10 minutes, single use; 5 wrong tries for the " +
+            "client that asked, 3 for all others). Limited to 3 codes per address per client and 6 per address per hour, and 10 requests " +
+            "per minute per client IP (429 with Retry-After). A client is an IPv4 address or an IPv6 /64.",
         ),
       },
     )
@@ -56,7 +57,8 @@ export function authRoutes(deps: SurfaceDeps, signIn: SignInDeps) {
         detail: tag(
           "Exchange the emailed code for a TokenPair",
           "400 invalid_input for a wrong, expired, used or exhausted code, and for any address but the owner's. " +
-            "Limited to 30 attempts per address per hour and 10 per minute per client IP (429 with Retry-After).",
+            "Limited to 30 attempts per client per hour and 10 per minute per client IP (429 with Retry-After); never per address, " +
+            "so nobody else's wrong guesses keep the owner out.",
         ),
       },
     )
