@@ -1,8 +1,8 @@
-import { and, desc, eq, gt, isNull, lt, ne, sql } from "drizzle-orm";
+import { and, desc, eq, gt, isNull, lte, ne, sql } from "drizzle-orm";
 import type { Tx } from "../../db/client.ts";
 import { ownerCodes } from "../../db/schema/index.ts";
 import { CLI_CODE_DIGITS, codeMatches, EMAIL_CODE_DIGITS, generateCode, hashCode } from "../../security/one-time-code.ts";
-import { CODE_MAX_FOREIGN_TRIES, CODE_MAX_TRIES, CODE_TTL_MS, EXPIRED_ROW_GRACE_MS } from "./owner.ts";
+import { CODE_MAX_FOREIGN_TRIES, CODE_MAX_TRIES, CODE_TTL_MS } from "./owner.ts";
 
 type CodeRow = typeof ownerCodes.$inferSelect;
 
@@ -38,11 +38,11 @@ export function prepareCode(input: { id: string; email: string; origin: "email" 
 /**
  * Stores a code. It replaces only the live code the same requester asked for before (the same
  * client's mail, or the previous `kith owner code`): a code someone else asked for stays live, so
- * a stranger's request never takes away the owner's. Long-expired rows are deleted.
+ * a stranger's request never takes away the owner's. Expired rows are deleted.
  */
 export function storeCode(tx: Tx, prepared: PreparedCode, now: number): void {
   const { email, origin, requester } = prepared.row;
-  tx.delete(ownerCodes).where(lt(ownerCodes.expiresAt, now - EXPIRED_ROW_GRACE_MS)).run();
+  tx.delete(ownerCodes).where(lte(ownerCodes.expiresAt, now)).run();
   const sameRequester = requester == null ? and(eq(ownerCodes.origin, origin), isNull(ownerCodes.requester)) : eq(ownerCodes.requester, requester);
   tx.update(ownerCodes).set({ consumedAt: now }).where(and(eq(ownerCodes.email, email), isNull(ownerCodes.consumedAt), sameRequester)).run();
   tx.insert(ownerCodes).values(prepared.row).run();

@@ -53,6 +53,8 @@ export const CODE_MAX_TRIES = 5;
 /** ...and every other client together (a stranger cannot use up the requester's own). */
 export const CODE_MAX_FOREIGN_TRIES = 3;
 export const OAUTH_STATE_TTL_MS = 10 * 60 * 1000;
+/** Pending OAuth sign-ins kept at most; beyond, the oldest are dropped (docs/decisions/owner-sign-in.md). */
+export const MAX_OAUTH_STATES = 1000;
 export const REFRESH_TOKEN_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 /** A just-rotated refresh token presented again this soon answers its successor (two tabs), not a revocation. */
 export const REFRESH_REUSE_GRACE_MS = 30 * 1000;

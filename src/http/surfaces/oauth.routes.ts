@@ -35,7 +35,8 @@ export function oauthRoutes(deps: SurfaceDeps, signIn: SignInDeps, atprotoClient
     .get(
       "/auth/:provider/authorize",
       async ({ params, query, request, set }) => {
-        throttle(deps, "oauth-authorize-ip", deps.clientIp(request), { limit: 30, windowMs: MINUTE });
+        // Each start writes a state row and, for atproto, makes several requests to the owner's PDS.
+        throttle(deps, "oauth-authorize-ip", deps.clientIp(request), { limit: 10, windowMs: MINUTE });
         const { url } = await startOAuth(publicCtx(request), { provider: params.provider, redirectUri: query.redirect_uri, state: query.state, codeChallenge: query.code_challenge }, signIn);
         set.headers["cache-control"] = "no-store";
         if (query.mode === "json") return { url };
@@ -58,7 +59,8 @@ export function oauthRoutes(deps: SurfaceDeps, signIn: SignInDeps, atprotoClient
         detail: tag(
           "Start signing in with google, apple or atproto",
           "302 to the provider (mode=redirect, the default) or 200 {url} (mode=json). The redirect_uri must be on the allowlist; the " +
-            "state is single-use; code_challenge (PKCE S256) is required. 404 when the provider is not configured, 503 when it cannot be reached.",
+            "state is single-use; code_challenge (PKCE S256) is required. 404 when the provider is not configured, 503 when it cannot be reached. " +
+            "10 starts per minute per client IP (429 with Retry-After).",
         ),
       },
     )
