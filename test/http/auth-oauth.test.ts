@@ -61,6 +61,13 @@ async function signIn(provider: "google" | "apple", options: { state?: string; v
   return { res: await postJson(node, `/auth/${provider}/callback`, body), body, state };
 }
 
+/** The whole flow ends in the one answer for anyone but the owner. */
+async function expectNotAccepted(provider: "google" | "apple", options: Parameters<typeof signIn>[1] = {}) {
+  const { res } = await signIn(provider, options);
+  expect(res.status).toBe(400);
+  expect(await json(res)).toEqual(NOT_ACCEPTED);
+}
+
 describe("Google sign-in (against a fake provider on loopback)", () => {
   test("the owner (verified email) signs in end to end with PKCE and calls GET /api/svc", async () => {
     await bootGoogle();
@@ -99,9 +106,7 @@ describe("Google sign-in (against a fake provider on loopback)", () => {
   test("with KITH_GOOGLE_SUBJECT set, another account holding the owner's verified email is refused (issue 21)", async () => {
     await bootGoogle({}, { subject: "g-owner" });
     fake.next = { sub: "g-attacker", email: OWNER, email_verified: true };
-    const { res } = await signIn("google");
-    expect(res.status).toBe(400);
-    expect(await json(res)).toEqual(NOT_ACCEPTED);
+    await expectNotAccepted("google");
   });
 
   test("RFC 9207: an iss naming another issuer is refused; a provider that promises iss must send it (mix-up defence)", async () => {
@@ -129,25 +134,19 @@ describe("Google sign-in (against a fake provider on loopback)", () => {
   test("provider identity that is not the owner → 400, the same answer as a refused code", async () => {
     await bootGoogle({}, { subject: "g-owner" });
     fake.next = { sub: "g-mallory", email: "mallory@gmail.com", email_verified: true };
-    const { res } = await signIn("google");
-    expect(res.status).toBe(400);
-    expect(await json(res)).toEqual(NOT_ACCEPTED);
+    await expectNotAccepted("google");
   });
 
   test("the owner's email but not verified by the provider → 400", async () => {
     await bootGoogle();
     fake.next = { sub: "g-999", email: OWNER, email_verified: false };
-    const { res } = await signIn("google");
-    expect(res.status).toBe(400);
-    expect(await json(res)).toEqual(NOT_ACCEPTED);
+    await expectNotAccepted("google");
   });
 
   test("a code the provider refuses → 400", async () => {
     await bootGoogle();
     fake.next = { sub: "g-1", email: OWNER, email_verified: true };
-    const { res } = await signIn("google", { callback: { code: "code-that-was-never-issued" } });
-    expect(res.status).toBe(400);
-    expect(await json(res)).toEqual(NOT_ACCEPTED);
+    await expectNotAccepted("google", { callback: { code: "code-that-was-never-issued" } });
   });
 
   test("ID tokens that do not verify → 400: other signing key, wrong audience, wrong issuer, wrong nonce, expired", async () => {
@@ -328,17 +327,13 @@ describe("Apple sign-in (against a fake provider on loopback)", () => {
     fake.next = { sub: "apple-owner" };
     expect((await signIn("apple")).res.status).toBe(200);
     fake.next = { sub: "apple-mallory", email: "mallory@icloud.com", email_verified: "true" };
-    const { res } = await signIn("apple");
-    expect(res.status).toBe(400);
-    expect(await json(res)).toEqual(NOT_ACCEPTED);
+    await expectNotAccepted("apple");
   });
 
   test("with KITH_APPLE_SUBJECT set, another Apple ID holding the owner's verified email is refused (issue 21)", async () => {
     await bootApple("apple-owner");
     fake.next = { sub: "apple-attacker", email: OWNER, email_verified: "true" };
-    const { res } = await signIn("apple");
-    expect(res.status).toBe(400);
-    expect(await json(res)).toEqual(NOT_ACCEPTED);
+    await expectNotAccepted("apple");
   });
 
   test("a Google state cannot finish an Apple sign-in (state bound to its provider) → 400", async () => {
