@@ -128,6 +128,19 @@ describe("AT Protocol sign-in (against a fake PLC, PDS and authorization server 
     expect(fake.tokenRequests).toHaveLength(0);
   });
 
+  test("authorize in a loop resolves the owner's DID, PDS and server once per 5 minutes; each start pushes only its own request (issue 21)", async () => {
+    await boot();
+    const count = (path: string) => fake.paths.filter((p) => p === path).length;
+    const backs = [];
+    for (let i = 0; i < 5; i++) backs.push(await start());
+    expect(fake.pars).toHaveLength(5);
+    expect((await callback(backs[4]!)).status).toBe(200);
+    expect([count(`/${DID}`), count("/.well-known/oauth-protected-resource"), count("/.well-known/oauth-authorization-server")]).toEqual([1, 1, 1]);
+    node.clock.advance(5 * 60 * 1000);
+    await start();
+    expect([count(`/${DID}`), count("/.well-known/oauth-protected-resource"), count("/.well-known/oauth-authorization-server")]).toEqual([2, 2, 2]);
+  });
+
   test("redirect URI not on the allowlist → 400 before anything is pushed", async () => {
     await boot();
     const res = await node.request(`/auth/atproto/authorize?${new URLSearchParams({ redirect_uri: "https://evil.example.com/cb", state: "state-12345678", code_challenge: s256Challenge(VERIFIER) })}`);
