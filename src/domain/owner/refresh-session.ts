@@ -13,8 +13,8 @@ export const INVALID_REFRESH = "the refresh token is not valid; sign in again";
  * `POST /auth/refresh`: a live refresh token is spent and replaced (rotation) with a new pair.
  * The successor is derived from the spent token (HMAC under a node-secret key), so the token
  * presented again within 30 s of its rotation answers the same successor: two tabs refreshing
- * at once both end up holding it, and the family does not branch (OAuth 2.1 §4.3.1 allows such a
- * grace). Presented later, or once its successor was itself spent, a spent token means it was
+ * at once both end up holding it, and the family does not branch (docs/decisions/owner-sign-in.md).
+ * Presented later, or once its successor was itself spent, a spent token means it was
  * copied: the whole family (session) is revoked, so neither the thief's nor the owner's copy works.
  */
 export async function refreshSession(ctx: Ctx, input: { refreshToken: string }, deps: Pick<SignInDeps, "tokens" | "refreshKey">): Promise<TokenPair> {
