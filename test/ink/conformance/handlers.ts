@@ -49,7 +49,7 @@ export const HANDLERS: Record<string, Handler> = {
         status: i.status,
         contentType: i.contentType,
         contentLength: i.contentLength,
-        body: i.bodyRaw,
+        body: hex(i.bodyHex),
         requestedAgentId: i.requestedAgentId,
         resolutionDid: i.resolutionDid,
       }).ok,
