@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { buildSignedEnvelope, formatTimestamp, prepareOutbound, signAgentCard } from "../../src/ink/index.ts";
 import { publicKeyOf } from "../../src/security/agent-keys.ts";
+import { events } from "../../src/db/schema/index.ts";
 import { didWebDocumentUrl } from "../../src/domain/peers/did-web.ts";
 import { bootNetworkNode, type TestNode } from "../helpers/boot.ts";
 import { testClock } from "../helpers/clock.ts";
@@ -134,7 +135,7 @@ test("a signed did:web card is anchored in its DID document (multibase or JWK ke
   await fresh();
   const refused = await ask("not listed");
   expect(refused.status).toBe(400);
-  expect((await json(refused)).message).toContain("invalid_card_proof (did_web_key_not_found");
+  expect((await json(refused)).message).toContain("invalid_card_proof (didweb_signer_not_anchored");
   docKeys = "none"; // a document without verification methods anchors nothing either
   await fresh();
   expect((await ask("no methods")).status).toBe(400);
@@ -143,6 +144,8 @@ test("a signed did:web card is anchored in its DID document (multibase or JWK ke
   await fresh();
   expect((await ask("no document")).status).toBe(202);
   expect(alice.logLines.some((l) => l.msg === "did:web document unavailable: card signature verified but not anchored")).toBe(true);
+  // INK §13's audit event for it (vector didweb-resolver-unavailable-warm-continuity-accept).
+  expect(alice.db.select().from(events).all().filter((e) => e.type === "card.anchor_unverified").map((e) => e.peerPrincipal)).toEqual([did()]);
   await alice.drainOutbox();
   expect(delivered.map((d) => (d.payload as { question: string }).question)).toEqual(["via multibase", "via jwk", "no document"]);
 });

@@ -104,7 +104,7 @@ describe("Agent Card proof (INK §13 Phase B)", () => {
     expect(card.cardSignature).toMatchObject({ keyId: "sig-alice-0" });
     expect(card.rotationChain).toBeUndefined();
     expect(verifyAgentCardProof(card, { verifier: nativeStrictVerifier })).toMatchObject({ ok: true, kind: "signed", keyId: "sig-alice-0", keySetVersion: 1, anchor: "genesis" });
-    expect(verifyAgentCardProof({ ...card, displayName: "Mallory" })).toMatchObject({ ok: false, reason: "bad_signature" });
+    expect(verifyAgentCardProof({ ...card, displayName: "Mallory" })).toMatchObject({ ok: false, reason: "invalid_signature" });
   });
 
   for (const wordmark of ["svc", "tulpa"] as const) {
@@ -129,7 +129,7 @@ describe("Agent Card proof (INK §13 Phase B)", () => {
       expect(third.rotationChain[0]).toEqual(second.rotationChain[0]); // links are signed once, at rotation time
       expect(checkCardContinuity(first, second)).toEqual({ ok: true });
       expect(checkCardContinuity(first, third)).toEqual({ ok: true });
-      expect(checkCardContinuity(third, first)).toMatchObject({ ok: false, reason: "key_set_rollback" });
+      expect(checkCardContinuity(third, first)).toMatchObject({ ok: false, reason: "continuity_version_regression" });
       const paths = [`/ink/v1/${encodeURIComponent(node.agentId!)}/agent.json`, `/agents/${node.agentId}/agent.json`, "/.well-known/ink/agent.json"];
       const bodies = await Promise.all(paths.map(async (p) => (await node.request(p)).text()));
       expect(new Set(bodies).size).toBe(1);

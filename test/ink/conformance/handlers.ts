@@ -2,6 +2,7 @@
 // decides, shaped like `expect` (result plus any pinned members). Handlers only adapt shapes;
 // every decision is made by src/ink.
 import {
+  authenticateAgentCard,
   auditLeafHash,
   canonicalize,
   checkCardFetchResponse,
@@ -10,6 +11,7 @@ import {
   checkReplay,
   classifyHost,
   createMemoryNonceStore,
+  decodeEd25519PublicKey,
   type Ed25519Verifier,
   formatCheckpoint,
   isValidIntentName,
@@ -54,6 +56,11 @@ export const HANDLERS: Record<string, Handler> = {
         resolutionDid: i.resolutionDid,
       }).ok,
     ),
+
+  "agent-card-signature": (i, verifier) => cardTrust(i, verifier),
+
+  // Staged: the vectors carry the flag explicitly (on, or off over a 1.0 profile input).
+  "agent-card-signature-phase-c": (i, verifier) => cardTrust(i, verifier),
 
   "authorization-header": (i) => {
     const r = parseAuthorizationHeader(i.header);
@@ -189,6 +196,8 @@ export const HANDLERS: Record<string, Handler> = {
 
 /** Categories whose decision involves an Ed25519 verify: run under every backend. */
 export const SIGNATURE_CATEGORIES = new Set([
+  "agent-card-signature",
+  "agent-card-signature-phase-c",
   "discovery-query-envelope",
   "first-contact-transcript",
   "key-rotation",
@@ -216,6 +225,25 @@ export const REQUIRED_CATEGORIES = new Set([
   "signed-body-utf8",
   "timestamp-validity",
 ]);
+
+/**
+ * INK §13 card decision. The reference's `profile` input ("1.0") means Phase C rules unless an
+ * explicit `enforcePhaseC` says otherwise (vector phase-c-off-overrides-1-0-profile-accept): our
+ * core takes only the flag, so the adaptation is here.
+ */
+function cardTrust(i: Record<string, any>, verifier: Ed25519Verifier): Outcome {
+  const o = i.options ?? {};
+  const did = o.didVerificationKeys;
+  const r = authenticateAgentCard(i.card, {
+    agentId: i.agentId,
+    cachedCard: o.cachedCard ?? null,
+    didWeb: did === undefined ? null : did.status === "resolved" ? { status: "resolved", keys: (did.verificationKeys as string[]).flatMap((k) => decodeEd25519PublicKey(k) ?? []) } : { status: "unavailable" },
+    enforcePhaseC: typeof o.enforcePhaseC === "boolean" ? o.enforcePhaseC : o.profile === "1.0",
+    verifier,
+  });
+  const extra = "auditEvent" in r && r.auditEvent !== undefined ? { auditEvent: r.auditEvent } : {};
+  return r.ok ? accept({ reason: r.reason, ...extra }) : reject({ reason: r.reason, ...extra, why: r.issue });
+}
 
 function principalOf(agentId: string): string {
   const r = normalizePrincipal(agentId);
