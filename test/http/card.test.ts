@@ -38,6 +38,16 @@ describe("Agent Card", () => {
     expect(JSON.stringify(card)).not.toMatch(/privateKey|secret/i);
   });
 
+  test("advertises no INK profile the node does not implement (docs/decisions/ink-profiles.md)", async () => {
+    node = bootTestApp();
+    const card = await json(await node.request(`/ink/v1/${encodeURIComponent(node.agentId!)}/agent.json`));
+    // evidence: attestations / evidencePolicy; containment and delegation: governance; audit and
+    // receipts: capabilities.receipts / auditExchange / thirdPartyAudit (endpoints not served yet).
+    for (const member of ["attestations", "evidencePolicy", "governance"]) expect({ member, present: member in card }).toEqual({ member, present: false });
+    expect(Object.keys(card.capabilities).sort()).toEqual(["intentsAccepted", "intentsSent"]);
+    expect(card.visibility).toBe("public"); // capability_gated visibility is containment's
+  });
+
   test("the unencoded path, the SPEC path and the .well-known alias are byte-identical", async () => {
     node = bootTestApp();
     const bodies = await Promise.all(

@@ -30,6 +30,7 @@ import {
   verifyTransportSignature,
   verifyWithSenderKeys,
 } from "../../../src/ink/index.ts";
+import { verifySignedHandshake } from "../../../src/ink/profiles.ts";
 import { hex } from "./fixtures.ts";
 
 export type Outcome = { result: "accept" | "reject"; [member: string]: unknown };
@@ -107,6 +108,11 @@ export const HANDLERS: Record<string, Handler> = {
   },
 
   "handshake-message": (i) => verdict(validateHandshakeMessage(i.message, WORDMARK).ok),
+
+  "handshake-transport-signature": (i, verifier) => {
+    const r = verifySignedHandshake({ signInput: i.signInput, signature: i.signature, publicKey: hex(i.publicKeyHex) }, WORDMARK, verifier);
+    return r.ok ? accept() : reject({ why: r.reason });
+  },
 
   "intent-vocabulary": (i) => {
     if ("intent" in i) return verdict(isValidIntentName(i.intent));
@@ -200,30 +206,9 @@ export const SIGNATURE_CATEGORIES = new Set([
   "agent-card-signature-phase-c",
   "discovery-query-envelope",
   "first-contact-transcript",
+  "handshake-transport-signature",
   "key-rotation",
   "signature-base",
-]);
-
-/** Required to pass 100% by the issue (merkle-* belong to the optional audit and witness profiles). */
-export const REQUIRED_CATEGORIES = new Set([
-  "agent-card",
-  "agent-card-fetch",
-  "authorization-header",
-  "connection-payload",
-  "discovery-query-envelope",
-  "encryption-required",
-  "first-contact-transcript",
-  "handshake-message",
-  "intent-vocabulary",
-  "jcs-number",
-  "key-rotation",
-  "payload-encryption",
-  "principal-normalization",
-  "private-hostname",
-  "replay-freshness",
-  "signature-base",
-  "signed-body-utf8",
-  "timestamp-validity",
 ]);
 
 /**
