@@ -5,6 +5,7 @@
 import { describe, expect, test } from "bun:test";
 import {
   agentCardSigningInput,
+  authenticateAgentCard,
   canonicalize,
   checkCardContinuity,
   checkCardFetchResponse,
@@ -358,6 +359,9 @@ describe("fuzz (seeded, bounded): the verifier and the continuity check never th
       const after = agentCardSigningInput(c);
       const sameProof = JSON.stringify(c.cardSignature) === JSON.stringify(original.cardSignature);
       if (sameProof && before.ok && (!after.ok || after.text !== before.text)) expect(result.ok && result.kind === "signed").toBe(false);
+      const trust = authenticateAgentCard(c, { agentId: ID, cachedCard: r.pick([null, ...sources]), didWeb: r.pick([null, { status: "unavailable" }, { status: "resolved", keys: [K1.publicKey] }] as const), enforcePhaseC: r.int(2) === 1, verifier: nativeStrictVerifier });
+      expect(typeof trust.ok).toBe("boolean");
+      if (sameProof && before.ok && (!after.ok || after.text !== before.text)) expect(trust.ok && trust.reason === "signed_authenticated").toBe(false);
       const cont = checkCardContinuity(r.pick(sources), c, { verifier: nativeStrictVerifier });
       expect(typeof cont.ok).toBe("boolean");
       expect(typeof checkCardContinuity(c, r.pick(sources)).ok).toBe("boolean");

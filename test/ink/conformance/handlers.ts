@@ -30,7 +30,7 @@ import {
   verifyTransportSignature,
   verifyWithSenderKeys,
 } from "../../../src/ink/index.ts";
-import { verifySignedHandshake } from "../../../src/ink/profiles.ts";
+import { verifyAuditQueryResponse, verifyInclusionReceipt, verifySignedHandshake } from "../../../src/ink/profiles.ts";
 import { hex } from "./fixtures.ts";
 
 export type Outcome = { result: "accept" | "reject"; [member: string]: unknown };
@@ -62,6 +62,23 @@ export const HANDLERS: Record<string, Handler> = {
 
   // Staged: the vectors carry the flag explicitly (on, or off over a 1.0 profile input).
   "agent-card-signature-phase-c": (i, verifier) => cardTrust(i, verifier),
+
+  "audit-query-response": (i, verifier) => {
+    const keys = i.agentKeysHex as Record<string, string>;
+    const r = verifyAuditQueryResponse({
+      response: i.response,
+      witnessPublicKey: hex(i.witnessPublicKeyHex),
+      expectedMessageId: i.expectedMessageId,
+      expectedRequester: i.expectedRequester,
+      ...(i.expectedServiceDid === undefined ? {} : { expectedServiceDid: i.expectedServiceDid }),
+      // The vectors pin one key per agent: a single pinned key.
+      agentKeys: (agentId) => (Object.hasOwn(keys, agentId) ? { kind: "bootstrap", publicKey: hex(keys[agentId] as string) } : null),
+      ...(i.laterCheckpoint === undefined ? {} : { laterCheckpoint: i.laterCheckpoint }),
+      wordmark: WORDMARK,
+      verifier,
+    });
+    return r.ok ? accept() : reject({ why: r.reason });
+  },
 
   "authorization-header": (i) => {
     const r = parseAuthorizationHeader(i.header);
@@ -112,6 +129,18 @@ export const HANDLERS: Record<string, Handler> = {
   "handshake-transport-signature": (i, verifier) => {
     const r = verifySignedHandshake({ signInput: i.signInput, signature: i.signature, publicKey: hex(i.publicKeyHex) }, WORDMARK, verifier);
     return r.ok ? accept() : reject({ why: r.reason });
+  },
+
+  "inclusion-receipt": (i, verifier) => {
+    const r = verifyInclusionReceipt({
+      receipt: i.receipt,
+      witnessPublicKey: hex(i.witnessPublicKeyHex),
+      ...(Object.hasOwn(i, "event") ? { event: i.event } : {}),
+      ...(Object.hasOwn(i, "eventHash") ? { eventHash: i.eventHash } : {}),
+      ...(Object.hasOwn(i, "laterCheckpoint") ? { laterCheckpoint: i.laterCheckpoint } : {}),
+      verifier,
+    });
+    return r.ok ? accept() : reject({ step: r.step, why: r.reason });
   },
 
   "intent-vocabulary": (i) => {
@@ -202,6 +231,8 @@ export const HANDLERS: Record<string, Handler> = {
 
 /** Categories whose decision involves an Ed25519 verify: run under every backend. */
 export const SIGNATURE_CATEGORIES = new Set([
+  "audit-query-response",
+  "inclusion-receipt",
   "agent-card-signature",
   "agent-card-signature-phase-c",
   "discovery-query-envelope",
