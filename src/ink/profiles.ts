@@ -43,3 +43,66 @@ export {
   signAuditQueryResponse,
   verifyAuditQueryResponse,
 } from "./audit-query-response.ts";
+
+// ── Authorization ("Sign in with INK") ──────────────────────────────────────────────────────
+/**
+ * Shared by grants and chains: INK's reasons, lifetime ceilings, the replay store they read and record.
+ * @example verifyAuthorizationGrant({ raw, issuerKeys, audience, now, replay, wordmark }) // { ok: false, reason: "replay", issue }
+ */
+export {
+  type GrantReason,
+  type GrantFailure,
+  type GrantReplayStore,
+  type PresentationContext,
+  MAX_GRANT_LIFETIME_MS,
+  MAX_LINK_LIFETIME_MS,
+} from "./grant-kit.ts";
+/**
+ * A relying party's sign-in challenge: bare-host did:web origin, registry scopes, literal redirect rule.
+ * @example verifyAuthorizationChallenge({ raw, rpKeys, now, wordmark }) // { ok: true, challenge, grantId, origin }
+ */
+export {
+  type ChallengeInput,
+  type ChallengeResult,
+  AuthorizationChallenge,
+  SIGN_IN_SCOPES,
+  deriveChallengeGrantId,
+  rpOrigin,
+  signAuthorizationChallenge,
+  verifyAuthorizationChallenge,
+} from "./authorization-challenge.ts";
+/**
+ * Scoped, audience-bound, single-use grants of at most ten minutes.
+ * @example signAuthorizationGrant({ issuer, subject, audience, scope, grantId, issuedAt, expiresAt }, sk, "svc")
+ */
+export { type GrantInput, type GrantResult, AuthorizationGrant, signAuthorizationGrant, verifyAuthorizationGrant } from "./authorization-grant.ts";
+
+// ── Delegation ───────────────────────────────────────────────────────────────────────────────
+/**
+ * Chains of 2..4 links: parent digests, continuity, attenuation with the `delegation.extend` gate.
+ * @example verifyDelegationChain({ chain, issuerKeys: (issuer, i) => keysOf(issuer), audience, now, replay, wordmark })
+ */
+export {
+  type ChainInput,
+  type ChainResult,
+  AuthorizationChain,
+  DelegationLink,
+  DELEGATION_EXTEND,
+  MAX_CHAIN_LINKS,
+  delegationLinkDigest,
+  isAttenuation,
+  signDelegationLink,
+  verifyDelegationChain,
+} from "./delegation-chain.ts";
+/**
+ * Kith's extension delegation token: one INK root link as `<payload>.<signature>` (SPEC checks 1–2).
+ * @example verifyDelegationToken({ token, issuerKeys: ownKeys, audience: ownAgentId, now, wordmark }) // { ok: true, link, subjectKey }
+ */
+export {
+  type DelegationTokenInput,
+  type DelegationTokenResult,
+  MAX_DELEGATION_TOKEN_CHARS,
+  decodeDelegationToken,
+  encodeDelegationToken,
+  verifyDelegationToken,
+} from "./delegation-token.ts";

@@ -13,6 +13,7 @@ import {
   createMemoryNonceStore,
   decodeEd25519PublicKey,
   type Ed25519Verifier,
+  type SigningKeyEntry,
   formatCheckpoint,
   isValidIntentName,
   normalizePrincipal,
@@ -30,7 +31,15 @@ import {
   verifyTransportSignature,
   verifyWithSenderKeys,
 } from "../../../src/ink/index.ts";
-import { verifyAuditQueryResponse, verifyInclusionReceipt, verifySignedHandshake } from "../../../src/ink/profiles.ts";
+import {
+  deriveChallengeGrantId,
+  verifyAuditQueryResponse,
+  verifyAuthorizationChallenge,
+  verifyAuthorizationGrant,
+  verifyDelegationChain,
+  verifyInclusionReceipt,
+  verifySignedHandshake,
+} from "../../../src/ink/profiles.ts";
 import { hex } from "./fixtures.ts";
 
 export type Outcome = { result: "accept" | "reject"; [member: string]: unknown };
@@ -44,6 +53,22 @@ const verdict = (ok: boolean): Outcome => (ok ? accept() : reject());
 const WORDMARK = "tulpa" as const;
 
 export const HANDLERS: Record<string, Handler> = {
+  "agent-authorization": (i, verifier) => {
+    // derived-id-* cases carry a bare challenge and pin only the derivation.
+    if (i.keys === undefined) {
+      const id = deriveChallengeGrantId(i.challenge);
+      return id === null ? reject() : accept({ derivedGrantId: id });
+    }
+    const r = verifyAuthorizationChallenge({
+      ...(i.challengeRaw === undefined ? { challenge: i.challenge } : { raw: i.challengeRaw }),
+      rpKeys: keyEntries(i.keys),
+      now: parseTimestamp(i.now) ?? Number.NaN,
+      wordmark: WORDMARK,
+      verifier,
+    });
+    return r.ok ? accept({ derivedGrantId: r.grantId }) : reject({ reason: r.reason, why: r.issue });
+  },
+
   "agent-card": (i) => verdict(validateAgentCard(i.card).ok),
 
   "agent-card-fetch": (i) =>
@@ -78,6 +103,24 @@ export const HANDLERS: Record<string, Handler> = {
       verifier,
     });
     return r.ok ? accept() : reject({ why: r.reason });
+  },
+
+  "authorization-chain": (i, verifier) => {
+    const keys = keyEntries(i.issuerKeys);
+    const r = verifyDelegationChain({ chain: i.chain, issuerKeys: (_issuer, position) => (keys[position] ? [keys[position]] : []), ...presentation(i), wordmark: WORDMARK, verifier });
+    return r.ok ? accept() : reject({ reason: r.reason, why: r.issue });
+  },
+
+  "authorization-grant": (i, verifier) => {
+    const r = verifyAuthorizationGrant({
+      ...(i.grantRaw === undefined ? { grant: i.grant } : { raw: i.grantRaw }),
+      issuerKeys: keyEntries([{ publicKeyHex: i.issuerPublicKeyHex, status: "active" }]),
+      ...(i.maxLifetimeMs === undefined ? {} : { maxLifetimeMs: i.maxLifetimeMs }),
+      ...presentation(i),
+      wordmark: WORDMARK,
+      verifier,
+    });
+    return r.ok ? accept() : reject({ reason: r.reason, why: r.issue });
   },
 
   "authorization-header": (i) => {
@@ -231,6 +274,9 @@ export const HANDLERS: Record<string, Handler> = {
 
 /** Categories whose decision involves an Ed25519 verify: run under every backend. */
 export const SIGNATURE_CATEGORIES = new Set([
+  "agent-authorization",
+  "authorization-chain",
+  "authorization-grant",
   "audit-query-response",
   "inclusion-receipt",
   "agent-card-signature",
@@ -259,6 +305,25 @@ function cardTrust(i: Record<string, any>, verifier: Ed25519Verifier): Outcome {
   });
   const extra = "auditEvent" in r && r.auditEvent !== undefined ? { auditEvent: r.auditEvent } : {};
   return r.ok ? accept({ reason: r.reason, ...extra }) : reject({ reason: r.reason, ...extra, why: r.issue });
+}
+
+/** The vectors' key lists ({keyId?, publicKeyHex, status, validFrom?, validUntil?}) as key entries. */
+function keyEntries(keys: Array<Record<string, unknown>>): SigningKeyEntry[] {
+  return keys.map((k, n) => ({ ...k, keyId: (k.keyId as string | undefined) ?? `k${n}`, publicKey: hex(k.publicKeyHex as string), status: k.status }));
+}
+
+/** The verifier's context of a grant or chain case: audience, clock, presenter, seen, revoked, owner. */
+function presentation(i: Record<string, any>) {
+  const pairs = (list: Array<{ issuer: string; grantId: string }> | undefined) => (list ?? []).map((p) => [principalOf(p.issuer), p.grantId] as const);
+  const revoked = new Set(pairs(i.revokedGrants).map(([issuer, grantId]) => `${issuer}\n${grantId}`));
+  return {
+    audience: i.audience,
+    now: parseTimestamp(i.now) ?? Number.NaN,
+    ...(i.presenter === undefined ? {} : { presenter: i.presenter }),
+    replay: createMemoryNonceStore(pairs(i.seenGrants)),
+    isRevoked: (issuer: string, grantId: string) => revoked.has(`${issuer}\n${grantId}`),
+    ownerVerified: i.verifiedOwner?.status === "verified",
+  };
 }
 
 function principalOf(agentId: string): string {
