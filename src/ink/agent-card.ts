@@ -33,7 +33,8 @@ export const CardKeyEntry = loose({
   validFrom: strictTimestamp,
   validUntil: v.optional(strictTimestamp),
   revokedAt: v.optional(strictTimestamp),
-  revokeReason: v.optional(str(500)),
+  // INK §10 gives revokeReason no cap, §11 none for supportedTransports: the card's 64 KiB bounds them.
+  revokeReason: v.optional(v.string()),
 });
 export type CardKeyEntry = v.InferOutput<typeof CardKeyEntry>;
 
@@ -116,7 +117,7 @@ export const AgentCard = v.pipe(
     governance: v.optional(
       loose({
         maxAcceptedDelegationDepth: v.optional(positiveInt),
-        supportedTransports: v.optional(v.pipe(v.array(str(64)), v.maxLength(16))),
+        supportedTransports: v.optional(v.array(v.string())),
         supportsCapabilityGatedDiscovery: v.optional(v.boolean()),
         handshakeBudget: v.optional(
           loose({

@@ -115,6 +115,12 @@ describe("card helpers", () => {
     expect(validateAgentCard({ ...cardBase, keys: { encryption: [mislabelled] } })).toMatchObject({ ok: false, issue: "keys.encryption: X25519 key bytes only" });
     expect(validateAgentCard({ ...cardBase, publicKeyMultibase: encodeX25519PublicKey(alice.publicKey) })).toMatchObject({ ok: false, issue: "publicKeyMultibase: expected a multibase Ed25519 key" });
   });
+  test("accepts what INK's card rules accept: no caps INK does not set (issue 12)", () => {
+    const governance = { maxAcceptedDelegationDepth: 2, supportedTransports: Array.from({ length: 20 }, (_, i) => `transport_${"x".repeat(70)}_${i}`) };
+    expect(validateAgentCard({ ...cardBase, governance })).toMatchObject({ ok: true });
+    const revoked = key("old", mallory.publicKey, "revoked", { revokedAt: "2026-02-01T00:00:00.000Z", revokeReason: "leaked ".repeat(100) });
+    expect(validateAgentCard({ ...cardBase, keys: { signing: [key("k", alice.publicKey, "active"), revoked] } })).toMatchObject({ ok: true });
+  });
   test("unknown top-level members are preserved (the card object itself is returned)", () => {
     const input = { ...cardBase, futureExtension: { note: "kept" } };
     const r = validateAgentCard(input);
