@@ -47,7 +47,11 @@ beforeEach(async () => {
     tls: testTls(),
     async fetch(req) {
       const path = new URL(req.url).pathname;
-      if (path === `/ink/v1/${encodeURIComponent(did())}/agent.json`) return Response.json(cardEdit(minimalCard()));
+      if (path === `/ink/v1/${encodeURIComponent(did())}/agent.json`) {
+        const card = cardEdit(minimalCard());
+        // Raw bytes as served (INK §12 / agent-card-fetch bodyHex cases), else JSON.
+        return card instanceof Uint8Array ? new Response(card, { headers: { "content-type": "application/json" } }) : Response.json(card);
+      }
       if (path === "/cards/dave.json") return Response.json(cardEdit(minimalCard(keyId)));
       // For a directory: the key-derived card at its INK discovery path, opted in to listing.
       if (path === `/ink/v1/${encodeURIComponent(keyId)}/agent.json`) return Response.json(cardEdit({ ...minimalCard(keyId), discovery: { enabled: true, scope: "public" } }));
@@ -145,6 +149,26 @@ describe("a peer serving INK's minimal card", () => {
     expect({ status: listed.status, body: await json(listed) }).toMatchObject({ status: 200, body: { status: "listed", agentId: keyId, handle: "dave" } });
     const found = await json(await alice.request("/discover?q=dave"));
     expect(found.results.map((r: { agentId: string; displayName: string; headline: string }) => [r.agentId, r.displayName, r.headline])).toEqual([[keyId, "Dave", ""]]);
+  });
+
+  test("the card's bytes as served: invalid UTF-8 and a byte-order mark are refused, multibyte text is kept (agent-card-fetch)", async () => {
+    const bytes = (text: string) => new TextEncoder().encode(text);
+    const text = () => JSON.stringify(minimalCard());
+    const withInvalidByte = () => {
+      const b = bytes(text().replace('"Dave"', '"Da?e"'));
+      b[b.indexOf(0x3f)] = 0xff;
+      return b;
+    };
+    const send = () => asOwner(alice, "/api/svc/intents", { body: { to: did(), intent: "ping", payload: {} } });
+    for (const [name, edit] of [["invalid UTF-8", withInvalidByte], ["BOM", () => new Uint8Array([0xef, 0xbb, 0xbf, ...bytes(text())])]] as const) {
+      cardEdit = edit;
+      const res = await send();
+      expect({ name, status: res.status, invalidBody: String((await json(res)).message).includes("invalid_body") }).toEqual({ name, status: 400, invalidBody: true });
+    }
+    cardEdit = () => bytes(text().replace('"Dave"', '"Dävé 漢字 😀"'));
+    expect((await send()).status).toBe(202);
+    await alice.drainOutbox();
+    expect(delivered.map((d) => d.body.intent)).toEqual(["ping"]);
   });
 
   // INK's card rules (vectors missing-handle-rejects, missing-capabilities-rejects,
