@@ -6,9 +6,8 @@
 import { sha256 } from "@noble/hashes/sha2.js";
 import * as v from "valibot";
 import { isPlainObject, toBase64url, utf8 } from "./bytes.ts";
-import { signBody } from "./body-signature.ts";
 import { type Ed25519Verifier, nobleStrictVerifier } from "./ed25519.ts";
-import { fail, type GrantFailure, Instant, MAX_GRANT_LIFETIME_MS, readSigned, ScopeList, Signature, signedByActiveKey, windowProblem } from "./grant-kit.ts";
+import { fail, type GrantFailure, Instant, MAX_GRANT_LIFETIME_MS, readSigned, ScopeList, Signature, signedByActiveKey, signGrantShaped, windowProblem } from "./grant-kit.ts";
 import { canonicalize } from "./jcs.ts";
 import type { SigningKeyEntry } from "./keys.ts";
 import { check, strict } from "./schema-kit.ts";
@@ -90,12 +89,10 @@ export function signAuthorizationChallenge(
   secretKey: Uint8Array,
   wordmark: Wordmark,
 ): { ok: true; challenge: AuthorizationChallenge } | GrantFailure {
-  const signed = signBody({ protocol: "ink/0.1", type: "network.ink.authorization_challenge", ...draft }, secretKey, wordmark);
-  if (!signed.ok) return fail("schema", signed.reason);
-  const r = check(AuthorizationChallenge, signed.body);
-  const origin = rpOrigin(draft.rp);
-  if (!r.ok || origin === null || !isRedirectOnOrigin(draft.redirectUri, origin) || windowProblem(draft, MAX_GRANT_LIFETIME_MS) !== null) return fail("schema", r.ok ? "rp, redirectUri or window" : r.issue);
-  return { ok: true, challenge: signed.body as AuthorizationChallenge };
+  const r = signGrantShaped<AuthorizationChallenge>({ protocol: "ink/0.1", type: "network.ink.authorization_challenge", ...draft }, AuthorizationChallenge, MAX_GRANT_LIFETIME_MS, secretKey, wordmark);
+  if (!r.ok) return r;
+  const origin = rpOrigin(draft.rp) as string; // the schema checked it
+  return isRedirectOnOrigin(draft.redirectUri, origin) ? { ok: true, challenge: r.value } : fail("schema", "redirectUri must be on the rp origin");
 }
 
 const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;

@@ -4,40 +4,24 @@
 // bytes against the issuer key and the verifier's context, signature first, then audience →
 // subject → window → (issuer, grantId) replay → revocation → owner; recorded last.
 import * as v from "valibot";
-import { signBody } from "./body-signature.ts";
 import { type Ed25519Verifier, nobleStrictVerifier } from "./ed25519.ts";
 import {
   checkPresentation,
   fail,
+  GRANT_MEMBERS,
   type GrantFailure,
-  GrantId,
-  Instant,
   MAX_GRANT_LIFETIME_MS,
   type PresentationContext,
-  Principal,
   readSigned,
-  ScopeList,
-  Signature,
   signedByActiveKey,
+  signGrantShaped,
   windowProblem,
 } from "./grant-kit.ts";
 import type { SigningKeyEntry } from "./keys.ts";
 import { check, strict } from "./schema-kit.ts";
 import { isAcceptedMessageType, messageType, type Wordmark } from "./wordmark.ts";
 
-export const AuthorizationGrant = strict({
-  protocol: v.literal("ink/0.1"),
-  type: v.string(),
-  issuer: Principal,
-  subject: Principal,
-  audience: Principal,
-  scope: ScopeList,
-  grantId: GrantId,
-  issuedAt: Instant,
-  expiresAt: Instant,
-  requireVerifiedOwner: v.optional(v.boolean()),
-  signature: Signature,
-});
+export const AuthorizationGrant = strict({ protocol: v.literal("ink/0.1"), type: v.string(), ...GRANT_MEMBERS });
 export type AuthorizationGrant = v.InferOutput<typeof AuthorizationGrant>;
 
 export type GrantInput = PresentationContext & {
@@ -81,12 +65,8 @@ export function signAuthorizationGrant(
   options: { neutralType?: boolean } = {},
 ): { ok: true; grant: AuthorizationGrant } | GrantFailure {
   const type = options.neutralType === true ? "network.ink.authorization_grant" : messageType("authorization_grant", wordmark);
-  const signed = signBody({ protocol: "ink/0.1", type, ...draft }, secretKey, wordmark);
-  if (!signed.ok) return fail("schema", signed.reason);
-  const r = check(AuthorizationGrant, signed.body);
-  if (!r.ok) return fail("schema", r.issue);
-  const window = windowProblem(draft, MAX_GRANT_LIFETIME_MS);
-  return window === null ? { ok: true, grant: signed.body as AuthorizationGrant } : fail("schema", window);
+  const r = signGrantShaped<AuthorizationGrant>({ protocol: "ink/0.1", type, ...draft }, AuthorizationGrant, MAX_GRANT_LIFETIME_MS, secretKey, wordmark);
+  return r.ok ? { ok: true, grant: r.value } : r;
 }
 
 /** The effective ceiling: the profile's ten minutes, or a tighter caller value; null if invalid. */

@@ -9,22 +9,18 @@
 import { sha256 } from "@noble/hashes/sha2.js";
 import * as v from "valibot";
 import { toBase64url, utf8 } from "./bytes.ts";
-import { signBody } from "./body-signature.ts";
 import { type Ed25519Verifier, nobleStrictVerifier } from "./ed25519.ts";
 import {
   checkPresentation,
   fail,
+  GRANT_MEMBERS,
   type GrantFailure,
-  GrantId,
-  Instant,
   MAX_GRANT_LIFETIME_MS,
   MAX_LINK_LIFETIME_MS,
   type PresentationContext,
-  Principal,
   readSigned,
-  ScopeList,
-  Signature,
   signedByActiveKey,
+  signGrantShaped,
   windowProblem,
 } from "./grant-kit.ts";
 import { canonicalize } from "./jcs.ts";
@@ -42,17 +38,9 @@ const LINK_DIGEST_DOMAIN = "ink/delegation-link\n";
 export const DelegationLink = strict({
   protocol: v.literal("ink/0.1"),
   type: v.literal("network.ink.delegation_link"),
-  issuer: Principal,
-  subject: Principal,
-  audience: Principal,
-  scope: ScopeList,
-  grantId: GrantId,
-  issuedAt: Instant,
-  expiresAt: Instant,
+  ...GRANT_MEMBERS,
   /** Digest of the link above (absent on the root): base64url(SHA-256(domain + JCS(parent link))). */
   parent: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{43}$/))),
-  requireVerifiedOwner: v.optional(v.boolean()),
-  signature: Signature,
 });
 export type DelegationLink = v.InferOutput<typeof DelegationLink>;
 
@@ -126,12 +114,9 @@ export function signDelegationLink(
   wordmark: Wordmark,
   options: { final?: boolean } = {},
 ): { ok: true; link: DelegationLink } | GrantFailure {
-  const signed = signBody({ protocol: "ink/0.1", type: "network.ink.delegation_link", ...draft }, secretKey, wordmark);
-  if (!signed.ok) return fail("schema", signed.reason);
-  const r = check(DelegationLink, signed.body);
-  if (!r.ok) return fail("schema", r.issue);
-  const window = windowProblem(draft, options.final === true ? MAX_GRANT_LIFETIME_MS : MAX_LINK_LIFETIME_MS);
-  return window === null ? { ok: true, link: signed.body as DelegationLink } : fail("schema", window);
+  const ceiling = options.final === true ? MAX_GRANT_LIFETIME_MS : MAX_LINK_LIFETIME_MS;
+  const r = signGrantShaped<DelegationLink>({ protocol: "ink/0.1", type: "network.ink.delegation_link", ...draft }, DelegationLink, ceiling, secretKey, wordmark);
+  return r.ok ? { ok: true, link: r.value } : r;
 }
 
 function linkShape(value: unknown, position: number, count: number): string | null {

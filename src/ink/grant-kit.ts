@@ -4,14 +4,14 @@
 // in INK's order — audience → subject → window → replay → revocation → owner, then record.
 import * as v from "valibot";
 import { isPlainObject, utf8 } from "./bytes.ts";
-import { bodySigningText } from "./body-signature.ts";
+import { bodySigningText, signBody } from "./body-signature.ts";
 import type { Ed25519Verifier } from "./ed25519.ts";
 import { canonicalize } from "./jcs.ts";
 import { isKeyUsableAt, type SigningKeyEntry } from "./keys.ts";
 import { normalizePrincipal } from "./principal.ts";
 import { DEFAULT_MAX_BODY_BYTES, parseRawBody } from "./raw-body.ts";
 import type { NonceStore } from "./replay.ts";
-import { text } from "./schema-kit.ts";
+import { check, text } from "./schema-kit.ts";
 import { decodeSignature } from "./signature-encoding.ts";
 import { parseTimestamp } from "./timestamp.ts";
 import type { Wordmark } from "./wordmark.ts";
@@ -52,6 +52,32 @@ export const GrantId = v.pipe(v.string(), v.minLength(16), v.maxLength(256));
 export const Principal = text(512);
 export const Signature = v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{86}$/));
 export const Instant = v.pipe(v.string(), v.check((s) => parseTimestamp(s) !== null, "a strict INK timestamp"));
+
+/** The members every grant-shaped artifact has besides `protocol` and `type` (grants, chain links). */
+export const GRANT_MEMBERS = {
+  issuer: Principal,
+  subject: Principal,
+  audience: Principal,
+  scope: ScopeList,
+  grantId: GrantId,
+  issuedAt: Instant,
+  expiresAt: Instant,
+  requireVerifiedOwner: v.optional(v.boolean()),
+  signature: Signature,
+};
+
+/**
+ * Sign a grant-shaped object the way its verifier reads it (§7 body signature), refusing what that
+ * verifier would refuse: the schema, and a window over `ceilingMs`.
+ */
+export function signGrantShaped<T>(unsigned: Record<string, unknown> & { issuedAt: string; expiresAt: string }, schema: v.GenericSchema, ceilingMs: number, secretKey: Uint8Array, wordmark: Wordmark): { ok: true; value: T } | GrantFailure {
+  const signed = signBody(unsigned, secretKey, wordmark);
+  if (!signed.ok) return fail("schema", signed.reason);
+  const r = check(schema, signed.body);
+  if (!r.ok) return fail("schema", r.issue);
+  const window = windowProblem(unsigned, ceilingMs);
+  return window === null ? { ok: true, value: signed.body as T } : fail("schema", window);
+}
 
 /**
  * The signed window [issuedAt, expiresAt): expiresAt strictly after issuedAt, and the lifetime at

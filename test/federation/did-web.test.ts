@@ -1,11 +1,11 @@
 import { afterEach, beforeEach, expect, test } from "bun:test";
-import { buildSignedEnvelope, formatTimestamp, prepareOutbound, signAgentCard } from "../../src/ink/index.ts";
+import { signAgentCard } from "../../src/ink/index.ts";
 import { publicKeyOf } from "../../src/security/agent-keys.ts";
 import { events } from "../../src/db/schema/index.ts";
 import { didWebDocumentUrl } from "../../src/domain/peers/did-web.ts";
 import { bootNetworkNode, type TestNode } from "../helpers/boot.ts";
 import { testClock } from "../helpers/clock.ts";
-import { freshNonce, postIntent } from "../helpers/ink.ts";
+import { postIntent, signedIntentFrom } from "../helpers/ink.ts";
 import { asOwner } from "../helpers/owner.ts";
 import { personaKey } from "../helpers/personas.ts";
 import { json } from "../helpers/process.ts";
@@ -71,12 +71,7 @@ afterEach(async () => {
 });
 
 function daveSends(intent: string, payload: Record<string, unknown>) {
-  const now = formatTimestamp(alice.clock.now());
-  const built = buildSignedEnvelope({ protocol: "ink/0.1", id: `d-${freshNonce()}`, correlationId: "t-dave", createdAt: now, from: did(), to: alice.agentId!, intent, payload, timestamp: now, nonce: freshNonce(), signingKeyId: key.keyId }, key.privateKey, "svc");
-  if (!built.ok) throw new Error(built.reason);
-  const req = prepareOutbound({ envelope: built.envelope, recipient: { agentId: alice.agentId!, endpoint: `${alice.publicUrl}/ink/v1/${alice.agentId}/intent` }, secretKey: key.privateKey, keyId: key.keyId, wordmark: "svc" });
-  if (!req.ok) throw new Error(req.reason);
-  return { body: req.bodyText, authorization: req.authorization, envelope: req.body, path: req.path };
+  return signedIntentFrom(key, did(), alice, intent, payload, { hint: true });
 }
 
 test("did:web document URLs follow the did:web method", () => {

@@ -3,12 +3,12 @@
 // through real in-process nodes; a card INK refuses is refused with the member named
 // (docs/decisions/peer-cards.md).
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { buildSignedEnvelope, formatTimestamp, prepareOutbound, validateAgentCard, verifyBody, verifyTransportSignature } from "../../src/ink/index.ts";
+import { validateAgentCard, verifyBody, verifyTransportSignature } from "../../src/ink/index.ts";
 import { publicKeyOf } from "../../src/security/agent-keys.ts";
 import { bootNetworkNode, type NetworkNode } from "../helpers/boot.ts";
 import { testClock } from "../helpers/clock.ts";
 import { LISTINGS_PATH, listingRequest } from "../helpers/discovery.ts";
-import { freshNonce, postIntent } from "../helpers/ink.ts";
+import { postIntent, signedIntentFrom } from "../helpers/ink.ts";
 import { asOwner } from "../helpers/owner.ts";
 import { personaKey } from "../helpers/personas.ts";
 import { json } from "../helpers/process.ts";
@@ -71,12 +71,7 @@ afterEach(async () => {
 
 /** What dave sends: a body-signed envelope, transport-signed over alice's endpoint path, no key hint. */
 function daveSends(intent: string, payload: Record<string, unknown>, extra: Record<string, unknown> = {}) {
-  const now = formatTimestamp(alice.clock.now());
-  const built = buildSignedEnvelope({ protocol: "ink/0.1", id: `d-${freshNonce()}`, correlationId: `t-${freshNonce()}`, createdAt: now, from: did(), to: alice.agentId!, intent, payload, timestamp: now, nonce: freshNonce(), ...extra } as never, key.privateKey, "svc");
-  if (!built.ok) throw new Error(built.reason);
-  const req = prepareOutbound({ envelope: built.envelope, recipient: { agentId: alice.agentId!, endpoint: `${alice.publicUrl}/ink/v1/${alice.agentId}/intent` }, secretKey: key.privateKey, keyId: null, wordmark: "svc" });
-  if (!req.ok) throw new Error(req.reason);
-  return { body: req.bodyText, authorization: req.authorization, envelope: req.body, path: req.path };
+  return signedIntentFrom(key, did(), alice, intent, payload, { extra });
 }
 
 /** Alice's outbound delivery as dave checks it: both signatures under alice's key, for dave's endpoint. */
