@@ -1,6 +1,6 @@
 // One handler per conformance-v1 category: turn a case's `input` into the outcome our core
 // decides, shaped like `expect` (result plus any pinned members). Handlers only adapt shapes;
-// every decision is made by src/ink.
+// every decision is made by src/ink. The optional profiles' handlers are in profile-handlers.ts.
 import {
   authenticateAgentCard,
   auditLeafHash,
@@ -13,7 +13,6 @@ import {
   createMemoryNonceStore,
   decodeEd25519PublicKey,
   type Ed25519Verifier,
-  type SigningKeyEntry,
   formatCheckpoint,
   isValidIntentName,
   normalizePrincipal,
@@ -31,43 +30,12 @@ import {
   verifyTransportSignature,
   verifyWithSenderKeys,
 } from "../../../src/ink/index.ts";
-import {
-  deriveChallengeGrantId,
-  verifyAuditQueryResponse,
-  verifyAuthorizationChallenge,
-  verifyAuthorizationGrant,
-  verifyDelegationChain,
-  verifyInclusionReceipt,
-  verifySignedHandshake,
-} from "../../../src/ink/profiles.ts";
 import { hex } from "./fixtures.ts";
-
-export type Outcome = { result: "accept" | "reject"; [member: string]: unknown };
-export type Handler = (input: Record<string, any>, verifier: Ed25519Verifier) => Outcome;
-
-const accept = (extra: Record<string, unknown> = {}): Outcome => ({ result: "accept", ...extra });
-const reject = (extra: Record<string, unknown> = {}): Outcome => ({ result: "reject", ...extra });
-const verdict = (ok: boolean): Outcome => (ok ? accept() : reject());
-
-/** The vectors are reference INK: run them in `tulpa` mode. */
-const WORDMARK = "tulpa" as const;
+import { accept, type Handler, type Outcome, principalOf, reject, verdict, WORDMARK } from "./outcome.ts";
+import { PROFILE_HANDLERS } from "./profile-handlers.ts";
 
 export const HANDLERS: Record<string, Handler> = {
-  "agent-authorization": (i, verifier) => {
-    // derived-id-* cases carry a bare challenge and pin only the derivation.
-    if (i.keys === undefined) {
-      const id = deriveChallengeGrantId(i.challenge);
-      return id === null ? reject() : accept({ derivedGrantId: id });
-    }
-    const r = verifyAuthorizationChallenge({
-      ...(i.challengeRaw === undefined ? { challenge: i.challenge } : { raw: i.challengeRaw }),
-      rpKeys: keyEntries(i.keys),
-      now: parseTimestamp(i.now) ?? Number.NaN,
-      wordmark: WORDMARK,
-      verifier,
-    });
-    return r.ok ? accept({ derivedGrantId: r.grantId }) : reject({ reason: r.reason, why: r.issue });
-  },
+  ...PROFILE_HANDLERS,
 
   "agent-card": (i) => verdict(validateAgentCard(i.card).ok),
 
@@ -87,41 +55,6 @@ export const HANDLERS: Record<string, Handler> = {
 
   // Staged: the vectors carry the flag explicitly (on, or off over a 1.0 profile input).
   "agent-card-signature-phase-c": (i, verifier) => cardTrust(i, verifier),
-
-  "audit-query-response": (i, verifier) => {
-    const keys = i.agentKeysHex as Record<string, string>;
-    const r = verifyAuditQueryResponse({
-      response: i.response,
-      witnessPublicKey: hex(i.witnessPublicKeyHex),
-      expectedMessageId: i.expectedMessageId,
-      expectedRequester: i.expectedRequester,
-      ...(i.expectedServiceDid === undefined ? {} : { expectedServiceDid: i.expectedServiceDid }),
-      // The vectors pin one key per agent: a single pinned key.
-      agentKeys: (agentId) => (Object.hasOwn(keys, agentId) ? { kind: "bootstrap", publicKey: hex(keys[agentId] as string) } : null),
-      ...(i.laterCheckpoint === undefined ? {} : { laterCheckpoint: i.laterCheckpoint }),
-      wordmark: WORDMARK,
-      verifier,
-    });
-    return r.ok ? accept() : reject({ why: r.reason });
-  },
-
-  "authorization-chain": (i, verifier) => {
-    const keys = keyEntries(i.issuerKeys);
-    const r = verifyDelegationChain({ chain: i.chain, issuerKeys: (_issuer, position) => (keys[position] ? [keys[position]] : []), ...presentation(i), wordmark: WORDMARK, verifier });
-    return r.ok ? accept() : reject({ reason: r.reason, why: r.issue });
-  },
-
-  "authorization-grant": (i, verifier) => {
-    const r = verifyAuthorizationGrant({
-      ...(i.grantRaw === undefined ? { grant: i.grant } : { raw: i.grantRaw }),
-      issuerKeys: keyEntries([{ publicKeyHex: i.issuerPublicKeyHex, status: "active" }]),
-      ...(i.maxLifetimeMs === undefined ? {} : { maxLifetimeMs: i.maxLifetimeMs }),
-      ...presentation(i),
-      wordmark: WORDMARK,
-      verifier,
-    });
-    return r.ok ? accept() : reject({ reason: r.reason, why: r.issue });
-  },
 
   "authorization-header": (i) => {
     const r = parseAuthorizationHeader(i.header);
@@ -168,23 +101,6 @@ export const HANDLERS: Record<string, Handler> = {
   },
 
   "handshake-message": (i) => verdict(validateHandshakeMessage(i.message, WORDMARK).ok),
-
-  "handshake-transport-signature": (i, verifier) => {
-    const r = verifySignedHandshake({ signInput: i.signInput, signature: i.signature, publicKey: hex(i.publicKeyHex) }, WORDMARK, verifier);
-    return r.ok ? accept() : reject({ why: r.reason });
-  },
-
-  "inclusion-receipt": (i, verifier) => {
-    const r = verifyInclusionReceipt({
-      receipt: i.receipt,
-      witnessPublicKey: hex(i.witnessPublicKeyHex),
-      ...(Object.hasOwn(i, "event") ? { event: i.event } : {}),
-      ...(Object.hasOwn(i, "eventHash") ? { eventHash: i.eventHash } : {}),
-      ...(Object.hasOwn(i, "laterCheckpoint") ? { laterCheckpoint: i.laterCheckpoint } : {}),
-      verifier,
-    });
-    return r.ok ? accept() : reject({ step: r.step, why: r.reason });
-  },
 
   "intent-vocabulary": (i) => {
     if ("intent" in i) return verdict(isValidIntentName(i.intent));
@@ -305,28 +221,4 @@ function cardTrust(i: Record<string, any>, verifier: Ed25519Verifier): Outcome {
   });
   const extra = "auditEvent" in r && r.auditEvent !== undefined ? { auditEvent: r.auditEvent } : {};
   return r.ok ? accept({ reason: r.reason, ...extra }) : reject({ reason: r.reason, ...extra, why: r.issue });
-}
-
-/** The vectors' key lists ({keyId?, publicKeyHex, status, validFrom?, validUntil?}) as key entries. */
-function keyEntries(keys: Array<Record<string, unknown>>): SigningKeyEntry[] {
-  return keys.map((k, n) => ({ ...k, keyId: (k.keyId as string | undefined) ?? `k${n}`, publicKey: hex(k.publicKeyHex as string), status: k.status }));
-}
-
-/** The verifier's context of a grant or chain case: audience, clock, presenter, seen, revoked, owner. */
-function presentation(i: Record<string, any>) {
-  const pairs = (list: Array<{ issuer: string; grantId: string }> | undefined) => (list ?? []).map((p) => [principalOf(p.issuer), p.grantId] as const);
-  const revoked = new Set(pairs(i.revokedGrants).map(([issuer, grantId]) => `${issuer}\n${grantId}`));
-  return {
-    audience: i.audience,
-    now: parseTimestamp(i.now) ?? Number.NaN,
-    ...(i.presenter === undefined ? {} : { presenter: i.presenter }),
-    replay: createMemoryNonceStore(pairs(i.seenGrants)),
-    isRevoked: (issuer: string, grantId: string) => revoked.has(`${issuer}\n${grantId}`),
-    ownerVerified: i.verifiedOwner?.status === "verified",
-  };
-}
-
-function principalOf(agentId: string): string {
-  const r = normalizePrincipal(agentId);
-  return r.ok ? r.principal : `invalid:${agentId}`;
 }
