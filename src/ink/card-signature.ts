@@ -121,7 +121,7 @@ export function selectCardSigner(card: Record<string, unknown>): { ok: true; key
     // A present but malformed set is never read as absent: that would demote the card to its
     // legacy key and stop consulting the set that retires or revokes it (vectors *-bootstrap-signed).
     if (!Array.isArray(keys.signing)) return reject("invalid_card", "keys.signing is not an array");
-    const ids = keys.signing.map((k: unknown) => (isPlainObject(k) ? k.keyId : undefined));
+    const ids = keys.signing.flatMap((k: unknown) => (isPlainObject(k) && typeof k.keyId === "string" ? [k.keyId] : []));
     if (new Set(ids).size !== ids.length) return reject("duplicate_key_id", "keys.signing repeats a keyId");
     if (typeof card.currentSigningKeyId !== "string") return reject("missing_current_signing_key_id", "a signed key-set card names its currentSigningKeyId");
     const entry = keys.signing.find((k: unknown) => isPlainObject(k) && k.keyId === keyId) as Record<string, unknown> | undefined;
