@@ -132,8 +132,7 @@ function parseInput(input: unknown): (Omit<ConsistencyInput, "proof"> & { proof:
   const { first, second, firstRoot, secondRoot, proof } = input as Record<string, unknown>;
   if (!isTreeSize(first) || !isTreeSize(second)) return "malformed_input";
   if (!isHash(firstRoot) || !isHash(secondRoot)) return "malformed_input";
-  if (!Array.isArray(proof) || proof.length > MAX_CONSISTENCY_PROOF_NODES) return "malformed_input";
-  for (let i = 0; i < proof.length; i++) if (!isHash(proof[i])) return "malformed_input";
+  if (!isHashList(proof)) return "malformed_input";
   return { first, second, firstRoot, secondRoot, proof: proof.slice() as string[] };
 }
 
