@@ -162,14 +162,13 @@ describe("verifyConsistencyProof on hostile input", () => {
     expect(longest).toBe(54);
   });
 
-  test("sizes at the safe-integer ceiling are walked without rounding and reject fast", () => {
+  // A walk proportional to the size would not finish before the test's timeout: no clock needed.
+  test("sizes at the safe-integer ceiling are walked without rounding and reject", () => {
     const max = Number.MAX_SAFE_INTEGER;
-    const started = performance.now();
     for (const [first, second] of [[1, max], [max - 1, max], [2 ** 52, max], [max, max], [2 ** 52 + 1, max]]) {
       const r = verifyConsistencyProof({ first, firstRoot: good.firstRoot, second, secondRoot: good.secondRoot, proof: good.proof });
       expect(r.ok).toBe(false);
     }
-    expect(performance.now() - started).toBeLessThan(1000);
   });
 
   test("seeded mutations never throw and never accept a changed proof or root", () => {
