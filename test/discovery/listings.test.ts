@@ -136,7 +136,7 @@ describe("listing rejections (one per reason, INK error body)", () => {
     expect(dir.db.select().from(directoryListings).all()).toEqual([]);
   });
 
-  test("policy: not opted in 403, the directory's own agent 403, a listing moved by a key the listed card does not have 409", async () => {
+  test("policy: not opted in 403, the directory's own agent 403; a copy of the listed card elsewhere binds only the genesis key", async () => {
     const { dir, alice } = await network();
     await expectError(await post(dir, listingRequest(dir, { from: alice.agentId!, cardUrl: alice.cardUrl! })), 403, "discovery_not_enabled");
     await asOwner(dir, "/api/svc/discovery/publish", { method: "POST" });
@@ -144,14 +144,14 @@ describe("listing rejections (one per reason, INK error body)", () => {
 
     await asOwner(alice, "/api/svc/discovery/publish", { method: "POST" });
     expect((await post(dir, listingRequest(dir, { from: alice.agentId!, cardUrl: alice.cardUrl! }))).status).toBe(200);
-    // A copy of alice's card elsewhere that adds bob's key is bound to the id (it lists the genesis
-    // key), but it cannot move or delist the listing: bob's key is not on the listed card.
+    // An unsigned copy of alice's card elsewhere that adds bob's key names alice's genesis key alone
+    // (bindAgentCard): bob's key cannot move or delist the listing through it.
     const copy = fakeAgent("copycat", "alice", { extraKeys: ["bob"] });
     fakes.push(copy);
-    await expectError(await post(dir, listingRequest(dir, { from: alice.agentId!, cardUrl: copy.cardUrl, signer: "bob" })), 409, "listing_conflict");
-    await expectError(await post(dir, listingRequest(dir, { from: alice.agentId!, cardUrl: copy.cardUrl, signer: "bob", action: "unpublish" })), 409, "listing_conflict");
+    await expectError(await post(dir, listingRequest(dir, { from: alice.agentId!, cardUrl: copy.cardUrl, signer: "bob" })), 401, "signature_verification_failed");
+    await expectError(await post(dir, listingRequest(dir, { from: alice.agentId!, cardUrl: copy.cardUrl, signer: "bob", action: "unpublish" })), 401, "signature_verification_failed");
     expect(await searchHandles(dir, "alice")).toEqual(["alice"]);
-    // alice herself may move her listing: her key is on both cards
+    // alice herself may move her listing: her key is the genesis key both cards name
     expect((await post(dir, listingRequest(dir, { from: alice.agentId!, cardUrl: copy.cardUrl }))).status).toBe(200);
   });
 

@@ -6,7 +6,7 @@ import type { Ctx } from "../context.ts";
 import { ownIdentity } from "../federation/own-identity.ts";
 import { agentIdFromCardUrl, cardUrlFor, didWebBase } from "../peers/card-url.ts";
 import { fetchPeerCard, type FetchCardResult } from "../peers/fetch-peer-card.ts";
-import { cardBoundToId, listingProfileFromCard, optedIn } from "./card-listing.ts";
+import { listingProfileFromCard, optedIn } from "./card-listing.ts";
 import type { DiscoveryDeps } from "./deps.ts";
 import { endListing, findListing, saveListing } from "./listings.ts";
 import { ownPrincipal } from "./own-publication.ts";
@@ -41,7 +41,6 @@ export type ListingReason =
   | "card_unavailable"
   | "invalid_card"
   | "card_identity_mismatch"
-  | "listing_conflict"
   | "discovery_not_enabled";
 
 export type ListingOutcome =
@@ -53,9 +52,9 @@ export type ListingOutcome =
  * signed-request phase 1 (raw gate, type, protocol, `to`, header, timestamp, nonce grammar) →
  * body schema → not our own agent → per-requester limit → the card URL is an INK card URL for
  * `from` (a did:web's own host) → the card fetched by us through the SSRF gate under the
- * discovery-fetch contract (agentId === from) → the card is bound to the id (genesis key) → the
- * transport signature under THAT card's keys (authority rule, live auth) → continuity with an
- * existing listing at another card URL → opt-in (publish) → nonce recorded with the write.
+ * discovery-fetch contract (agentId === from) and bound to the id (only keys rooted in it count)
+ * → the transport signature under THAT card's keys (authority rule, live auth) → opt-in
+ * (publish) → nonce recorded with the write.
  */
 export async function receiveListing(
   ctx: Ctx,
@@ -82,24 +81,13 @@ export async function receiveListing(
 
   const urlProblem = cardUrlProblem(request.from, request.cardUrl);
   if (urlProblem) return urlProblem;
+  // The card comes back bound to `from` (bindAgentCard): only keys rooted in the id can sign for
+  // it, so a request that verifies here is the listed agent's own, wherever its card now lives.
   const fetched = await fetchPeerCard(ctx, fed, { cardUrl: request.cardUrl, agentId: request.from });
   if (!fetched.ok) return cardFailure(fetched);
   const card = fetched.card;
-  if (!cardBoundToId(card, request.from)) return { ok: false, reason: "card_identity_mismatch", detail: "the card does not list the key its agent id is derived from" };
   const accepted = authenticateSignedRequest(pending, { keys: resolveSenderKeys({ card, agentId: request.from }), verifier: fed.verifier });
   if (!accepted.ok) return accepted;
-
-  const existing = findListing(ctx.db, pending.principal);
-  if (existing?.source === "remote" && existing.status === "listed" && existing.cardUrl !== request.cardUrl) {
-    // Moving a listing to another card URL takes a key of the card listed now (if it still answers).
-    const previous = await fetchPeerCard(ctx, fed, { cardUrl: existing.cardUrl, agentId: request.from });
-    if (previous.ok) {
-      const again = authenticateSignedRequest(pending, { keys: resolveSenderKeys({ card: previous.card, agentId: request.from }), verifier: fed.verifier });
-      if (!again.ok) return { ok: false, reason: "listing_conflict", detail: "listed with another card; sign with a key of the listed card" };
-    } else if (NETWORK.has(previous.reason)) {
-      return { ok: false, reason: "card_unavailable", detail: "the currently listed card could not be fetched; retry later" };
-    }
-  }
   if (request.action === "publish" && !optedIn(card)) {
     return { ok: false, reason: "discovery_not_enabled", detail: "the card's discovery descriptor must say enabled: true with scope public" };
   }
@@ -149,6 +137,7 @@ function cardUrlProblem(from: string, cardUrl: string): ListingOutcome | null {
 function cardFailure(fetched: Extract<FetchCardResult, { ok: false }>): ListingOutcome {
   const detail = `${fetched.reason}${fetched.httpStatus ? ` (HTTP ${fetched.httpStatus})` : ""}${fetched.detail ? `: ${fetched.detail}` : ""}`;
   if (NETWORK.has(fetched.reason)) return { ok: false, reason: "card_unavailable", detail };
+  if (fetched.reason === "card_identity_mismatch") return { ok: false, reason: "card_identity_mismatch", detail: fetched.detail ?? "" };
   return { ok: false, reason: "invalid_card", detail };
 }
 

@@ -1,11 +1,13 @@
 import { transaction } from "../../db/client.ts";
 import {
+  bindAgentCard,
   checkCardContinuity,
   checkCardFetchResponse,
   normalizePrincipal,
   verifyAgentCardProof,
   type AcceptedCardProof,
   type AgentCard,
+  type CardBindingBasis,
   type CardFetchFailure,
   type ContinuityFailure,
   type Ed25519Verifier,
@@ -17,10 +19,10 @@ import { didWebVerificationKeys } from "./did-web.ts";
 import { cardOf, findPeerCard } from "./peer-cards.ts";
 
 export type FetchCardResult =
-  | { ok: true; card: AgentCard; cardJson: string; proof: AcceptedCardProof }
+  | { ok: true; card: AgentCard; cardJson: string; proof: AcceptedCardProof; basis: CardBindingBasis }
   | {
       ok: false;
-      reason: CardFetchFailure | PeerFailureReason | "card_continuity";
+      reason: CardFetchFailure | PeerFailureReason | "card_continuity" | "card_identity_mismatch";
       detail?: string;
       httpStatus?: number;
       /** Set for `card_continuity`: the stored card stays the one to use (INK §13). */
@@ -36,9 +38,11 @@ const CARD_TIMEOUT_MS = 5_000;
  * through: the discovery-fetch contract (INK §12: SSRF gate, no redirects, 64 KiB, 5 s, status,
  * content type, schema, agentId binding, URL fields), the card proof (INK §13: a present
  * `cardSignature` must verify and be rooted; a did:web signer must be a key of its DID document;
- * an invalid proof rejects, it is never read as unsigned), then continuity with the card stored
- * for that principal (unsigned after signed, rollback, unreachable signer). A continuity violation
- * keeps the stored card: it is logged and recorded as a `card.continuity_violation` event.
+ * an invalid proof rejects, it is never read as unsigned), the identity binding (INK §2.1, §13:
+ * `bindAgentCard`; the card returned and stored keeps only the keys it may bind to its id, and a
+ * key-derived card that does not name its genesis key is refused), then continuity with the card
+ * stored for that principal (unsigned after signed, rollback, unreachable signer). A continuity
+ * violation keeps the stored card: it is logged and recorded as a `card.continuity_violation` event.
  */
 export async function fetchPeerCard(ctx: Ctx, deps: CardFetchDeps, input: { cardUrl: string; agentId: string }): Promise<FetchCardResult> {
   const res = await deps.http.request(input.cardUrl, { headers: { accept: "application/json" }, timeoutMs: CARD_TIMEOUT_MS, maxBytes: 65_536 });
@@ -63,9 +67,14 @@ export async function fetchPeerCard(ctx: Ctx, deps: CardFetchDeps, input: { card
     if (!anchored.ok) return anchored;
     proof = anchored.proof;
   }
+  const bound = bindAgentCard(checked.card, proof);
+  if (!bound.ok) {
+    ctx.log.warn("peer card refused: not bound to its agent id", { agentId: input.agentId, cardUrl: input.cardUrl, issue: bound.issue });
+    return { ok: false, reason: bound.reason, detail: bound.issue, httpStatus: res.status };
+  }
   const violation = continuityViolation(ctx, checked.card, input, deps.verifier);
   if (violation) return violation;
-  return { ok: true, card: checked.card, cardJson: JSON.stringify(checked.card), proof };
+  return { ok: true, card: bound.card, cardJson: JSON.stringify(bound.card), proof, basis: bound.basis };
 }
 
 /**

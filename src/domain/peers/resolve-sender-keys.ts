@@ -92,8 +92,9 @@ function listsKey(card: AgentCard, keyId: string): boolean {
 
 /**
  * A card the sender pointed to (Link rel="agent-card") on a first contact that authenticated with
- * the genesis key. It is kept only if it names the same agent and lists that very key as an active
- * signing key, so a card can never widen the keys that speak for this agent.
+ * the genesis key. The hint is not covered by any signature, so it may only narrow: the card is
+ * kept only when its proof roots in the sender's id (INK §13, basis `proof`: signed by the genesis
+ * key or through its rotation chain) and it lists the key that signed the request as active.
  */
 export async function learnHintedCard(
   ctx: Ctx,
@@ -103,6 +104,10 @@ export async function learnHintedCard(
   const fetched = await fetchPeerCard(ctx, deps, { cardUrl: input.hintUrl, agentId: input.from });
   if (!fetched.ok) {
     ctx.log.info("hinted card not usable", { peer: input.principal, reason: fetched.reason });
+    return null;
+  }
+  if (fetched.basis !== "proof") {
+    ctx.log.info("hinted card ignored: its proof does not root in the sender's id", { peer: input.principal, basis: fetched.basis });
     return null;
   }
   const signing = fetched.card.keys?.signing;
