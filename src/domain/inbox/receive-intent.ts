@@ -17,7 +17,8 @@ import type { FederationDeps } from "../federation/deps.ts";
 import { cachedOwnIdentity, decryptionKeys } from "../federation/own-identity.ts";
 import { isResponseIntent, requestOf } from "../messages/response-intents.ts";
 import { savePeerCard } from "../peers/peer-cards.ts";
-import { learnHintedCard, resolveInboundSenderKeys } from "../peers/resolve-sender-keys.ts";
+import { learnHintedCard } from "../peers/learn-hinted-card.ts";
+import { resolveInboundSenderKeys } from "../peers/resolve-sender-keys.ts";
 import { checkForeignSender, type ForeignSenderDecision } from "../policy/foreign-sender.ts";
 import { policyFromRow, type OwnerPolicy } from "../policy/get-policy.ts";
 import { ingestQueries } from "./ingest-queries.ts";
@@ -92,13 +93,7 @@ export async function receiveIntent(ctx: Ctx, input: ReceiveInput, deps: Federat
   const gate = relationshipGate(ctx, { principal: pending.principal, from: pending.from, intent: envelope.intent, correlationId: envelope.correlationId, payload: envelope.payload }, connection?.status ?? null, owner);
   if (!gate.ok) return gate;
 
-  let learned = resolved.learned;
-  if (firstContact && input.cardHint) {
-    const genesis = agentIdPublicKey(pending.from);
-    if (genesis) learned = (await learnHintedCard(ctx, { from: pending.from, principal: pending.principal, hintUrl: input.cardHint, authenticatedKey: genesis }, deps)) ?? learned;
-  }
-
-  const store: StoreContext = { now, own, owner, principal: pending.principal, from: pending.from, envelope, sealed: decision.sealed, keyId: decision.keyId, nonce: decision.nonce.value, learned };
+  const store: StoreContext = { now, own, owner, principal: pending.principal, from: pending.from, envelope, sealed: decision.sealed, keyId: decision.keyId, nonce: decision.nonce.value, learned: resolved.learned };
   let result: ReturnType<typeof storeInbound>;
   try {
     // Group commit: this write shares one transaction (and one fsync) with the other requests of
@@ -115,6 +110,9 @@ export async function receiveIntent(ctx: Ctx, input: ReceiveInput, deps: Federat
     if (e instanceof Rollback) return e.result;
     throw e;
   }
+  // The card hint, only now that the nonce is committed: a replay never gets here (INK §15 TOFU).
+  const genesis = firstContact && input.cardHint && !result.duplicate ? agentIdPublicKey(pending.from) : null;
+  if (genesis && input.cardHint) await learnHintedCard(ctx, { from: pending.from, principal: pending.principal, hintUrl: input.cardHint, authenticatedKey: genesis }, deps);
   if (result.queuedReply) deps.wakeOutbox();
   const { queuedReply: _q, ...outcome } = result;
   return outcome;

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { connections } from "../../db/schema/index.ts";
-import { decodeEd25519PublicKey, resolveSenderKeys, type AgentCard, type SenderKeys } from "../../ink/index.ts";
+import { resolveSenderKeys, type AgentCard, type SenderKeys } from "../../ink/index.ts";
 import type { Ctx } from "../context.ts";
 import type { FederationDeps } from "../federation/deps.ts";
 import { didWebCardUrl } from "./did-web.ts";
@@ -88,39 +88,4 @@ function parsed(db: Ctx["db"], row: PeerCardRow | null): { card: AgentCard; keys
 function listsKey(card: AgentCard, keyId: string): boolean {
   if (Array.isArray(card.keys?.signing)) return card.keys.signing.some((k) => k.keyId === keyId);
   return keyId === "legacy" || keyId === "bootstrap";
-}
-
-/**
- * A card the sender pointed to (Link rel="agent-card") on a first contact that authenticated with
- * the genesis key. The hint is not covered by any signature, so it may only narrow: the card is
- * kept only when its proof roots in the sender's id (INK §13, basis `proof`: signed by the genesis
- * key or through its rotation chain) and it lists the key that signed the request as active.
- */
-export async function learnHintedCard(
-  ctx: Ctx,
-  input: { from: string; principal: string; hintUrl: string; authenticatedKey: Uint8Array },
-  deps: FederationDeps,
-): Promise<PeerCardUpdate | null> {
-  const fetched = await fetchPeerCard(ctx, deps, { cardUrl: input.hintUrl, agentId: input.from });
-  if (!fetched.ok) {
-    ctx.log.info("hinted card not usable", { peer: input.principal, reason: fetched.reason });
-    return null;
-  }
-  if (fetched.basis !== "proof") {
-    ctx.log.info("hinted card ignored: its proof does not root in the sender's id", { peer: input.principal, basis: fetched.basis });
-    return null;
-  }
-  const signing = fetched.card.keys?.signing;
-  const consistent = Array.isArray(signing)
-    ? signing.some((k) => k.status === "active" && sameKey(decodeEd25519PublicKey(k.publicKeyMultibase), input.authenticatedKey))
-    : sameKey(decodeEd25519PublicKey(fetched.card.publicKeyMultibase), input.authenticatedKey);
-  if (!consistent) {
-    ctx.log.warn("hinted card does not list the key that signed the request; ignored", { peer: input.principal });
-    return null;
-  }
-  return { principal: input.principal, agentId: input.from, cardUrl: input.hintUrl, card: { json: fetched.cardJson, signingSet: hasSigningSet(fetched.card) }, refreshAttempt: true };
-}
-
-function sameKey(a: Uint8Array | null, b: Uint8Array): boolean {
-  return a !== null && a.length === b.length && a.every((x, i) => x === b[i]);
 }

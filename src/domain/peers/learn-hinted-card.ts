@@ -1,0 +1,55 @@
+import { eq } from "drizzle-orm";
+import { transaction } from "../../db/client.ts";
+import { connections } from "../../db/schema/index.ts";
+import { decodeEd25519PublicKey } from "../../ink/index.ts";
+import type { Ctx } from "../context.ts";
+import type { FederationDeps } from "../federation/deps.ts";
+import { fetchPeerCard } from "./fetch-peer-card.ts";
+import { hasSigningSet, savePeerCard } from "./peer-cards.ts";
+
+/**
+ * A card the sender pointed to (`Link: <url>; rel="agent-card"`) on a message that authenticated
+ * with the genesis key (no card known yet). The header is not covered by any signature and anyone
+ * who saw the request could deliver it first with another hint, so the hint may only narrow: the
+ * card is kept only when its proof roots in the sender's id (INK §13, basis `proof`: signed by the
+ * genesis key or through its rotation chain) and it lists the key that signed the request as
+ * active. Called after the message (and its replay nonce) was committed, so a replay fetches
+ * nothing. Returns whether the card was kept (peer card, and the connection's card URL and names).
+ */
+export async function learnHintedCard(
+  ctx: Ctx,
+  input: { from: string; principal: string; hintUrl: string; authenticatedKey: Uint8Array },
+  deps: FederationDeps,
+): Promise<boolean> {
+  const fetched = await fetchPeerCard(ctx, deps, { cardUrl: input.hintUrl, agentId: input.from });
+  if (!fetched.ok) {
+    ctx.log.info("hinted card not usable", { peer: input.principal, reason: fetched.reason });
+    return false;
+  }
+  if (fetched.basis !== "proof") {
+    ctx.log.info("hinted card ignored: its proof does not root in the sender's id", { peer: input.principal, basis: fetched.basis });
+    return false;
+  }
+  const signing = fetched.card.keys?.signing;
+  const consistent = Array.isArray(signing)
+    ? signing.some((k) => k.status === "active" && sameKey(decodeEd25519PublicKey(k.publicKeyMultibase), input.authenticatedKey))
+    : sameKey(decodeEd25519PublicKey(fetched.card.publicKeyMultibase), input.authenticatedKey);
+  if (!consistent) {
+    ctx.log.warn("hinted card does not list the key that signed the request; ignored", { peer: input.principal });
+    return false;
+  }
+  const now = ctx.clock.now();
+  const card = fetched.card;
+  transaction(ctx.db, (tx) => {
+    savePeerCard(tx, { principal: input.principal, agentId: input.from, cardUrl: input.hintUrl, card: { json: fetched.cardJson, signingSet: hasSigningSet(card) }, refreshAttempt: true }, now);
+    tx.update(connections)
+      .set({ cardUrl: input.hintUrl, ...(card.handle ? { handle: card.handle } : {}), ...(card.displayName ? { displayName: card.displayName } : {}) })
+      .where(eq(connections.principal, input.principal))
+      .run();
+  });
+  return true;
+}
+
+function sameKey(a: Uint8Array | null, b: Uint8Array): boolean {
+  return a !== null && a.length === b.length && a.every((x, i) => x === b[i]);
+}
