@@ -341,6 +341,7 @@ export {
   DiscoveryQuery,
   DiscoveryQueryEnvelope,
   verifyDiscoveryQuery,
+  parseDiscoveryQuery,
   signDiscoveryQuery,
 } from "./discovery-query.ts";
 /**

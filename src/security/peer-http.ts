@@ -28,7 +28,8 @@ export interface PeerRequest {
 
 export type PeerResponse = { ok: true; status: number; headers: Headers; body: Uint8Array; address: string };
 
-export type PeerFailureReason = "invalid_url" | "blocked_host" | "blocked_address" | "dns_failed" | "timeout" | "too_large" | "network_error";
+/** `throttled`: refused before any I/O by a budget on fetches strangers cause (fetch-budget.ts). */
+export type PeerFailureReason = "invalid_url" | "blocked_host" | "blocked_address" | "dns_failed" | "timeout" | "too_large" | "network_error" | "throttled";
 export type PeerFailure = { ok: false; reason: PeerFailureReason; detail: string };
 
 export interface PeerHttp {

@@ -1,11 +1,12 @@
 import * as v from "valibot";
 import { transaction } from "../../db/client.ts";
-import { inboundNonces } from "../../db/schema/index.ts";
 import { agentIdPublicKey, authenticateSignedRequest, inspectSignedRequest, resolveSenderKeys, type AgentCard, type InboundReason } from "../../ink/index.ts";
 import type { Ctx } from "../context.ts";
+import { insertNonce, isNonceSeen } from "../federation/inbound-nonces.ts";
 import { ownIdentity } from "../federation/own-identity.ts";
 import { agentIdFromCardUrl, cardUrlFor, didWebBase } from "../peers/card-url.ts";
-import { fetchPeerCard, type FetchCardResult } from "../peers/fetch-peer-card.ts";
+import type { FetchCardResult } from "../peers/fetch-peer-card.ts";
+import { strangerFetches } from "../peers/stranger-fetch.ts";
 import { listingProfileFromCard, optedIn } from "./card-listing.ts";
 import type { DiscoveryDeps } from "./deps.ts";
 import { endListing, findListing, saveListing } from "./listings.ts";
@@ -81,9 +82,12 @@ export async function receiveListing(
 
   const urlProblem = cardUrlProblem(request.from, request.cardUrl);
   if (urlProblem) return urlProblem;
-  // The card comes back bound to `from` (bindAgentCard): only keys rooted in the id can sign for
-  // it, so a request that verifies here is the listed agent's own, wherever its card now lives.
-  const fetched = await fetchPeerCard(ctx, fed, { cardUrl: request.cardUrl, agentId: request.from });
+  // Every check that needs no key has passed; a replayed nonce is refused before it costs a fetch.
+  // The signature needs the card (the signer may be a key only the card names), so the fetch comes
+  // first, under the stranger-fetch budgets. The card comes back bound to `from` (bindAgentCard):
+  // only keys rooted in the id sign for it, so a request that verifies is the agent's own.
+  if (isNonceSeen(ctx.db, pending.principal, pending.nonce)) return { ok: false, reason: "nonce_replay" };
+  const fetched = await strangerFetches(ctx, fed).card({ cardUrl: request.cardUrl, agentId: request.from });
   if (!fetched.ok) return cardFailure(fetched);
   const card = fetched.card;
   const accepted = authenticateSignedRequest(pending, { keys: resolveSenderKeys({ card, agentId: request.from }), verifier: fed.verifier });
@@ -101,8 +105,7 @@ function record(
   revalidateMs: number,
 ): ListingOutcome {
   const result = transaction(ctx.db, (tx) => {
-    const fresh = tx.insert(inboundNonces).values({ scope: r.principal, nonce: r.nonce, seenAt: now }).onConflictDoNothing().returning({ n: inboundNonces.nonce }).get();
-    if (!fresh) return null;
+    if (!insertNonce(tx, r.principal, r.nonce, now)) return null;
     if (r.action === "publish") {
       return saveListing(tx, { principal: r.principal, agentId: r.agentId, cardUrl: r.cardUrl, source: "remote", profile: listingProfileFromCard(r.card) }, now, now + revalidateMs);
     }

@@ -70,7 +70,10 @@ export async function receiveIntent(ctx: Ctx, input: ReceiveInput, deps: Federat
     return reject("sender_blocked");
   }
 
-  const resolved = await resolveInboundSenderKeys(ctx, { from: pending.from, principal: pending.principal, keyIdHint: pending.keyIdHint }, deps);
+  // A replay (nonce already recorded) may still be answered nonce_replay in INK's order, but it
+  // resolves keys from what is stored: it never makes the node fetch anything.
+  const replayed = q.nonceSeen.get(pending.principal, pending.nonce) !== null;
+  const resolved = await resolveInboundSenderKeys(ctx, { from: pending.from, principal: pending.principal, keyIdHint: pending.keyIdHint, network: !replayed }, deps);
   const decision = authenticate(pending, resolved.keys, input, policy, ctx, deps);
   if (!decision.ok) {
     const learned = resolved.learned;

@@ -4,8 +4,8 @@ import { connections } from "../../db/schema/index.ts";
 import { decodeEd25519PublicKey } from "../../ink/index.ts";
 import type { Ctx } from "../context.ts";
 import type { FederationDeps } from "../federation/deps.ts";
-import { fetchPeerCard } from "./fetch-peer-card.ts";
 import { hasSigningSet, savePeerCard } from "./peer-cards.ts";
+import { strangerFetches } from "./stranger-fetch.ts";
 
 /**
  * A card the sender pointed to (`Link: <url>; rel="agent-card"`) on a message that authenticated
@@ -21,12 +21,13 @@ export async function learnHintedCard(
   input: { from: string; principal: string; hintUrl: string; authenticatedKey: Uint8Array },
   deps: FederationDeps,
 ): Promise<boolean> {
-  const fetched = await fetchPeerCard(ctx, deps, { cardUrl: input.hintUrl, agentId: input.from });
+  const fetched = await strangerFetches(ctx, deps).card({ cardUrl: input.hintUrl, agentId: input.from });
   if (!fetched.ok) {
     ctx.log.info("hinted card not usable", { peer: input.principal, reason: fetched.reason });
     return false;
   }
   if (fetched.basis !== "proof") {
+    deps.fetchBudget.failed(input.hintUrl, ctx.clock.now());
     ctx.log.info("hinted card ignored: its proof does not root in the sender's id", { peer: input.principal, basis: fetched.basis });
     return false;
   }
