@@ -14,7 +14,6 @@ import { ownPrincipal } from "./own-publication.ts";
 
 export const MAX_LISTING_BYTES = 65_536;
 const PER_REQUESTER = { limit: 10, windowMs: 60_000 };
-const NETWORK = new Set(["dns_failed", "timeout", "network_error"]);
 
 /**
  * The directory-listing request (docs/decisions/directory-listings.md): strict, covered by the
@@ -39,9 +38,6 @@ export type ListingReason =
   | "self_listing"
   | "unsupported_principal"
   | "card_url_mismatch"
-  | "card_unavailable"
-  | "invalid_card"
-  | "card_identity_mismatch"
   | "discovery_not_enabled";
 
 export type ListingOutcome =
@@ -88,7 +84,7 @@ export async function receiveListing(
   // only keys rooted in the id sign for it, so a request that verifies is the agent's own.
   if (isNonceSeen(ctx.db, pending.principal, pending.nonce)) return { ok: false, reason: "nonce_replay" };
   const fetched = await strangerFetches(ctx, fed).card({ cardUrl: request.cardUrl, agentId: request.from });
-  if (!fetched.ok) return cardFailure(fetched);
+  if (!fetched.ok) return cardFailure(ctx, request, fetched);
   const card = fetched.card;
   const accepted = authenticateSignedRequest(pending, { keys: resolveSenderKeys({ card, agentId: request.from }), verifier: fed.verifier });
   if (!accepted.ok) return accepted;
@@ -137,11 +133,16 @@ function cardUrlProblem(from: string, cardUrl: string): ListingOutcome | null {
   return null;
 }
 
-function cardFailure(fetched: Extract<FetchCardResult, { ok: false }>): ListingOutcome {
-  const detail = `${fetched.reason}${fetched.httpStatus ? ` (HTTP ${fetched.httpStatus})` : ""}${fetched.detail ? `: ${fetched.detail}` : ""}`;
-  if (NETWORK.has(fetched.reason)) return { ok: false, reason: "card_unavailable", detail };
-  if (fetched.reason === "card_identity_mismatch") return { ok: false, reason: "card_identity_mismatch", detail: fetched.detail ?? "" };
-  return { ok: false, reason: "invalid_card", detail };
+/**
+ * Whatever went wrong with the card (unreachable, refused by the SSRF gate, a status, not a card,
+ * another id, a bad proof, not bound to the id, over the fetch budget), the requester hears INK's
+ * generic `unresolvable_sender_key` only (INK §12: never reveal fetch-vs-verification failure):
+ * the details would make the directory an oracle for internal names and other hosts' answers.
+ * They go to the log. A listing agent retries later (push-to-directory treats it as transient).
+ */
+function cardFailure(ctx: Ctx, request: { from: string; cardUrl: string }, fetched: Extract<FetchCardResult, { ok: false }>): ListingOutcome {
+  ctx.log.info("listing card not usable", { from: request.from, cardUrl: request.cardUrl, reason: fetched.reason, httpStatus: fetched.httpStatus, detail: fetched.detail });
+  return { ok: false, reason: "unresolvable_sender_key" };
 }
 
 function issueOf(issue: v.BaseIssue<unknown> | undefined): string {
