@@ -96,7 +96,13 @@ export async function receiveIntent(ctx: Ctx, input: ReceiveInput, deps: Federat
   const gate = relationshipGate(ctx, { principal: pending.principal, from: pending.from, intent: envelope.intent, correlationId: envelope.correlationId, payload: envelope.payload }, connection?.status ?? null, owner);
   if (!gate.ok) return gate;
 
-  const store: StoreContext = { now, own, owner, principal: pending.principal, from: pending.from, envelope, sealed: decision.sealed, keyId: decision.keyId, nonce: decision.nonce.value, learned: resolved.learned };
+  // The card hint (INK §15 TOFU): only for a nonce never seen, so a replay fetches nothing; stored
+  // with the message, so the card is known before the owner can answer it.
+  let learned = resolved.learned;
+  const genesis = firstContact && input.cardHint && !replayed ? agentIdPublicKey(pending.from) : null;
+  if (genesis && input.cardHint) learned = (await learnHintedCard(ctx, { from: pending.from, principal: pending.principal, hintUrl: input.cardHint, authenticatedKey: genesis }, deps)) ?? learned;
+
+  const store: StoreContext = { now, own, owner, principal: pending.principal, from: pending.from, envelope, sealed: decision.sealed, keyId: decision.keyId, nonce: decision.nonce.value, learned };
   let result: ReturnType<typeof storeInbound>;
   try {
     // Group commit: this write shares one transaction (and one fsync) with the other requests of
@@ -113,9 +119,6 @@ export async function receiveIntent(ctx: Ctx, input: ReceiveInput, deps: Federat
     if (e instanceof Rollback) return e.result;
     throw e;
   }
-  // The card hint, only now that the nonce is committed: a replay never gets here (INK §15 TOFU).
-  const genesis = firstContact && input.cardHint && !result.duplicate ? agentIdPublicKey(pending.from) : null;
-  if (genesis && input.cardHint) await learnHintedCard(ctx, { from: pending.from, principal: pending.principal, hintUrl: input.cardHint, authenticatedKey: genesis }, deps);
   if (result.queuedReply) deps.wakeOutbox();
   const { queuedReply: _q, ...outcome } = result;
   return outcome;

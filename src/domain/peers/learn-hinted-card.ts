@@ -1,10 +1,7 @@
-import { eq } from "drizzle-orm";
-import { transaction } from "../../db/client.ts";
-import { connections } from "../../db/schema/index.ts";
 import { decodeEd25519PublicKey } from "../../ink/index.ts";
 import type { Ctx } from "../context.ts";
 import type { FederationDeps } from "../federation/deps.ts";
-import { hasSigningSet, savePeerCard } from "./peer-cards.ts";
+import { hasSigningSet, type PeerCardUpdate } from "./peer-cards.ts";
 import { strangerFetches } from "./stranger-fetch.ts";
 
 /**
@@ -13,23 +10,24 @@ import { strangerFetches } from "./stranger-fetch.ts";
  * who saw the request could deliver it first with another hint, so the hint may only narrow: the
  * card is kept only when its proof roots in the sender's id (INK §13, basis `proof`: signed by the
  * genesis key or through its rotation chain) and it lists the key that signed the request as
- * active. Called after the message (and its replay nonce) was committed, so a replay fetches
- * nothing. Returns whether the card was kept (peer card, and the connection's card URL and names).
+ * active. The caller asks only for a request whose nonce was never seen (a replay fetches
+ * nothing) and stores what is returned with the message, in its transaction (so the card is known
+ * before the owner can answer the message).
  */
 export async function learnHintedCard(
   ctx: Ctx,
   input: { from: string; principal: string; hintUrl: string; authenticatedKey: Uint8Array },
   deps: FederationDeps,
-): Promise<boolean> {
+): Promise<PeerCardUpdate | null> {
   const fetched = await strangerFetches(ctx, deps).card({ cardUrl: input.hintUrl, agentId: input.from });
   if (!fetched.ok) {
     ctx.log.info("hinted card not usable", { peer: input.principal, reason: fetched.reason });
-    return false;
+    return null;
   }
   if (fetched.basis !== "proof") {
     deps.fetchBudget.failed(input.hintUrl, ctx.clock.now());
     ctx.log.info("hinted card ignored: its proof does not root in the sender's id", { peer: input.principal, basis: fetched.basis });
-    return false;
+    return null;
   }
   const signing = fetched.card.keys?.signing;
   const consistent = Array.isArray(signing)
@@ -37,18 +35,9 @@ export async function learnHintedCard(
     : sameKey(decodeEd25519PublicKey(fetched.card.publicKeyMultibase), input.authenticatedKey);
   if (!consistent) {
     ctx.log.warn("hinted card does not list the key that signed the request; ignored", { peer: input.principal });
-    return false;
+    return null;
   }
-  const now = ctx.clock.now();
-  const card = fetched.card;
-  transaction(ctx.db, (tx) => {
-    savePeerCard(tx, { principal: input.principal, agentId: input.from, cardUrl: input.hintUrl, card: { json: fetched.cardJson, signingSet: hasSigningSet(card) }, refreshAttempt: true }, now);
-    tx.update(connections)
-      .set({ cardUrl: input.hintUrl, ...(card.handle ? { handle: card.handle } : {}), ...(card.displayName ? { displayName: card.displayName } : {}) })
-      .where(eq(connections.principal, input.principal))
-      .run();
-  });
-  return true;
+  return { principal: input.principal, agentId: input.from, cardUrl: input.hintUrl, card: { json: fetched.cardJson, signingSet: hasSigningSet(fetched.card) }, refreshAttempt: true };
 }
 
 function sameKey(a: Uint8Array | null, b: Uint8Array): boolean {
