@@ -49,8 +49,6 @@ export async function answerDiscoveryQuery(ctx: Ctx, input: { body: Uint8Array }
   const env = shape.envelope;
   const principal = normalizePrincipal(env.from);
   if (!principal.ok) return { ok: false, reason: "schema", detail: "from" };
-  const limited = fed.limiter.consume("discovery-query", principal.principal, PER_REQUESTER, now);
-  if (!limited.allowed) return { ok: false, reason: "rate_limited", retryAfterSeconds: limited.retryAfterSeconds };
   // The checks that need no key (audience, freshness, an unused nonce) decide whether the
   // requester's card may be fetched; the answer still follows INK's order, with stored keys.
   const timestampMs = parseTimestamp(env.timestamp) ?? now;
@@ -70,6 +68,9 @@ export async function answerDiscoveryQuery(ctx: Ctx, input: { body: Uint8Array }
     return result;
   });
   if (!verified.ok) return { ok: false, reason: verified.reason, ...(verified.issue ? { detail: verified.issue } : {}) };
+  // Charged only once the query is authenticated and fresh: forged ones cannot spend an agent's budget.
+  const limited = fed.limiter.consume("discovery-query", verified.principal, PER_REQUESTER, now);
+  if (!limited.allowed) return { ok: false, reason: "rate_limited", retryAfterSeconds: limited.retryAfterSeconds };
   const tags = verified.envelope.query.tags ?? [];
   const limit = verified.envelope.query.limit ?? DEFAULT_LIMIT;
   const clauses = tags.map((t) => columnPhrase(["skills", "tags"], t)).filter((c): c is string => c !== null);

@@ -73,8 +73,6 @@ export async function receiveListing(
   if (pending.principal === ownPrincipal(own.agent, fed.node.wordmark)) {
     return { ok: false, reason: "self_listing", detail: "this is the directory's own agent; its owner publishes it through the owner API" };
   }
-  const limited = fed.limiter.consume("directory-listing", pending.principal, PER_REQUESTER, now);
-  if (!limited.allowed) return { ok: false, reason: "rate_limited", retryAfterSeconds: limited.retryAfterSeconds };
 
   const urlProblem = cardUrlProblem(request.from, request.cardUrl);
   if (urlProblem) return urlProblem;
@@ -91,17 +89,26 @@ export async function receiveListing(
   if (request.action === "publish" && !optedIn(card)) {
     return { ok: false, reason: "discovery_not_enabled", detail: "the card's discovery descriptor must say enabled: true with scope public" };
   }
-  return record(ctx, { principal: accepted.principal, nonce: accepted.nonce, action: request.action, agentId: request.from, cardUrl: request.cardUrl, card }, now, deps.revalidateMs);
+  return record(ctx, fed, { principal: accepted.principal, nonce: accepted.nonce, action: request.action, agentId: request.from, cardUrl: request.cardUrl, card }, now, deps.revalidateMs);
 }
 
+/**
+ * The write, in one transaction: the nonce (a conflict is a replay), then the per-requester limit —
+ * charged only now that the request is authenticated and fresh, so requests forged in an agent's
+ * name cannot spend its budget (INK §9 step 11 order: nonce, then rate limits; a limited request
+ * keeps its nonce spent) — then the listing itself.
+ */
 function record(
   ctx: Ctx,
+  fed: Pick<DiscoveryDeps["federation"], "limiter">,
   r: { principal: string; nonce: string; action: "publish" | "unpublish"; agentId: string; cardUrl: string; card: AgentCard },
   now: number,
   revalidateMs: number,
 ): ListingOutcome {
   const result = transaction(ctx.db, (tx) => {
     if (!insertNonce(tx, r.principal, r.nonce, now)) return null;
+    const budget = fed.limiter.consume("directory-listing", r.principal, PER_REQUESTER, now);
+    if (!budget.allowed) return budget;
     if (r.action === "publish") {
       return saveListing(tx, { principal: r.principal, agentId: r.agentId, cardUrl: r.cardUrl, source: "remote", profile: listingProfileFromCard(r.card) }, now, now + revalidateMs);
     }
@@ -109,6 +116,7 @@ function record(
     return existing?.source === "remote" && existing.status === "listed" ? endListing(tx, existing.id, "delisted", now) : (existing ?? undefined);
   });
   if (result === null) return { ok: false, reason: "nonce_replay" };
+  if (result !== undefined && "allowed" in result) return { ok: false, reason: "rate_limited", retryAfterSeconds: result.retryAfterSeconds };
   ctx.log.info(r.action === "publish" ? "directory listing added" : "directory listing removed", { principal: r.principal });
   const listed = result?.status === "listed" && r.action === "publish";
   return {

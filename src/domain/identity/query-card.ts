@@ -34,8 +34,6 @@ export async function queryAgentCard(
   if (!own || input.pathAgentId !== own.agentId) return { ok: false, reason: "unknown_recipient" };
   const pending = inspectSignedRequest({ body: input.body, authorization: input.authorization, now }, { ownAgentId: own.agentId, path: input.requestPath, wordmark: deps.node.wordmark, typeSuffix: "agent_card_query" });
   if (!pending.ok) return pending;
-  const limited = deps.limiter.consume("card-query", pending.principal, PER_REQUESTER, now);
-  if (!limited.allowed) return { ok: false, reason: "rate_limited", retryAfterSeconds: limited.retryAfterSeconds };
   // A replayed nonce resolves keys from what is stored only: it makes the node fetch nothing.
   const network = !isNonceSeen(ctx.db, pending.principal, pending.nonce);
   const resolved = await resolveInboundSenderKeys(ctx, { from: pending.from, principal: pending.principal, keyIdHint: pending.keyIdHint, network }, deps);
@@ -48,6 +46,9 @@ export async function queryAgentCard(
   });
   if (!accepted.ok) return accepted;
   if (replayed) return { ok: false, reason: "nonce_replay" };
+  // Charged only for an authenticated, fresh request: forged ones cannot spend an agent's budget.
+  const limited = deps.limiter.consume("card-query", accepted.principal, PER_REQUESTER, now);
+  if (!limited.allowed) return { ok: false, reason: "rate_limited", retryAfterSeconds: limited.retryAfterSeconds };
   const connection = ctx.db.select({ status: connections.status }).from(connections).where(eq(connections.principal, accepted.principal)).get();
   const scope = connection?.status === "connected" ? "connected" : "public";
   const card = getAgentCard(ctx, deps.node);
