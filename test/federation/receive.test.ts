@@ -248,6 +248,17 @@ describe("INK receiver: one test per rejection", () => {
     expect(limited!.headers.get("retry-after")).toMatch(/^\d+$/);
   });
 
+  test("INK §9 order: a replay is answered nonce_replay and spends none of the sender's hourly budget", async () => {
+    connectBob();
+    setPolicy({ maxInboundRate: 3 });
+    const once = signedIntent("bob", alice, { intent: "ping", payload: {} });
+    expect((await postIntent(alice, once)).status).toBe(202);
+    for (let i = 0; i < 5; i++) await expectRejected(await postIntent(alice, once, { headers: { [TEST_REMOTE_HEADER]: `203.0.113.${i}` } }), 409, "nonce_replay");
+    for (let i = 0; i < 2; i++) expect((await postIntent(alice, signedIntent("bob", alice, { intent: "ping", payload: {} }))).status).toBe(202);
+    await expectRejected(await postIntent(alice, signedIntent("bob", alice, { intent: "ping", payload: {} })), 429, "rate_limited");
+    expect(stored()).toHaveLength(3);
+  });
+
   test("a rejected request leaves nothing behind (no message, no nonce burned for the next valid one)", async () => {
     connectBob();
     const good = signedIntent("bob", alice, { intent: "ping", payload: {} });

@@ -80,11 +80,6 @@ export async function receiveIntent(ctx: Ctx, input: ReceiveInput, deps: Federat
     if (learned) transaction(ctx.db, (tx) => savePeerCard(tx, learned, now)); // what was learned about the keys stays true
     return reject(decision.reason, decision.detail);
   }
-  // INK §9 step 11: the per-sender limit counts authenticated senders only (a forged `from` cannot
-  // spend someone else's budget): the owner's maxInboundRate, intents per hour per sender.
-  const hourly = deps.limiter.consume("ink-sender-hour", pending.principal, { limit: Math.max(1, owner.maxInboundRate), windowMs: 3_600_000 }, now);
-  if (!hourly.allowed) return { ok: false, reason: "rate_limited", retryAfterSeconds: hourly.retryAfterSeconds };
-
   const envelope = decision.envelope;
   const firstContact = decision.keyId === "bootstrap";
   // INK §15: trust on first use speaks for a new key only in a connection request.
@@ -103,7 +98,7 @@ export async function receiveIntent(ctx: Ctx, input: ReceiveInput, deps: Federat
   if (genesis && input.cardHint) learned = (await learnHintedCard(ctx, { from: pending.from, principal: pending.principal, hintUrl: input.cardHint, authenticatedKey: genesis }, deps)) ?? learned;
 
   const store: StoreContext = { now, own, owner, principal: pending.principal, from: pending.from, envelope, sealed: decision.sealed, keyId: decision.keyId, nonce: decision.nonce.value, learned };
-  let result: ReturnType<typeof storeInbound>;
+  let result: ReturnType<typeof storeInbound> | { ok: false; reason: "rate_limited"; retryAfterSeconds: number };
   try {
     // Group commit: this write shares one transaction (and one fsync) with the other requests of
     // this event-loop turn, in its own savepoint; it resolves only after COMMIT.
@@ -111,6 +106,11 @@ export async function receiveIntent(ctx: Ctx, input: ReceiveInput, deps: Federat
       // INK §8: the nonce is recorded last, atomically with the message; a conflict is a replay.
       const fresh = q.insertNonce.get(pending.principal, store.nonce, now);
       if (!fresh) throw new Rollback(reject("nonce_replay"));
+      // INK §9 step 11: the nonce, then the per-sender limit (the owner's maxInboundRate, intents per
+      // hour), so neither a forged `from` nor a replay spends a sender's budget. A limited message
+      // keeps its nonce spent (committed) and is not stored.
+      const hourly = deps.limiter.consume("ink-sender-hour", pending.principal, { limit: Math.max(1, owner.maxInboundRate), windowMs: 3_600_000 }, now);
+      if (!hourly.allowed) return { ok: false as const, reason: "rate_limited" as const, retryAfterSeconds: hourly.retryAfterSeconds };
       const stored = storeInbound(tx, ctx, store);
       if (!stored.ok) throw new Rollback(stored); // nothing of a refused message is kept, its nonce included
       return stored;
@@ -119,6 +119,7 @@ export async function receiveIntent(ctx: Ctx, input: ReceiveInput, deps: Federat
     if (e instanceof Rollback) return e.result;
     throw e;
   }
+  if (!result.ok) return result;
   if (result.queuedReply) deps.wakeOutbox();
   const { queuedReply: _q, ...outcome } = result;
   return outcome;
