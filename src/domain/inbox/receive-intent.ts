@@ -81,9 +81,10 @@ export async function receiveIntent(ctx: Ctx, input: ReceiveInput, deps: Federat
     return reject(decision.reason, decision.detail);
   }
   const envelope = decision.envelope;
+  // INK §6.3 (4), §15: with no card signing set ever observed, the key inside a key-derived id
+  // verifies any intent, sealed or not; whether that sender may send it is policy (the gate below:
+  // a stranger gets not_connected, a connection is let through).
   const firstContact = decision.keyId === "bootstrap";
-  // INK §15: trust on first use speaks for a new key only in a connection request.
-  if (firstContact && envelope.intent !== "connection_request") return reject("unresolvable_sender_key", "unknown sender: only a connection_request may come from an unknown key");
   if (envelope.expiresAt !== undefined) {
     const expires = parseTimestamp(envelope.expiresAt);
     if (expires !== null && expires < now) return reject("message_expired", "expiresAt is in the past");
