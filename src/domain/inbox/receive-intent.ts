@@ -66,7 +66,7 @@ export async function receiveIntent(ctx: Ctx, input: ReceiveInput, deps: Federat
   const q = ingestQueries(ctx.db);
   const owner = policyFromRow(q.policy.get());
   const connection = q.connectionByPrincipal.get(pending.principal) ?? null;
-  if (connection?.status === "blocked" || owner.blockedDids.includes(pending.from) || owner.blockedDids.includes(pending.principal)) {
+  if (connection?.status === "blocked" || owner.blockedDids.includes(pending.principal)) {
     return reject("sender_blocked");
   }
 
