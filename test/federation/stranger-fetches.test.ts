@@ -49,6 +49,37 @@ describe("did:web senders with no stored card", () => {
   });
 });
 
+describe("did:web senders with a valid card that are refused", () => {
+  test("are not fetched again on every request either: what was learned is kept (and expires with the stranger's other state)", async () => {
+    const bob = await bootNetworkNode({ name: "bob" });
+    nodes.push(bob);
+    const key = personaKey("carol", "signing");
+    const hits: string[] = [];
+    let did = "";
+    const server: ReturnType<typeof Bun.serve> = Bun.serve({
+      port: 0,
+      hostname: "127.0.0.1",
+      tls: testTls(),
+      fetch(req): Response {
+        const path = new URL(req.url).pathname;
+        hits.push(path);
+        if (path !== `/ink/v1/${encodeURIComponent(did)}/agent.json`) return new Response("no", { status: 404 });
+        return Response.json({
+          protocol: "ink/0.1", agentId: did, handle: "dee", displayName: "Dee", endpoint: `https://dee.kith.test:${server.port}/inbox`, publicKeyMultibase: key.publicKeyMultibase,
+          capabilities: { intentsAccepted: ["ping"], intentsSent: ["ping"] }, availability: { timezone: "UTC" },
+        });
+      },
+    });
+    servers.push(server);
+    did = `did:web:dee.kith.test%3A${server.port}`;
+    for (let i = 0; i < 5; i++) {
+      const res = await postIntent(bob, signedIntent("carol", bob, { from: did, intent: "ping", payload: {} }), { headers: ip(1) });
+      expect((await json(res)).code).toBe("not_connected");
+    }
+    expect(hits).toEqual(["/.well-known/did.json", `/ink/v1/${encodeURIComponent(did)}/agent.json`]);
+  });
+});
+
 describe("directory listings", () => {
   test("card URLs on one host are fetched at most 30 times a minute however many addresses ask; a failing URL once per 5 minutes", async () => {
     const dir = await bootNetworkNode({ name: "dir", persona: "carol" });

@@ -75,11 +75,14 @@ export async function receiveIntent(ctx: Ctx, input: ReceiveInput, deps: Federat
   const replayed = q.nonceSeen.get(pending.principal, pending.nonce) !== null;
   const resolved = await resolveInboundSenderKeys(ctx, { from: pending.from, principal: pending.principal, keyIdHint: pending.keyIdHint, network: !replayed }, deps);
   const decision = authenticate(pending, resolved.keys, input, policy, ctx, deps);
-  if (!decision.ok) {
+  // What was learned about the sender's keys stays true whatever happens to this message; kept, it
+  // also spares the next request a fetch (a refused sender is not fetched again on every request).
+  const keepLearned = <T>(refusal: T): T => {
     const learned = resolved.learned;
-    if (learned) transaction(ctx.db, (tx) => savePeerCard(tx, learned, now)); // what was learned about the keys stays true
-    return reject(decision.reason, decision.detail);
-  }
+    if (learned) transaction(ctx.db, (tx) => savePeerCard(tx, learned, now));
+    return refusal;
+  };
+  if (!decision.ok) return keepLearned(reject(decision.reason, decision.detail));
   const envelope = decision.envelope;
   // INK §6.3 (4), §15: with no card signing set ever observed, the key inside a key-derived id
   // verifies any intent, sealed or not; whether that sender may send it is policy (the gate below:
@@ -87,10 +90,10 @@ export async function receiveIntent(ctx: Ctx, input: ReceiveInput, deps: Federat
   const firstContact = decision.keyId === "bootstrap";
   if (envelope.expiresAt !== undefined) {
     const expires = parseTimestamp(envelope.expiresAt);
-    if (expires !== null && expires < now) return reject("message_expired", "expiresAt is in the past");
+    if (expires !== null && expires < now) return keepLearned(reject("message_expired", "expiresAt is in the past"));
   }
   const gate = relationshipGate(ctx, { principal: pending.principal, from: pending.from, intent: envelope.intent, correlationId: envelope.correlationId, payload: envelope.payload }, connection?.status ?? null, owner);
-  if (!gate.ok) return gate;
+  if (!gate.ok) return keepLearned(gate);
 
   // The card hint (INK §15 TOFU): only for a nonce never seen, so a replay fetches nothing; stored
   // with the message, so the card is known before the owner can answer it.
@@ -111,7 +114,10 @@ export async function receiveIntent(ctx: Ctx, input: ReceiveInput, deps: Federat
       // hour), so neither a forged `from` nor a replay spends a sender's budget. A limited message
       // keeps its nonce spent (committed) and is not stored.
       const hourly = deps.limiter.consume("ink-sender-hour", pending.principal, { limit: Math.max(1, owner.maxInboundRate), windowMs: 3_600_000 }, now);
-      if (!hourly.allowed) return { ok: false as const, reason: "rate_limited" as const, retryAfterSeconds: hourly.retryAfterSeconds };
+      if (!hourly.allowed) {
+        if (store.learned) savePeerCard(tx, store.learned, now);
+        return { ok: false as const, reason: "rate_limited" as const, retryAfterSeconds: hourly.retryAfterSeconds };
+      }
       const stored = storeInbound(tx, ctx, store);
       if (!stored.ok) throw new Rollback(stored); // nothing of a refused message is kept, its nonce included
       return stored;
