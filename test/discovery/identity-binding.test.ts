@@ -2,34 +2,26 @@
 // card that claims the victim's key-derived id (alice's genesis key) and lists the stranger's key
 // too. Three real in-process nodes over TLS: directory D, the victim alice, and bob, whose owner
 // contacts "alice" through what D lists.
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { directoryListings, peerCards } from "../../src/db/schema/index.ts";
-import { bootNetworkNode, type NetworkNode, type TestNode } from "../helpers/boot.ts";
+import { bootNetworkNode, type TestNode } from "../helpers/boot.ts";
+import { stopAfterEach } from "../helpers/cleanup.ts";
 import { testClock } from "../helpers/clock.ts";
 import { fakeAgent, LISTINGS_PATH, listingRequest } from "../helpers/discovery.ts";
 import { postIntent, signedIntent } from "../helpers/ink.ts";
 import { asOwner } from "../helpers/owner.ts";
 import { json } from "../helpers/process.ts";
 
-let nodes: NetworkNode[] = [];
-let fakes: Array<{ stop(): unknown }> = [];
-afterEach(async () => {
-  await Promise.all(nodes.map((n) => n.stop()));
-  for (const f of fakes) f.stop();
-  nodes = [];
-  fakes = [];
-});
+const keep = stopAfterEach();
 
 async function network() {
   const clock = testClock();
-  const dir = await bootNetworkNode({ name: "dir", persona: "carol", clock });
-  const alice = await bootNetworkNode({ name: "alice", clock, discovery: { directories: [dir.url] } });
-  const bob = await bootNetworkNode({ name: "bob", clock });
-  nodes.push(dir, alice, bob);
+  const dir = keep(await bootNetworkNode({ name: "dir", persona: "carol", clock }));
+  const alice = keep(await bootNetworkNode({ name: "alice", clock, discovery: { directories: [dir.url] } }));
+  const bob = keep(await bootNetworkNode({ name: "bob", clock }));
   // The stranger's card: alice's id and genesis key, plus acme's key; unsigned (no proof roots acme's key in alice's id).
-  const impostor = fakeAgent("impostor", "alice", { extraKeys: ["acme"] });
+  const impostor = keep(fakeAgent("impostor", "alice", { extraKeys: ["acme"] }));
   impostor.state.handle = "alice";
-  fakes.push(impostor);
   return { dir, alice, bob, impostor };
 }
 const post = (node: TestNode, init: RequestInit) => node.request(LISTINGS_PATH, init);
@@ -68,21 +60,20 @@ describe("a stranger cannot be listed as, or trusted as, another agent", () => {
   });
 
   test("a listing moves or is withdrawn only on the listed agent's own verified request, never because its card failed once", async () => {
-    const { dir, alice, impostor } = await network();
-    await asOwner(alice, "/api/svc/discovery/publish", { method: "POST" });
-    expect((await post(dir, listingRequest(dir, { from: alice.agentId!, cardUrl: alice.cardUrl! }))).status).toBe(200);
-    // alice's node is down for a moment (the listed card cannot be fetched) ...
-    await alice.stop();
-    nodes = nodes.filter((n) => n !== alice);
-    // ... the stranger tries to move the listing to its card, and to withdraw it
-    for (const action of ["publish", "unpublish"]) {
-      const res = await post(dir, listingRequest(dir, { from: alice.agentId!, cardUrl: impostor.cardUrl, signer: "acme", action }));
-      expect({ action, status: res.status }).toEqual({ action, status: 401 });
+    const { dir, impostor } = await network();
+    const victim = keep(fakeAgent("victim", "alice")); // alice's agent, her card at her own host
+    expect((await post(dir, listingRequest(dir, { from: victim.agentId, cardUrl: victim.cardUrl }))).status).toBe(200);
+    for (const mode of ["404", "503"] as const) {
+      victim.state.mode = mode; // the listed card does not answer for a moment ...
+      // ... and the stranger tries to move the listing to its card, and to withdraw it
+      for (const action of ["publish", "unpublish"]) {
+        const res = await post(dir, listingRequest(dir, { from: victim.agentId, cardUrl: impostor.cardUrl, signer: "acme", action }));
+        expect({ mode, action, status: res.status }).toEqual({ mode, action, status: 401 });
+      }
     }
-    expect(listed(dir).map((l) => l.cardUrl)).toEqual([alice.cardUrl!]);
-    // alice herself (her genesis key) may move her listing even while the old card is unreachable
-    const moved = await post(dir, listingRequest(dir, { from: alice.agentId!, cardUrl: impostor.cardUrl, signer: "alice" }));
-    expect(moved.status).toBe(200);
+    expect(listed(dir).map((l) => l.cardUrl)).toEqual([victim.cardUrl]);
+    // alice herself (her genesis key) may move her listing, even while the old card does not answer
+    expect((await post(dir, listingRequest(dir, { from: victim.agentId, cardUrl: impostor.cardUrl, signer: "alice" }))).status).toBe(200);
     expect(listed(dir).map((l) => l.cardUrl)).toEqual([impostor.cardUrl]);
   });
 });

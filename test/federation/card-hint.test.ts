@@ -2,32 +2,24 @@
 // first-contact card hint (`Link: <url>; rel="agent-card"`) is covered by no signature. A replay
 // must fetch nothing, and a hint substituted by whoever delivers a captured request first must
 // bind nothing.
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { connections, peerCards } from "../../src/db/schema/index.ts";
-import { bootNetworkNode, type NetworkNode } from "../helpers/boot.ts";
+import { bootNetworkNode } from "../helpers/boot.ts";
+import { stopAfterEach } from "../helpers/cleanup.ts";
 import { fakeAgent } from "../helpers/discovery.ts";
 import { postIntent, signedIntent } from "../helpers/ink.ts";
 import { json } from "../helpers/process.ts";
 
-let nodes: NetworkNode[] = [];
-let fakes: Array<{ stop(): unknown }> = [];
-afterEach(async () => {
-  await Promise.all(nodes.map((n) => n.stop()));
-  for (const f of fakes) f.stop();
-  nodes = [];
-  fakes = [];
-});
+const keep = stopAfterEach();
 
 const request = { intent: "connection_request", payload: { method: "discovery", context: "hi", profileSnapshot: { headline: "", skills: [], interests: [], openTo: [] } } };
 const link = (url: string) => ({ link: `<${url}>; rel="agent-card"` });
 
 describe("first-contact card hints", () => {
   test("a captured request replayed five times causes no fetch of its hint (one fetch, for the delivery that counted)", async () => {
-    const bob = await bootNetworkNode({ name: "bob" });
-    nodes.push(bob);
-    const hinted = fakeAgent("hinted", "carol");
+    const bob = keep(await bootNetworkNode({ name: "bob" }));
+    const hinted = keep(fakeAgent("hinted", "carol"));
     hinted.state.mode = "404"; // nothing usable there, so nothing is learned that would end first contact
-    fakes.push(hinted);
     const req = signedIntent("carol", bob, request);
     expect((await postIntent(bob, req, { headers: link(hinted.cardUrl) })).status).toBe(202);
     expect(hinted.state.hits).toBe(1);
@@ -39,11 +31,9 @@ describe("first-contact card hints", () => {
   });
 
   test("a hint substituted on a captured request binds nothing: the substitute's key and address are not learned for the sender", async () => {
-    const bob = await bootNetworkNode({ name: "bob" });
-    nodes.push(bob);
+    const bob = keep(await bootNetworkNode({ name: "bob" }));
     // the substitute claims carol's id, lists carol's genesis key (so it "matches" the request) and acme's key; unsigned
-    const substitute = fakeAgent("evil", "carol", { extraKeys: ["acme"] });
-    fakes.push(substitute);
+    const substitute = keep(fakeAgent("evil", "carol", { extraKeys: ["acme"] }));
     const captured = signedIntent("carol", bob, request);
     expect((await postIntent(bob, captured, { headers: link(substitute.cardUrl) })).status).toBe(202);
     expect(substitute.state.hits).toBe(1);

@@ -2,27 +2,23 @@
 // attacker's side: requests forged in an agent's name (its `from`, someone else's signature) must
 // not spend that agent's per-requester budget on listings, card queries and discovery queries.
 // Before authentication only per-address limits apply; after it, the agent's own requests count.
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { formatTimestamp, signDiscoveryQuery, signTransport } from "../../src/ink/index.ts";
-import { bootNetworkNode, bootTestApp, type NetworkNode, type TestNode } from "../helpers/boot.ts";
+import { bootNetworkNode, bootTestApp, type TestNode } from "../helpers/boot.ts";
+import { stopAfterEach } from "../helpers/cleanup.ts";
 import { fakeAgent, LISTINGS_PATH, listingRequest } from "../helpers/discovery.ts";
 import { freshNonce } from "../helpers/ink.ts";
 import { personaKey, type PersonaName } from "../helpers/personas.ts";
 import { json } from "../helpers/process.ts";
 
-let cleanups: Array<() => unknown> = [];
-afterEach(async () => {
-  for (const c of cleanups) await c();
-  cleanups = [];
-});
+const keep = stopAfterEach();
 const idOf = (p: PersonaName) => `svc:${personaKey(p, "signing").publicKeyMultibase}`;
 const ip = (n: number) => `198.51.100.${n}`;
 
 describe("forged requests do not spend the named agent's budget", () => {
   test("directory listing (10 a minute per requester): ten forgeries, then the agent's own request is listed", async () => {
-    const dir: NetworkNode = await bootNetworkNode({ name: "dir", persona: "carol" });
-    const alice = fakeAgent("alice", "alice");
-    cleanups.push(() => dir.stop(), () => alice.stop());
+    const dir = keep(await bootNetworkNode({ name: "dir", persona: "carol" }));
+    const alice = keep(fakeAgent("alice", "alice"));
     for (let i = 0; i < 10; i++) {
       const forged = listingRequest(dir, { from: alice.agentId, cardUrl: alice.cardUrl, signer: "acme" });
       forged.headers["x-test-remote-address"] = ip(i);
@@ -36,7 +32,7 @@ describe("forged requests do not spend the named agent's budget", () => {
 
   test("agent-card query (30 a minute per requester): thirty forgeries, then the agent's own query is answered", async () => {
     const node: TestNode = bootTestApp();
-    cleanups.push(() => node.close());
+    keep({ stop: () => node.close() });
     const query = (signer: PersonaName, n: number) => {
       const path = `/ink/v1/${node.agentId}/agent-card-query`;
       const body = { protocol: "ink/0.1", type: "network.svc.agent_card_query", from: idOf("bob"), to: node.agentId, nonce: freshNonce(), timestamp: formatTimestamp(node.clock.now()) };
@@ -53,7 +49,7 @@ describe("forged requests do not spend the named agent's budget", () => {
 
   test("discovery query (30 a minute per requester): thirty forgeries, then the agent's own query is answered", async () => {
     const node: TestNode = bootTestApp();
-    cleanups.push(() => node.close());
+    keep({ stop: () => node.close() });
     const ask = (signer: PersonaName, n: number) => {
       const signed = signDiscoveryQuery({ from: idOf("bob"), to: node.agentId!, nonce: freshNonce(), timestamp: formatTimestamp(node.clock.now()), query: {} }, personaKey(signer, "signing").privateKey, "svc");
       if (!signed.ok) throw new Error(signed.issue);

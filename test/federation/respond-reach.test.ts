@@ -1,23 +1,18 @@
 // Issue 12 "Owner writes": answering a connection_request must reach the peer the inbox shows —
 // through the card URL the owner gives, or the card hint the peer gave (when its key signed it) —
 // or fail at once with an error the owner can read, never "202 queued" and a delivery that fails.
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { outbox } from "../../src/db/schema/index.ts";
 import { signAgentCard } from "../../src/ink/index.ts";
-import { bootNetworkNode, type NetworkNode } from "../helpers/boot.ts";
+import { bootNetworkNode } from "../helpers/boot.ts";
+import { stopAfterEach } from "../helpers/cleanup.ts";
 import { postIntent, signedIntent } from "../helpers/ink.ts";
 import { asOwner } from "../helpers/owner.ts";
 import { personaKey } from "../helpers/personas.ts";
 import { json } from "../helpers/process.ts";
 import { testTls } from "../helpers/tls.ts";
 
-let alice: NetworkNode | undefined;
-let peer: ReturnType<typeof inkPeer> | undefined;
-afterEach(async () => {
-  await alice?.stop();
-  peer?.stop();
-  alice = peer = undefined;
-});
+const keep = stopAfterEach();
 
 /** Carol as an independent INK agent: her card (signed by her genesis key, or not) and an inbox. */
 function inkPeer(options: { signed: boolean }) {
@@ -43,12 +38,12 @@ function inkPeer(options: { signed: boolean }) {
     },
   });
   const base = `https://carol.kith.test:${server.port}`;
-  return { agentId, received, cardUrl: `${base}/ink/v1/${encodeURIComponent(agentId)}/agent.json`, stop: () => server.stop(true) };
+  return keep({ agentId, received, cardUrl: `${base}/ink/v1/${encodeURIComponent(agentId)}/agent.json`, stop: () => server.stop(true) });
 }
 
 const request = { intent: "connection_request", payload: { method: "discovery", context: "hi", profileSnapshot: { headline: "", skills: [], interests: [], openTo: [] } } };
 async function requestFromCarol(options: { hint?: string } = {}) {
-  alice = await bootNetworkNode({ name: "alice" });
+  const alice = keep(await bootNetworkNode({ name: "alice" }));
   const res = await postIntent(alice, signedIntent("carol", alice, request), options.hint ? { headers: { link: `<${options.hint}>; rel="agent-card"` } } : {});
   expect(res.status).toBe(202);
   const [message] = (await json(await asOwner(alice, "/api/svc/inbox"))).items;
@@ -74,7 +69,7 @@ describe("answering a connection request reaches the peer, or says why it cannot
   });
 
   test("respond with the cardUrl the owner trusts: the answer is delivered there", async () => {
-    peer = inkPeer({ signed: false });
+    const peer = inkPeer({ signed: false });
     const { node, message } = await requestFromCarol();
     expect((await asOwner(node, `/api/svc/inbox/${message.id}/respond`, { body: { payload: { status: "accepted" }, cardUrl: peer.cardUrl } })).status).toBe(202);
     await node.drainOutbox();
@@ -83,15 +78,15 @@ describe("answering a connection request reaches the peer, or says why it cannot
   });
 
   test("the hint the sender gave, signed by its key, is where the answer goes without any cardUrl", async () => {
-    peer = inkPeer({ signed: true });
-    const { node, message } = await requestFromCarol({ hint: peer?.cardUrl });
+    const peer = inkPeer({ signed: true });
+    const { node, message } = await requestFromCarol({ hint: peer.cardUrl });
     expect((await asOwner(node, `/api/svc/inbox/${message.id}/respond`, { body: { payload: { status: "declined" } } })).status).toBe(202);
     await node.drainOutbox();
     expect(peer.received.map((r) => [r.intent, (r.payload as { status: string }).status])).toEqual([["connection_response", "declined"]]);
   });
 
   test("accepting through PATCH or by connecting to it with its card URL uses the card URL given", async () => {
-    peer = inkPeer({ signed: false });
+    const peer = inkPeer({ signed: false });
     const { node, connection } = await requestFromCarol();
     expect((await asOwner(node, `/api/svc/connections/${connection.id}`, { method: "PATCH", body: { status: "connected", cardUrl: peer.cardUrl } })).status).toBe(200);
     await node.drainOutbox();
@@ -99,7 +94,7 @@ describe("answering a connection request reaches the peer, or says why it cannot
   });
 
   test("connecting (POST /api/svc/connections) to an agent whose request is pending answers it at the card URL given", async () => {
-    peer = inkPeer({ signed: false });
+    const peer = inkPeer({ signed: false });
     const { node } = await requestFromCarol();
     expect((await asOwner(node, "/api/svc/connections", { body: { cardUrl: peer.cardUrl } })).status).toBe(202);
     await node.drainOutbox();

@@ -1,33 +1,24 @@
 // Issue 21 "Fetches a stranger can trigger", from the attacker's side through the real HTTP
 // surface: every fetch an unauthenticated request can cause is bounded (cheap checks first, a
 // negative cache, per-host / per-source / global budgets), and the state strangers create expires.
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { peerCards } from "../../src/db/schema/index.ts";
 import { deriveAgentId, formatTimestamp, generateEd25519KeyPair, signDiscoveryQuery } from "../../src/ink/index.ts";
-import { bootNetworkNode, type NetworkNode } from "../helpers/boot.ts";
+import { bootNetworkNode } from "../helpers/boot.ts";
+import { stopAfterEach } from "../helpers/cleanup.ts";
 import { fakeAgent, LISTINGS_PATH, listingRequest } from "../helpers/discovery.ts";
 import { freshNonce, postIntent, signedIntent } from "../helpers/ink.ts";
 import { personaKey } from "../helpers/personas.ts";
 import { json } from "../helpers/process.ts";
 import { testTls } from "../helpers/tls.ts";
 
-let nodes: NetworkNode[] = [];
-let servers: Array<ReturnType<typeof Bun.serve>> = [];
-let stops: Array<() => unknown> = [];
-afterEach(async () => {
-  await Promise.all(nodes.map((n) => n.stop()));
-  for (const s of servers) s.stop(true);
-  for (const stop of stops) stop();
-  nodes = [];
-  servers = [];
-  stops = [];
-});
+const keep = stopAfterEach();
 
 /** A host the attacker points the node at: answers 404 to everything and counts what it was asked. */
 function target() {
   const hits: string[] = [];
   const server = Bun.serve({ port: 0, hostname: "127.0.0.1", tls: testTls(), fetch: (req) => (hits.push(new URL(req.url).pathname), new Response("no", { status: 404 })) });
-  servers.push(server);
+  keep({ stop: () => server.stop(true) });
   return { hits, port: server.port! };
 }
 const madeUpId = (n: number) => deriveAgentId(generateEd25519KeyPair(new Uint8Array(32).fill(n)).publicKey, "svc");
@@ -35,8 +26,7 @@ const ip = (n: number) => ({ "x-test-remote-address": `198.51.100.${n}` });
 
 describe("did:web senders with no stored card", () => {
   test("are not fetched again on every request, and made-up ids leave no peer card", async () => {
-    const bob = await bootNetworkNode({ name: "bob" });
-    nodes.push(bob);
+    const bob = keep(await bootNetworkNode({ name: "bob" }));
     const host = target();
     const did = (n: number) => `did:web:ghost${n}.kith.test%3A${host.port}`;
     for (let i = 0; i < 10; i++) {
@@ -51,8 +41,7 @@ describe("did:web senders with no stored card", () => {
 
 describe("did:web senders with a valid card that are refused", () => {
   test("are not fetched again on every request either: what was learned is kept (and expires with the stranger's other state)", async () => {
-    const bob = await bootNetworkNode({ name: "bob" });
-    nodes.push(bob);
+    const bob = keep(await bootNetworkNode({ name: "bob" }));
     const key = personaKey("carol", "signing");
     const hits: string[] = [];
     let did = "";
@@ -70,7 +59,7 @@ describe("did:web senders with a valid card that are refused", () => {
         });
       },
     });
-    servers.push(server);
+    keep({ stop: () => server.stop(true) });
     did = `did:web:dee.kith.test%3A${server.port}`;
     for (let i = 0; i < 5; i++) {
       const res = await postIntent(bob, signedIntent("carol", bob, { from: did, intent: "ping", payload: {} }), { headers: ip(1) });
@@ -82,8 +71,7 @@ describe("did:web senders with a valid card that are refused", () => {
 
 describe("directory listings", () => {
   test("card URLs on one host are fetched at most 30 times a minute however many addresses ask; a failing URL once per 5 minutes", async () => {
-    const dir = await bootNetworkNode({ name: "dir", persona: "carol" });
-    nodes.push(dir);
+    const dir = keep(await bootNetworkNode({ name: "dir", persona: "carol" }));
     const host = target();
     const urlOf = (id: string) => `https://victim.kith.test:${host.port}/ink/v1/${encodeURIComponent(id)}/agent.json`;
     for (let i = 0; i < 40; i++) {
@@ -105,10 +93,8 @@ describe("directory listings", () => {
   });
 
   test("a replayed listing request costs no fetch", async () => {
-    const dir = await bootNetworkNode({ name: "dir", persona: "carol" });
-    nodes.push(dir);
-    const agent = fakeAgent("lister", "alice");
-    stops.push(agent.stop);
+    const dir = keep(await bootNetworkNode({ name: "dir", persona: "carol" }));
+    const agent = keep(fakeAgent("lister", "alice"));
     const req = listingRequest(dir, { from: agent.agentId, cardUrl: agent.cardUrl });
     expect((await dir.request(LISTINGS_PATH, req)).status).toBe(200);
     expect(agent.state.hits).toBe(1);
@@ -119,8 +105,7 @@ describe("directory listings", () => {
 
 describe("discovery queries", () => {
   test("a query that fails a check needing no key makes no fetch (shape first; audience, freshness, replay before any fetch)", async () => {
-    const dir = await bootNetworkNode({ name: "dir", persona: "carol" });
-    nodes.push(dir);
+    const dir = keep(await bootNetworkNode({ name: "dir", persona: "carol" }));
     const host = target();
     const from = `did:web:asker.kith.test%3A${host.port}`;
     const key = personaKey("acme", "signing");
