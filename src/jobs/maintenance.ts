@@ -1,13 +1,20 @@
 import type { Ctx, Logger } from "../domain/context.ts";
-import { pruneNonces, pruneRateLimits, pruneStrangerPeerCards } from "../domain/federation/prune.ts";
+import { pruneNonces, pruneStrangerPeerCards } from "../domain/federation/prune.ts";
+import { pruneSignInState } from "../domain/owner/prune-sign-in-state.ts";
 
-/** Periodic housekeeping: expired replay nonces, strangers' peer cards, dead rate-limit rows. */
+/**
+ * Periodic housekeeping: expired replay nonces; sign-in state (OAuth states, codes, limiter rows)
+ * past use; peer cards of agents the node has nothing to do with.
+ */
 export function startMaintenance(options: { ctx: () => Ctx; log: Logger; everyMs?: number }): { stop(): void } {
   const tick = () => {
     try {
-      const ctx = options.ctx();
-      const removed = { nonces: pruneNonces(ctx), peerCards: pruneStrangerPeerCards(ctx), rateLimits: pruneRateLimits(ctx) };
-      if (removed.nonces + removed.peerCards + removed.rateLimits > 0) options.log.debug("pruned stale state", removed);
+      const removed = pruneNonces(options.ctx());
+      if (removed > 0) options.log.debug("pruned replay nonces", { removed });
+      const signIn = pruneSignInState(options.ctx());
+      if (signIn.states + signIn.codes + signIn.limits > 0) options.log.debug("pruned sign-in state", signIn);
+      const peerCards = pruneStrangerPeerCards(options.ctx());
+      if (peerCards > 0) options.log.debug("pruned strangers' peer cards", { removed: peerCards });
     } catch (e) {
       options.log.error("maintenance failed", { cause: e });
     }

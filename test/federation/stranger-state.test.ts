@@ -1,15 +1,13 @@
 // Issue 21: state that strangers create expires — peer cards learned about agents the node has
-// nothing to do with, durable rate-limit rows for addresses anyone can type, the relationship
-// scorer's in-memory throttle. Created through the real HTTP surface, pruned by the maintenance
-// job's functions (what its timer runs).
+// nothing to do with, the relationship scorer's in-memory throttle (sign-in state: auth-state-bounds
+// tests). Pruned by the maintenance job's functions (what its timer runs).
 import { afterEach, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { connections, peerCards, rateLimits } from "../../src/db/schema/index.ts";
-import { pruneRateLimits, pruneStrangerPeerCards } from "../../src/domain/federation/prune.ts";
+import { connections, peerCards } from "../../src/db/schema/index.ts";
+import { pruneStrangerPeerCards } from "../../src/domain/federation/prune.ts";
 import { MIN_RESCORE_MS, refreshRelationships, trafficStateSize } from "../../src/domain/relationships/recompute.ts";
 import { bootTestApp, type TestNode } from "../helpers/boot.ts";
 import { postIntent, signedIntent } from "../helpers/ink.ts";
-import { postJson } from "../helpers/owner.ts";
 
 let node: TestNode;
 afterEach(() => node?.close());
@@ -26,16 +24,6 @@ describe("state strangers create expires", () => {
     node.db.update(peerCards).set({ updatedAt: node.clock.now() }).where(eqPrincipal("key:z6MkRecent")).run();
     expect(pruneStrangerPeerCards(node.ctx())).toBe(1);
     expect(node.db.select({ p: peerCards.principal }).from(peerCards).all().map((r) => r.p).sort()).toEqual(["key:z6MkFriend", "key:z6MkRecent"]);
-  });
-
-  test("rate-limit rows for addresses strangers typed go once their window is long over", async () => {
-    node = bootTestApp();
-    for (let i = 0; i < 5; i++) expect((await postJson(node, "/auth/email/send", { email: `nobody${i}@example.net` }, { ip: `198.51.100.${i}` })).status).toBe(200);
-    expect(node.db.select().from(rateLimits).all()).toHaveLength(5);
-    node.clock.advance(DAY);
-    expect(pruneRateLimits(node.ctx())).toBe(0); // a day-old window could still matter to a longer rule
-    node.clock.advance(DAY + 1);
-    expect(pruneRateLimits(node.ctx())).toBe(5);
   });
 
   test("the relationship scorer forgets the principals it throttled once the throttle has passed", async () => {

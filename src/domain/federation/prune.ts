@@ -1,13 +1,11 @@
 import { and, lt, sql } from "drizzle-orm";
-import { inboundNonces, peerCards, rateLimits } from "../../db/schema/index.ts";
+import { inboundNonces, peerCards } from "../../db/schema/index.ts";
 import type { Ctx } from "../context.ts";
 
 /** Nonces are kept well past the freshness window (5 min old, 30 s ahead) so a replay always meets its twin. */
 export const NONCE_RETENTION_MS = 15 * 60 * 1000;
 /** What the node learned about an agent it has nothing to do with is forgotten after a day. */
 export const STRANGER_CARD_RETENTION_MS = 24 * 60 * 60 * 1000;
-/** No durable rate-limit window is longer than a day (email codes: one hour); a row older than two is dead. */
-export const RATE_LIMIT_RETENTION_MS = 2 * 24 * 60 * 60 * 1000;
 
 export function pruneNonces(ctx: Pick<Ctx, "db" | "clock">): number {
   return ctx.db.delete(inboundNonces).where(lt(inboundNonces.seenAt, ctx.clock.now() - NONCE_RETENTION_MS)).returning({ n: inboundNonces.nonce }).all().length;
@@ -32,9 +30,4 @@ export function pruneStrangerPeerCards(ctx: Pick<Ctx, "db" | "clock">): number {
     )
     .returning({ p: peerCards.principal })
     .all().length;
-}
-
-/** Durable rate-limit rows (one per address or email tried) whose window ended long ago. */
-export function pruneRateLimits(ctx: Pick<Ctx, "db" | "clock">): number {
-  return ctx.db.delete(rateLimits).where(lt(rateLimits.windowStart, ctx.clock.now() - RATE_LIMIT_RETENTION_MS)).returning({ k: rateLimits.key }).all().length;
 }
