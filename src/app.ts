@@ -21,6 +21,7 @@ import { nativeStrictVerifier } from "./security/ed25519-native.ts";
 import type { KeyVault } from "./security/key-vault.ts";
 import type { PeerHttp } from "./security/peer-http.ts";
 import { createMemoryRateLimiter, type MemoryRateLimiter } from "./security/rate-limit.ts";
+import { createFetchBudget } from "./security/fetch-budget.ts";
 import { authRoutes } from "./http/surfaces/auth.routes.ts";
 import { oauthRoutes } from "./http/surfaces/oauth.routes.ts";
 import { ownerRoutes } from "./http/surfaces/owner.routes.ts";
@@ -87,12 +88,14 @@ export function createFederationDeps(input: {
   wakeOutbox: () => void;
   limiter?: MemoryRateLimiter;
 }): FederationDeps {
+  const limiter = input.limiter ?? createMemoryRateLimiter();
   return {
     node: input.node,
     vault: input.vault,
     http: input.http,
     verifier: nativeStrictVerifier,
-    limiter: input.limiter ?? createMemoryRateLimiter(),
+    limiter,
+    fetchBudget: createFetchBudget(limiter),
     allowPrivatePeers: input.allowPrivatePeers,
     wakeOutbox: input.wakeOutbox,
     writes: createWriteQueue(input.db, { walFile: walFileOf(input.db) }),

@@ -37,9 +37,6 @@ const STATUS: Record<string, number> = {
   // Directory listings (docs/decisions/directory-listings.md)
   self_listing: 403,
   discovery_not_enabled: 403,
-  card_identity_mismatch: 401,
-  listing_conflict: 409,
-  card_unavailable: 502,
   // Discovery-query envelopes: INK §18's own reason codes
   signature: 401,
   audience: 403,
@@ -75,10 +72,6 @@ const MESSAGES: Record<string, string> = {
   self_listing: "this is the directory's own agent; its owner publishes it through the owner API",
   unsupported_principal: "only key-derived agent ids and did:web agents can be listed",
   card_url_mismatch: "cardUrl is not the Agent Card URL of `from`",
-  card_unavailable: "the Agent Card could not be fetched; retry later",
-  invalid_card: "no valid Agent Card at cardUrl",
-  card_identity_mismatch: "the Agent Card is not bound to its agent id (it does not list the key the id is derived from)",
-  listing_conflict: "the agent is listed with another card; sign with a key of the listed card",
   discovery_not_enabled: "the Agent Card's discovery descriptor does not opt in (enabled: true, scope public)",
   schema: "the discovery query envelope is malformed",
   signature: "the discovery query signature does not verify under the requester's keys",

@@ -63,17 +63,9 @@ export function verifyDiscoveryQuery(input: DiscoveryQueryInput): DiscoveryQuery
   if (!Array.isArray(audience) || audience.length === 0 || !audience.every((a) => typeof a === "string" && a !== "")) {
     return fail("schema", "audience");
   }
-  let value: unknown = input.envelope;
-  if (input.raw !== undefined) {
-    const gate = parseRawBody(input.raw, MAX_QUERY_BYTES);
-    if (!gate.ok) return fail("schema", gate.reason);
-    value = gate.value;
-  }
-  if (!isPlainObject(value)) return fail("schema", "not a JSON object");
-  const r = check(DiscoveryQueryEnvelope, value);
-  if (!r.ok) return fail("schema", r.issue);
-  if (!isAcceptedMessageType(value.type, "discovery_query", input.wordmark)) return fail("schema", "type");
-  const env = value as DiscoveryQueryEnvelope;
+  const parsed = parseDiscoveryQuery(input, input.wordmark);
+  if (!parsed.ok) return parsed;
+  const env = parsed.envelope;
   if (!verifyBody(env, input.publicKey, input.wordmark, input.verifier ?? nobleStrictVerifier)) return fail("signature");
   if (!audience.includes(env.to)) return fail("audience");
   const fresh = checkFreshness(parseTimestamp(env.timestamp) as number, input.now);
@@ -84,6 +76,28 @@ export function verifyDiscoveryQuery(input: DiscoveryQueryInput): DiscoveryQuery
   const recorded = recordNonce(input.replay, principal.principal, env.nonce);
   if (!recorded.ok) return fail(recorded.reason === "nonce_replay" ? "replay" : "nonce_store_error");
   return { ok: true, envelope: env, principal: principal.principal };
+}
+
+/**
+ * The schema step alone (raw gate ≤ 64 KiB, strict envelope and query, `type` spelling): what a
+ * receiver can check before it looks up the requester's keys, so a malformed query costs nothing.
+ * @example parseDiscoveryQuery({ raw }, "svc") // { ok: true, envelope } | { ok: false, reason: "schema", issue }
+ */
+export function parseDiscoveryQuery(
+  input: { raw?: Uint8Array | string; envelope?: unknown },
+  wordmark: Wordmark,
+): { ok: true; envelope: DiscoveryQueryEnvelope } | { ok: false; reason: "schema"; issue?: string } {
+  let value: unknown = input.envelope;
+  if (input.raw !== undefined) {
+    const gate = parseRawBody(input.raw, MAX_QUERY_BYTES);
+    if (!gate.ok) return { ok: false, reason: "schema", issue: gate.reason };
+    value = gate.value;
+  }
+  if (!isPlainObject(value)) return { ok: false, reason: "schema", issue: "not a JSON object" };
+  const r = check(DiscoveryQueryEnvelope, value);
+  if (!r.ok) return { ok: false, reason: "schema", issue: r.issue };
+  if (!isAcceptedMessageType(value.type, "discovery_query", wordmark)) return { ok: false, reason: "schema", issue: "type" };
+  return { ok: true, envelope: value as DiscoveryQueryEnvelope };
 }
 
 export type DiscoveryQueryDraft = { from: string; to: string; nonce: string; timestamp: string; query: DiscoveryQuery; neutralType?: boolean };

@@ -3,6 +3,7 @@
 // sender under the card's key. Each step must pass, in order.
 import type { AgentCard } from "./agent-card.ts";
 import { verifyBody } from "./body-signature.ts";
+import { bindAgentCard } from "./card-binding.ts";
 import { type CardFetchResponse, checkCardFetchResponse } from "./card-fetch.ts";
 import { type Ed25519Verifier, nobleStrictVerifier } from "./ed25519.ts";
 import { endpointPath } from "./endpoint-url.ts";
@@ -55,7 +56,10 @@ export function verifyFirstContact(input: FirstContactInput): FirstContactResult
   const verifier = input.verifier ?? nobleStrictVerifier;
   const fetched = checkCardFetchResponse(input.cardFetch);
   if (!fetched.ok) return fail("card_fetch", fetched.reason);
-  const card = fetched.card;
+  // Only the keys the card may bind to its id verify the response (INK §2.1, §13).
+  const bound = bindAgentCard(fetched.card, fetched.proof);
+  if (!bound.ok) return fail("card_fetch", bound.reason);
+  const card = bound.card;
   const version = selectProtocolVersion(input.clientSupportedVersions, card.supportedProtocolVersions);
   if (version === null) return fail("version", "no common protocol version");
 

@@ -325,6 +325,12 @@ export { type ContinuityFailure, type ContinuityResult, checkCardContinuity, isS
  */
 export { type CardTrustOptions, type CardTrustResult, type CardTrustFailure, type DidWebResolution, authenticateAgentCard } from "./card-trust.ts";
 /**
+ * Identity binding (INK §2.1, §13): the keys a card may bind to its agent id. Keys other than the
+ * genesis key of a key-derived id count only under a proof rooted in that key.
+ * @example bindAgentCard(card, verifyAgentCardProof(card)) // { ok: true, card: <genesis key only>, basis: "genesis" }
+ */
+export { type CardBinding, type CardBindingBasis, bindAgentCard } from "./card-binding.ts";
+/**
  * The first-contact transcript decision (INK §15).
  * @example verifyFirstContact({ cardFetch, clientSupportedVersions, now, nonceStore, request, response, wordmark })
  */
@@ -341,6 +347,7 @@ export {
   DiscoveryQuery,
   DiscoveryQueryEnvelope,
   verifyDiscoveryQuery,
+  parseDiscoveryQuery,
   signDiscoveryQuery,
 } from "./discovery-query.ts";
 /**

@@ -121,7 +121,7 @@ export function senderKeysFromCard(card: AgentCard): SenderKeys {
 }
 
 export type SenderKeyInputs = {
-  /** The sender's current validated card, if one was fetched. */
+  /** The sender's current validated card, if one was fetched, bound to its id (`bindAgentCard`). */
   card?: AgentCard | null;
   /** Has a card `keys.signing` set ever been observed for this principal? (app state) */
   signingSetObserved?: boolean;

@@ -1,8 +1,11 @@
 import type { Ctx, Logger } from "../domain/context.ts";
-import { pruneNonces } from "../domain/federation/prune.ts";
+import { pruneNonces, pruneStrangerPeerCards } from "../domain/federation/prune.ts";
 import { pruneSignInState } from "../domain/owner/prune-sign-in-state.ts";
 
-/** Periodic housekeeping: expired replay nonces; sign-in state (OAuth states, codes, limiter rows) past use. */
+/**
+ * Periodic housekeeping: expired replay nonces; sign-in state (OAuth states, codes, limiter rows)
+ * past use; peer cards of agents the node has nothing to do with.
+ */
 export function startMaintenance(options: { ctx: () => Ctx; log: Logger; everyMs?: number }): { stop(): void } {
   const tick = () => {
     try {
@@ -10,6 +13,8 @@ export function startMaintenance(options: { ctx: () => Ctx; log: Logger; everyMs
       if (removed > 0) options.log.debug("pruned replay nonces", { removed });
       const signIn = pruneSignInState(options.ctx());
       if (signIn.states + signIn.codes + signIn.limits > 0) options.log.debug("pruned sign-in state", signIn);
+      const peerCards = pruneStrangerPeerCards(options.ctx());
+      if (peerCards > 0) options.log.debug("pruned strangers' peer cards", { removed: peerCards });
     } catch (e) {
       options.log.error("maintenance failed", { cause: e });
     }

@@ -16,6 +16,8 @@ export interface PeerHttpOptions {
   extraCa?: string[];
   /** DNS resolution; tests map names to loopback. */
   lookup?: (hostname: string) => Promise<Array<{ address: string; family: number }>>;
+  /** Name lookups in flight at most (default 16); see `lookups` below. */
+  maxLookupsInFlight?: number;
 }
 
 export interface PeerRequest {
@@ -28,7 +30,8 @@ export interface PeerRequest {
 
 export type PeerResponse = { ok: true; status: number; headers: Headers; body: Uint8Array; address: string };
 
-export type PeerFailureReason = "invalid_url" | "blocked_host" | "blocked_address" | "dns_failed" | "timeout" | "too_large" | "network_error";
+/** `throttled`: refused before any I/O by a budget on fetches strangers cause (fetch-budget.ts). */
+export type PeerFailureReason = "invalid_url" | "blocked_host" | "blocked_address" | "dns_failed" | "timeout" | "too_large" | "network_error" | "throttled";
 export type PeerFailure = { ok: false; reason: PeerFailureReason; detail: string };
 
 export interface PeerHttp {
@@ -37,12 +40,13 @@ export interface PeerHttp {
 
 const DEFAULT_TIMEOUT_MS = 10_000;
 const DEFAULT_MAX_BYTES = 65_536;
+const DEFAULT_MAX_LOOKUPS = 16;
 
 export function createPeerHttp(options: PeerHttpOptions): PeerHttp {
   // node:dns, node:net and node:tls are loaded on the first outbound request, not at start-up
   // (~5 ms together), and tls.rootCertificates (its getter parses the bundled CA list, ~35 ms)
   // is read only when an extra CA is configured.
-  const lookup = options.lookup ?? (async (host: string) => (await import("node:dns/promises")).lookup(host, { all: true, verbatim: true }));
+  const lookup = lookups(options.lookup ?? (async (host: string) => (await import("node:dns/promises")).lookup(host, { all: true, verbatim: true })), options.maxLookupsInFlight ?? DEFAULT_MAX_LOOKUPS);
   const extraCa = options.extraCa && options.extraCa.length > 0 ? options.extraCa : null;
   let ca: Promise<string[] | undefined> | null = null;
   return {
@@ -100,6 +104,30 @@ export function createPeerHttp(options: PeerHttpOptions): PeerHttp {
         clearTimeout(timer);
       }
     },
+  };
+}
+
+type Lookup = (hostname: string) => Promise<Array<{ address: string; family: number }>>;
+
+/**
+ * Peers name the hosts the node looks up (card URLs, endpoints, did:web), and a system lookup
+ * cannot be cancelled: it keeps a resolver thread after the request gave up on it. So a lookup
+ * holds its slot until it really settles, not until its request's deadline; concurrent lookups of
+ * one name share one; and with every slot taken a new name fails at once (`dns_failed`) instead of
+ * queueing behind names that never answer.
+ */
+function lookups(lookup: Lookup, max: number): Lookup {
+  const inFlight = new Map<string, Promise<Array<{ address: string; family: number }>>>();
+  return (hostname) => {
+    const key = hostname.toLowerCase();
+    const shared = inFlight.get(key);
+    if (shared) return shared;
+    if (inFlight.size >= max) return Promise.reject(new Error(`too many name lookups in flight (${max}); retry later`));
+    const pending = Promise.resolve()
+      .then(() => lookup(hostname))
+      .finally(() => inFlight.delete(key));
+    inFlight.set(key, pending);
+    return pending;
   };
 }
 

@@ -26,9 +26,11 @@ describe("owner API: policy", () => {
     expect(await json(await asOwner(alice, "/api/svc/policy"))).toEqual({
       maxAutonomyLevel: "draft_only", trustedDids: [], maxInboundRate: 10, acceptForeignAgents: true, allowedMethods: [], allowedHosts: [], allowedDids: [], blockedDids: [], updatedAt: null,
     });
-    const put = await asOwner(alice, "/api/svc/policy", { method: "PUT", body: { maxAutonomyLevel: "full", maxInboundRate: 50, trustedDids: ["svc:zA", "svc:zA"], allowedHosts: ["Example.COM."] } });
+    // every spelling of one key is one canonical principal (INK §2.2), stored and shown as key:z…
+    const key = bob.agentId!.slice(4);
+    const put = await asOwner(alice, "/api/svc/policy", { method: "PUT", body: { maxAutonomyLevel: "full", maxInboundRate: 50, trustedDids: [`svc:${key}`, `tulpa:${key}`, "did:web:Example.com"], allowedHosts: ["Example.COM."] } });
     expect(put.status).toBe(200);
-    expect(await json(put)).toMatchObject({ maxAutonomyLevel: "full", maxInboundRate: 50, trustedDids: ["svc:zA"], allowedHosts: ["example.com"], updatedAt: expect.any(String) });
+    expect(await json(put)).toMatchObject({ maxAutonomyLevel: "full", maxInboundRate: 50, trustedDids: [`key:${key}`, "did:web:Example.com"], allowedHosts: ["example.com"], updatedAt: expect.any(String) });
     const replaced = await json(await asOwner(alice, "/api/svc/policy", { method: "PUT", body: { acceptForeignAgents: false } }));
     expect(replaced).toMatchObject({ maxAutonomyLevel: "draft_only", maxInboundRate: 10, trustedDids: [], acceptForeignAgents: false });
 
@@ -40,7 +42,8 @@ describe("owner API: policy", () => {
       [{ acceptForeignAgents: "yes" }, /acceptForeignAgents: true or false/],
       [{ trustedDids: "svc:zA" }, /trustedDids: an array/],
       [{ trustedDids: ["x".repeat(513)] }, /trustedDids: each at most 512/],
-      [{ blockedDids: Array.from({ length: 201 }, (_, i) => `svc:zK${"x".repeat(i + 1)}`) }, /blockedDids: at most 200 entries/],
+      [{ blockedDids: Array.from({ length: 201 }, (_, i) => `did:web:h${i}.example`) }, /blockedDids: at most 200 entries/],
+      [{ blockedDids: ["svc:zA"] }, /blockedDids: "svc:zA" is not an agent id/], // base58, but no Ed25519 key inside
       [{ trustedDids: ["not a did"] }, /trustedDids: "not a did" is not an agent id/],
       [{ blockedDids: ["svc:z0OIl"] }, /blockedDids: "svc:z0OIl" is not an agent id/],
       [{ allowedHosts: ["exa mple.com"] }, /allowedHosts: "exa mple.com" is not a host name/],

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { transaction } from "../../src/db/client.ts";
 import { inboundNonces, peerCards } from "../../src/db/schema/index.ts";
 import { saveListing, type ListingProfile } from "../../src/domain/discovery/listings.ts";
-import { formatTimestamp, signDiscoveryQuery, type DiscoveryQuery } from "../../src/ink/index.ts";
+import { formatTimestamp, signAgentCard, signDiscoveryQuery, signRotationLink, type DiscoveryQuery } from "../../src/ink/index.ts";
 import { bootTestApp, type TestNode } from "../helpers/boot.ts";
 import { freshNonce } from "../helpers/ink.ts";
 import { personaKey, type PersonaName } from "../helpers/personas.ts";
@@ -103,19 +103,35 @@ describe("signed INK discovery queries (INK §18)", () => {
 
   test("a requester whose card this node knows is verified under that card's keys, not its genesis key (authority rule)", async () => {
     node = bootTestApp();
+    const genesis = personaKey("bob", "signing", 0);
     const rotated = personaKey("bob", "signing", 1);
-    const card = {
+    const link = signRotationLink(
+      { keySetVersion: 2, signing: [{ keyId: "sig-bob-0", publicKeyMultibase: genesis.publicKeyMultibase, status: "retired" }, { keyId: "sig-bob-1", publicKeyMultibase: rotated.publicKeyMultibase, status: "active" }], prevKeyId: "sig-bob-0" },
+      genesis.privateKey,
+    );
+    if (!link.ok) throw new Error(link.reason);
+    const unsigned = {
       protocol: "ink/0.1", agentId: idOf("bob"), handle: "bob", displayName: "Bob", endpoint: "https://bob.example/ink/v1/x/intent", publicKeyMultibase: rotated.publicKeyMultibase,
       capabilities: { intentsAccepted: [], intentsSent: [] }, availability: { timezone: "UTC" },
       keys: { signing: [
-        { keyId: "sig-bob-0", algorithm: "Ed25519", publicKeyMultibase: personaKey("bob", "signing", 0).publicKeyMultibase, status: "retired", validFrom: "2026-01-01T00:00:00.000Z", validUntil: "2026-02-01T00:00:00.000Z" },
+        { keyId: "sig-bob-0", algorithm: "Ed25519", publicKeyMultibase: genesis.publicKeyMultibase, status: "retired", validFrom: "2026-01-01T00:00:00.000Z", validUntil: "2026-02-01T00:00:00.000Z" },
         { keyId: "sig-bob-1", algorithm: "Ed25519", publicKeyMultibase: rotated.publicKeyMultibase, status: "active", validFrom: "2026-02-01T00:00:00.000Z" },
       ], encryption: [] },
+      currentSigningKeyId: "sig-bob-1", keySetVersion: 2, rotationChain: [link.link],
     };
-    const now = node.clock.now();
-    node.db.insert(peerCards).values({ principal: `key:${idOf("bob").slice(4)}`, agentId: idOf("bob"), cardUrl: "https://bob.example/card", cardJson: JSON.stringify(card), fetchedAt: now, expiresAt: now + 3_600_000, signingSetObserved: true, createdAt: now, updatedAt: now }).run();
+    const store = (card: object) => {
+      const now = node.clock.now();
+      node.db.delete(peerCards).run();
+      node.db.insert(peerCards).values({ principal: `key:${idOf("bob").slice(4)}`, agentId: idOf("bob"), cardUrl: "https://bob.example/card", cardJson: JSON.stringify(card), fetchedAt: now, expiresAt: now + 3_600_000, signingSetObserved: true, createdAt: now, updatedAt: now }).run();
+    };
+    const signed = signAgentCard(unsigned, rotated.privateKey, "sig-bob-1");
+    if (!signed.ok) throw new Error(signed.reason);
+    store(signed.card);
     await expectReason(await ask(envelope({ signer: "bob", generation: 0 })), 401, "signature");
     expect((await ask(envelope({ signer: "bob", generation: 1 }))).status).toBe(200);
+    // The same rotation on an unsigned card is not believed: it names the genesis key alone (retired here).
+    store(unsigned);
+    await expectReason(await ask(envelope({ signer: "bob", generation: 1 })), 401, "signature");
   });
 
   test("30 per minute per requester, 60 per minute per IP (429 with Retry-After); wrong media type 415", async () => {

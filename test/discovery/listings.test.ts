@@ -2,7 +2,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { directoryListings } from "../../src/db/schema/index.ts";
 import { bootNetworkNode, type TestNode } from "../helpers/boot.ts";
 import { testClock } from "../helpers/clock.ts";
-import { drainPushes, fakeAgent, LISTINGS_PATH, listingRequest } from "../helpers/discovery.ts";
+import { drainPushes, fakeAgent, LISTINGS_PATH, listingRequest, type FakeMode } from "../helpers/discovery.ts";
 import { asOwner } from "../helpers/owner.ts";
 import { rotateSigningKey } from "../../src/domain/identity/rotate-signing-key.ts";
 import { bootTestApp } from "../helpers/boot.ts";
@@ -109,7 +109,7 @@ describe("listing rejections (one per reason, INK error body)", () => {
     await expectError(await post(dir, big), 413, "body_too_large");
   });
 
-  test("card URL and identity: another agent's URL or did:web elsewhere 400, unsupported principal 400, no card 400, unreachable 502, another agent id 400, not bound to the id 401", async () => {
+  test("card URL and identity: another agent's URL or did:web elsewhere 400, unsupported principal 400; every problem with the card itself is one generic 401", async () => {
     const { dir, alice } = await network();
     await asOwner(alice, "/api/svc/discovery/publish", { method: "POST" });
     const bobCardUrl = alice.cardUrl!.replace(encodeURIComponent(alice.agentId!), encodeURIComponent(`svc:${personaKey("bob", "signing").publicKeyMultibase}`));
@@ -117,26 +117,32 @@ describe("listing rejections (one per reason, INK error body)", () => {
     await expectError(await post(dir, listingRequest(dir, { from: alice.agentId!, cardUrl: "https://alice.kith.test/agent.json" })), 400, "card_url_mismatch");
     await expectError(await post(dir, listingRequest(dir, { from: "did:web:alice.kith.test", cardUrl: `https://evil.kith.test/ink/v1/${encodeURIComponent("did:web:alice.kith.test")}/agent.json` })), 400, "card_url_mismatch");
     await expectError(await post(dir, listingRequest(dir, { from: "did:plc:abc123", cardUrl: `https://alice.kith.test/ink/v1/${encodeURIComponent("did:plc:abc123")}/agent.json` })), 400, "unsupported_principal");
-    // the directory's own host has no card for alice
-    const notThere = await expectError(await post(dir, listingRequest(dir, { from: alice.agentId!, cardUrl: `${dir.url}/ink/v1/${encodeURIComponent(alice.agentId!)}/agent.json` })), 400, "invalid_card");
-    expect(notThere.message).toContain("HTTP 404");
-    await expectError(await post(dir, listingRequest(dir, { from: alice.agentId!, cardUrl: `https://gone.kith.test:1/ink/v1/${encodeURIComponent(alice.agentId!)}/agent.json` })), 502, "card_unavailable");
 
+    // INK §12: the requester never learns what happened when the directory fetched its URL
     const mallory = fakeAgent("mallory", "alice");
-    fakes.push(mallory);
-    mallory.state.mode = "other-agent";
-    await expectError(await post(dir, listingRequest(dir, { from: mallory.agentId, cardUrl: mallory.cardUrl })), 400, "invalid_card");
-    mallory.state.mode = "text";
-    await expectError(await post(dir, listingRequest(dir, { from: mallory.agentId, cardUrl: mallory.cardUrl })), 400, "invalid_card");
-    // a card at another host claiming alice's id but listing only another key: not bound to the id
     const impostor = fakeAgent("impostor", "alice", { extraKeys: ["bob"] });
-    fakes.push(impostor);
     impostor.state.mode = "unbound";
-    await expectError(await post(dir, listingRequest(dir, { from: alice.agentId!, cardUrl: impostor.cardUrl, signer: "bob" })), 401, "card_identity_mismatch");
+    fakes.push(mallory, impostor);
+    const answers: string[] = [];
+    const answer = async (cardUrl: string, mode?: FakeMode) => {
+      if (mode) mallory.state.mode = mode;
+      const res = await post(dir, listingRequest(dir, { from: alice.agentId!, cardUrl, signer: "alice" }));
+      answers.push(`${res.status} ${JSON.stringify(await json(res))}`);
+    };
+    const malloryUrl = mallory.cardUrl;
+    await answer(`${dir.url}/ink/v1/${encodeURIComponent(alice.agentId!)}/agent.json`); // 404 at the directory's own host
+    await answer(`https://gone.kith.test:1/ink/v1/${encodeURIComponent(alice.agentId!)}/agent.json`); // unreachable
+    for (const mode of ["503", "text", "invalid", "other-agent"] as const) await answer(malloryUrl.replace("mallory.", `mallory-${mode}.`), mode);
+    await answer(impostor.cardUrl); // not bound to the id (lists only bob's key)
+    expect(new Set(answers).size).toBe(1);
+    expect(answers[0]).toBe(`401 ${JSON.stringify({ error: "unresolvable_sender_key", code: "unresolvable_sender_key", protocol: "ink/0.1", message: "the sender's keys could not be resolved" })}`);
+    expect(answers[0]).not.toMatch(/HTTP|404|503|gone|blocked|resolves/);
     expect(dir.db.select().from(directoryListings).all()).toEqual([]);
+    // the details are in the directory's log
+    expect(dir.logLines.filter((l) => l.msg === "listing card not usable").map((l) => l.reason)).toEqual(["status", "network_error", "status", "content_type", "invalid_card", "agent_id_mismatch", "card_identity_mismatch"]);
   });
 
-  test("policy: not opted in 403, the directory's own agent 403, a listing moved by a key the listed card does not have 409", async () => {
+  test("policy: not opted in 403, the directory's own agent 403; a copy of the listed card elsewhere binds only the genesis key", async () => {
     const { dir, alice } = await network();
     await expectError(await post(dir, listingRequest(dir, { from: alice.agentId!, cardUrl: alice.cardUrl! })), 403, "discovery_not_enabled");
     await asOwner(dir, "/api/svc/discovery/publish", { method: "POST" });
@@ -144,14 +150,14 @@ describe("listing rejections (one per reason, INK error body)", () => {
 
     await asOwner(alice, "/api/svc/discovery/publish", { method: "POST" });
     expect((await post(dir, listingRequest(dir, { from: alice.agentId!, cardUrl: alice.cardUrl! }))).status).toBe(200);
-    // A copy of alice's card elsewhere that adds bob's key is bound to the id (it lists the genesis
-    // key), but it cannot move or delist the listing: bob's key is not on the listed card.
+    // An unsigned copy of alice's card elsewhere that adds bob's key names alice's genesis key alone
+    // (bindAgentCard): bob's key cannot move or delist the listing through it.
     const copy = fakeAgent("copycat", "alice", { extraKeys: ["bob"] });
     fakes.push(copy);
-    await expectError(await post(dir, listingRequest(dir, { from: alice.agentId!, cardUrl: copy.cardUrl, signer: "bob" })), 409, "listing_conflict");
-    await expectError(await post(dir, listingRequest(dir, { from: alice.agentId!, cardUrl: copy.cardUrl, signer: "bob", action: "unpublish" })), 409, "listing_conflict");
+    await expectError(await post(dir, listingRequest(dir, { from: alice.agentId!, cardUrl: copy.cardUrl, signer: "bob" })), 401, "signature_verification_failed");
+    await expectError(await post(dir, listingRequest(dir, { from: alice.agentId!, cardUrl: copy.cardUrl, signer: "bob", action: "unpublish" })), 401, "signature_verification_failed");
     expect(await searchHandles(dir, "alice")).toEqual(["alice"]);
-    // alice herself may move her listing: her key is on both cards
+    // alice herself may move her listing: her key is the genesis key both cards name
     expect((await post(dir, listingRequest(dir, { from: alice.agentId!, cardUrl: copy.cardUrl }))).status).toBe(200);
   });
 
@@ -198,7 +204,7 @@ describe("listing rejections (one per reason, INK error body)", () => {
     const listing = doc.paths["/ink/v1/directory/listings"].post;
     expect(listing.security).toEqual([{ inkSignature: [] }]);
     expect(listing.description).toContain("directory_listing");
-    expect(Object.keys(listing.responses)).toEqual(expect.arrayContaining(["200", "400", "401", "403", "409", "429", "502"]));
+    expect(Object.keys(listing.responses)).toEqual(expect.arrayContaining(["200", "400", "401", "403", "409", "429"]));
     expect(doc.paths["/ink/v1/discovery/query"].post.description).toContain("discovery_query");
   });
 });

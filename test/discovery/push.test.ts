@@ -79,6 +79,13 @@ describe("pushing the publication to directories", () => {
     expect(listDuePushes(alice.ctx(), alice.discovery.directories)).toEqual([]); // nothing due until the backoff passes
   });
 
+  test("a directory that could not resolve our card (INK's generic unresolvable_sender_key, 401) is asked again later", async () => {
+    const dir = fakeDirectory(() => Response.json({ error: "unresolvable_sender_key", code: "unresolvable_sender_key", protocol: "ink/0.1", message: "the sender's keys could not be resolved" }, { status: 401 }));
+    const alice = await aliceWith([dir.base]);
+    await asOwner(alice, "/api/svc/discovery/publish", { method: "POST" });
+    expect(await drainPushes(alice)).toEqual([{ kind: "retry", error: "unresolvable_sender_key: the sender's keys could not be resolved", status: 401 }]);
+  });
+
   test("a refusal (4xx) fails the push with the directory's code; an unusable directory fails too", async () => {
     const refusing = fakeDirectory(() => Response.json({ error: "discovery_not_enabled", code: "discovery_not_enabled", message: "opt in first" }, { status: 403 }));
     const notKith = fakeAgent("plain", "bob");

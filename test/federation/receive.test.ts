@@ -183,10 +183,15 @@ describe("INK receiver: one test per rejection", () => {
     await expectRejected(await postIntent(alice, signedIntent("bob", alice, { intent: "ping", payload: {} }, { generation: 1 })), 401, "signature_verification_failed");
   });
 
-  test("401 for an unknown sender's non-introduction intent signed by its genesis key (trust on first use is for connection_request only)", async () => {
+  test("a key-derived sender without a card: its genesis key verifies any intent, plain or sealed; the connection decides (INK §6.3, §15)", async () => {
     setPolicy({ maxAutonomyLevel: "full" });
     alice.db.insert(connections).values({ id: "c1", principal: `key:${bob.agentId!.slice(4)}`, agentId: bob.agentId, status: "connected", initiatedBy: "us", createdAt: 0, updatedAt: 0 }).run();
-    await expectRejected(await postIntent(alice, signedIntent("bob", alice, { intent: "ping", payload: {} })), 401, "unresolvable_sender_key");
+    expect((await postIntent(alice, signedIntent("bob", alice, { intent: "ping", payload: {} }))).status).toBe(200);
+    const meeting = { proposedTimes: ["2026-12-01T10:00:00Z"], topic: "Kickoff", format: "video", urgency: "normal" };
+    const sealed = signedIntent("bob", alice, { intent: "schedule_meeting", payload: meeting });
+    expect(JSON.parse(sealed.body).type).toBe("network.svc.encrypted");
+    expect((await postIntent(alice, sealed)).status).toBe(200);
+    expect(stored().map((m) => [m.intent, m.keyId, m.sealed])).toEqual([["ping", "bootstrap", false], ["schedule_meeting", "bootstrap", true]]);
   });
 
   test("409 for a replayed request (same nonce) and for a reused message id with other content", async () => {
@@ -198,8 +203,8 @@ describe("INK receiver: one test per rejection", () => {
     expect(stored()).toHaveLength(1);
   });
 
-  test("403 for a stranger's intent other than connection_request", async () => {
-    await expectRejected(await postIntent(alice, signedIntent("bob", alice, { intent: "ask", payload: { question: "hi" } })), 401, "unresolvable_sender_key");
+  test("403 for a stranger's intent other than connection_request, carded or not", async () => {
+    await expectRejected(await postIntent(alice, signedIntent("bob", alice, { intent: "ask", payload: { question: "hi" } })), 403, "not_connected");
     connectBob("contact");
     await expectRejected(await postIntent(alice, signedIntent("bob", alice, { intent: "ask", payload: { question: "hi" } })), 403, "not_connected");
   });
@@ -246,6 +251,17 @@ describe("INK receiver: one test per rejection", () => {
     expect(limited).not.toBeNull();
     await expectRejected(limited!, 429, "rate_limited");
     expect(limited!.headers.get("retry-after")).toMatch(/^\d+$/);
+  });
+
+  test("INK §9 order: a replay is answered nonce_replay and spends none of the sender's hourly budget", async () => {
+    connectBob();
+    setPolicy({ maxInboundRate: 3 });
+    const once = signedIntent("bob", alice, { intent: "ping", payload: {} });
+    expect((await postIntent(alice, once)).status).toBe(202);
+    for (let i = 0; i < 5; i++) await expectRejected(await postIntent(alice, once, { headers: { [TEST_REMOTE_HEADER]: `203.0.113.${i}` } }), 409, "nonce_replay");
+    for (let i = 0; i < 2; i++) expect((await postIntent(alice, signedIntent("bob", alice, { intent: "ping", payload: {} }))).status).toBe(202);
+    await expectRejected(await postIntent(alice, signedIntent("bob", alice, { intent: "ping", payload: {} })), 429, "rate_limited");
+    expect(stored()).toHaveLength(3);
   });
 
   test("a rejected request leaves nothing behind (no message, no nonce burned for the next valid one)", async () => {

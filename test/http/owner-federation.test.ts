@@ -125,7 +125,7 @@ describe("owner API for federation", () => {
   });
 
   test("a pending action is decided once; decisions are validated", async () => {
-    const res = await postIntent(alice, signedIntent("bob", alice, { intent: "connection_request", payload: { method: "qr", context: "hi", profileSnapshot: { headline: "", skills: [], interests: [], openTo: [] } } }));
+    const res = await postIntent(alice, signedIntent("bob", alice, { intent: "connection_request", payload: { method: "qr", context: "hi", profileSnapshot: { headline: "", skills: [], interests: [], openTo: [] } } }), { headers: { link: `<${bob.cardUrl}>; rel="agent-card"` } });
     const { pendingActionId } = await json(res);
     expect((await asOwner(alice, `/api/svc/pending/${pendingActionId}`, { body: { decision: "maybe" } })).status).toBe(400);
     const rejected = await asOwner(alice, `/api/svc/pending/${pendingActionId}`, { body: { decision: "reject" } });

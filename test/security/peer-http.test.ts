@@ -76,3 +76,31 @@ describe("peer HTTP: the SSRF gate", () => {
     expect(await hangingDns.request(`https://kith.test:${port}/`, { timeoutMs: 100 })).toMatchObject({ ok: false, reason: "dns_failed" });
   });
 });
+
+describe("peer HTTP: name lookups of peer-chosen hosts are bounded", () => {
+  test("a lookup that outlives its request's deadline keeps its slot; with every slot taken a new name fails at once; one name is looked up once at a time", async () => {
+    const waiting: Array<{ host: string; answer: (a: Array<{ address: string; family: number }>) => void }> = [];
+    const lookup = (host: string) => new Promise<Array<{ address: string; family: number }>>((answer) => waiting.push({ host, answer }));
+    const http = createPeerHttp({ allowPrivateAddresses: false, lookup, maxLookupsInFlight: 3 });
+    const timedOut = await Promise.all([1, 2, 3].map((n) => http.request(`https://slow${n}.example/card`, { timeoutMs: 20 })));
+    expect(timedOut.map((r) => (r.ok ? "fetched" : r.reason))).toEqual(["dns_failed", "dns_failed", "dns_failed"]);
+    expect(waiting).toHaveLength(3); // the three lookups still run
+
+    const refused = await http.request("https://another.example/card", { timeoutMs: 20 });
+    expect(refused).toMatchObject({ ok: false, reason: "dns_failed", detail: expect.stringContaining("too many name lookups") });
+    expect(waiting).toHaveLength(3); // refused without a lookup
+
+    const again = http.request("https://slow1.example/other", { timeoutMs: 5_000 }); // joins the lookup of slow1
+    await Bun.sleep(10); // let it reach its lookup
+    expect(waiting).toHaveLength(3);
+    waiting[0]!.answer([{ address: "10.0.0.1", family: 4 }]);
+    expect(await again).toMatchObject({ ok: false, reason: "blocked_address" }); // it was answered, then checked
+    // a slot is free again
+    const next = http.request("https://another.example/card", { timeoutMs: 5_000 });
+    await Bun.sleep(10);
+    expect(waiting.map((w) => w.host)).toEqual(["slow1.example", "slow2.example", "slow3.example", "another.example"]);
+    waiting[3]!.answer([{ address: "192.168.0.1", family: 4 }]);
+    expect(await next).toMatchObject({ ok: false, reason: "blocked_address" });
+    for (const w of waiting.slice(1, 3)) w.answer([]);
+  });
+});

@@ -6,6 +6,7 @@ import type { Ctx } from "../context.ts";
 import { conflict, DomainError, notFound } from "../errors.ts";
 import type { FederationDeps } from "../federation/deps.ts";
 import { answerConnectionRequest } from "../connections/answer-request.ts";
+import { requireReplyRoute } from "../connections/reply-route.ts";
 import { recordEvent } from "../messages/store.ts";
 import { enqueueOutbound, queueDelivery } from "../outbox/enqueue.ts";
 import { getPendingAction } from "./list-pending.ts";
@@ -56,6 +57,7 @@ function run(tx: Tx, ctx: Ctx, row: Row, approve: boolean): { queued: boolean; r
     case "connection_request": {
       const connection = row.connectionId ? tx.select().from(connections).where(eq(connections.id, row.connectionId)).get() : undefined;
       if (!connection || connection.status !== "pending") return { queued: false, result: { connection: connection?.status ?? "missing" } };
+      requireReplyRoute(tx, connection); // the answer must be able to reach the peer
       const answered = answerConnectionRequest(tx, ctx, connection, approve);
       return { queued: answered !== null, result: { connection: approve ? "connected" : "declined", ...(answered ? { response: answered.envelopeId } : {}) } };
     }

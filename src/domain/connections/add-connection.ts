@@ -11,6 +11,7 @@ import { sendIntent, type SendResult } from "../outbox/send-intent.ts";
 import { agentIdFromCardUrl, cardUrlFor } from "../peers/card-url.ts";
 import { ownProfileSnapshot } from "../profile/own-snapshot.ts";
 import { answerConnectionRequest } from "./answer-request.ts";
+import { replyRoute } from "./reply-route.ts";
 
 export const AddConnectionInput = v.object({
   cardUrl: v.optional(v.pipe(v.string(), v.maxLength(2048), v.description("The peer's Agent Card URL"))),
@@ -42,7 +43,8 @@ export async function addConnection(ctx: Ctx, input: AddConnectionInput, deps: F
   if (existing?.status === "connected") throw conflict("already connected");
   if (existing?.status === "blocked") throw conflict("this agent is blocked; unblock it first (PATCH status: disconnected)");
   if (existing?.status === "pending") {
-    const answered = transaction(ctx.db, (tx) => answerConnectionRequest(tx, ctx, existing, true));
+    const route = await replyRoute(ctx, existing, cardUrl, deps); // the card URL given is where the answer goes
+    const answered = transaction(ctx.db, (tx) => answerConnectionRequest(tx, ctx, existing, true, undefined, route));
     if (answered) deps.wakeOutbox();
     return { connection: connectionView(ctx.db.select().from(connections).where(eq(connections.id, existing.id)).get()!), request: null };
   }

@@ -4,6 +4,7 @@ import { connections, messages, pendingActions } from "../../db/schema/index.ts"
 import type { Ctx } from "../context.ts";
 import { recordEvent } from "../messages/store.ts";
 import { enqueueOutbound, type Enqueued } from "../outbox/enqueue.ts";
+import { savePeerCard, type PeerCardUpdate } from "../peers/peer-cards.ts";
 import { ownProfileSnapshot } from "../profile/own-snapshot.ts";
 
 type ConnectionRow = typeof connections.$inferSelect;
@@ -12,10 +13,15 @@ type ConnectionRow = typeof connections.$inferSelect;
  * Accepting or declining a peer's connection request, wherever the owner does it (PATCH on the
  * connection, a pending-action decision, or a respond on the request message): the connection
  * changes state, the request is answered with a connection_response in its thread (with the
- * `connected` profile snapshot when accepting), and its pending action is settled.
+ * `connected` profile snapshot when accepting), and its pending action is settled. `route` is a
+ * card the owner gave for the reply (from `replyRoute`), saved with the answer.
  */
-export function answerConnectionRequest(tx: Tx, ctx: Ctx, connection: ConnectionRow, accept: boolean, note?: string): Enqueued | null {
+export function answerConnectionRequest(tx: Tx, ctx: Ctx, connection: ConnectionRow, accept: boolean, note?: string, route: PeerCardUpdate | null = null): Enqueued | null {
   const now = ctx.clock.now();
+  if (route) {
+    savePeerCard(tx, route, now);
+    tx.update(connections).set({ cardUrl: route.cardUrl ?? null }).where(eq(connections.id, connection.id)).run();
+  }
   tx.update(connections)
     .set({ status: accept ? "connected" : "declined", updatedAt: now, ...(accept && connection.status !== "connected" ? { connectedAt: now } : {}) })
     .where(eq(connections.id, connection.id))

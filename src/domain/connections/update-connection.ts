@@ -7,11 +7,11 @@ import { conflict, DomainError, notFound } from "../errors.ts";
 import type { FederationDeps } from "../federation/deps.ts";
 import { connectionView, type ConnectionView } from "../messages/views.ts";
 import { recordEvent } from "../messages/store.ts";
-import { fetchPeerCard } from "../peers/fetch-peer-card.ts";
-import { hasSigningSet, savePeerCard, type PeerCardUpdate } from "../peers/peer-cards.ts";
+import { savePeerCard, type PeerCardUpdate } from "../peers/peer-cards.ts";
 import { recomputeRelationship } from "../relationships/recompute.ts";
 import { DUNBAR_LAYERS } from "../relationships/names.ts";
 import { answerConnectionRequest } from "./answer-request.ts";
+import { replyRoute } from "./reply-route.ts";
 
 export const UpdateConnectionInput = v.object({
   status: v.optional(v.pipe(v.picklist(["connected", "declined", "blocked", "disconnected"], "status: one of connected, declined, blocked, disconnected"), v.description("connected accepts a pending request, declined declines it; blocked / disconnected end it"))),
@@ -48,13 +48,9 @@ export async function updateConnection(ctx: Ctx, id: string, input: UpdateConnec
   if (ctx.actor.kind !== "owner" && ctx.actor.kind !== "system") throw new DomainError("forbidden", "only the owner manages connections");
   const existing = ctx.db.select().from(connections).where(eq(connections.id, id)).get();
   if (!existing) throw notFound("connection");
-  let learned: PeerCardUpdate | null = null;
-  if (input.cardUrl !== undefined) {
-    if (!existing.agentId || !existing.principal) throw conflict("this contact has no agent id to bind a card to");
-    const fetched = await fetchPeerCard(ctx, deps, { cardUrl: input.cardUrl, agentId: existing.agentId });
-    if (!fetched.ok) throw new DomainError("invalid_input", `no valid Agent Card for ${existing.agentId} at cardUrl: ${fetched.reason}`);
-    learned = { principal: existing.principal, agentId: existing.agentId, cardUrl: input.cardUrl, card: { json: fetched.cardJson, signingSet: hasSigningSet(fetched.card) }, refreshAttempt: true };
-  }
+  // Accepting or declining a request answers it: its answer must be able to reach the peer.
+  const answers = existing.status === "pending" && (input.status === "connected" || input.status === "declined");
+  const learned: PeerCardUpdate | null = input.cardUrl !== undefined || answers ? await replyRoute(ctx, existing, input.cardUrl, deps) : null;
   const now = ctx.clock.now();
   let queued = false;
   const row = transaction(ctx.db, (tx) => {

@@ -1,9 +1,9 @@
 import { transaction, type Tx } from "../../db/client.ts";
-import { inboundNonces } from "../../db/schema/index.ts";
 import {
+  checkFreshness,
   isKeyUsableAt,
   normalizePrincipal,
-  parseRawBody,
+  parseDiscoveryQuery,
   parseTimestamp,
   verifyDiscoveryQuery,
   type DiscoveryQueryReason,
@@ -12,6 +12,7 @@ import {
   type SenderKeys,
 } from "../../ink/index.ts";
 import type { Ctx } from "../context.ts";
+import { insertNonce, isNonceSeen } from "../federation/inbound-nonces.ts";
 import { ownIdentity } from "../federation/own-identity.ts";
 import { savePeerCard } from "../peers/peer-cards.ts";
 import { resolveInboundSenderKeys } from "../peers/resolve-sender-keys.ts";
@@ -42,44 +43,39 @@ export async function answerDiscoveryQuery(ctx: Ctx, input: { body: Uint8Array }
   const now = ctx.clock.now();
   const own = ownIdentity(ctx.db, fed.node);
   if (!own) return { ok: false, reason: "unknown_recipient" };
-  const sender = senderOf(input.body);
-  let candidates: Uint8Array[] = [new Uint8Array(32)]; // a malformed envelope fails on schema before any key is used
-  let learned = null;
-  if (sender) {
-    const limited = fed.limiter.consume("discovery-query", sender.principal, PER_REQUESTER, now);
-    if (!limited.allowed) return { ok: false, reason: "rate_limited", retryAfterSeconds: limited.retryAfterSeconds };
-    const resolved = await resolveInboundSenderKeys(ctx, { from: sender.from, principal: sender.principal, keyIdHint: null }, fed);
-    learned = resolved.learned;
-    candidates = usableKeys(resolved.keys, sender.timestampMs ?? now);
-    if (candidates.length === 0) candidates = [new Uint8Array(32)]; // no usable key: schema still first, then `signature`
-  }
+  // INK §18's first step before anything else: a malformed query looks up no key, fetches nothing.
+  const shape = parseDiscoveryQuery({ raw: input.body }, fed.node.wordmark);
+  if (!shape.ok) return { ok: false, reason: "schema", ...(shape.issue ? { detail: shape.issue } : {}) };
+  const env = shape.envelope;
+  const principal = normalizePrincipal(env.from);
+  if (!principal.ok) return { ok: false, reason: "schema", detail: "from" };
+  // The checks that need no key (audience, freshness, an unused nonce) decide whether the
+  // requester's card may be fetched; the answer still follows INK's order, with stored keys.
+  const timestampMs = parseTimestamp(env.timestamp) ?? now;
+  const cheap = env.to === own.agentId && checkFreshness(timestampMs, now) === "fresh" && !isNonceSeen(ctx.db, principal.principal, env.nonce);
+  const resolved = await resolveInboundSenderKeys(ctx, { from: env.from, principal: principal.principal, keyIdHint: null, network: cheap }, fed);
+  const learned = resolved.learned;
+  let candidates = usableKeys(resolved.keys, timestampMs);
+  if (candidates.length === 0) candidates = [new Uint8Array(32)]; // no usable key: the answer is `signature`
   const verified = transaction(ctx.db, (tx) => {
     if (learned) savePeerCard(tx, learned, now);
     let result: DiscoveryQueryResult = { ok: false, reason: "signature" };
     // The envelope names no key: try each active key; only a signature failure moves on.
     for (const publicKey of candidates) {
-      result = verifyDiscoveryQuery({ raw: input.body, audience: [own.agentId], now, publicKey, replay: nonceStore(tx, now), wordmark: fed.node.wordmark, verifier: fed.verifier });
+      result = verifyDiscoveryQuery({ envelope: env, audience: [own.agentId], now, publicKey, replay: nonceStore(tx, now), wordmark: fed.node.wordmark, verifier: fed.verifier });
       if (result.ok || result.reason !== "signature") break;
     }
     return result;
   });
   if (!verified.ok) return { ok: false, reason: verified.reason, ...(verified.issue ? { detail: verified.issue } : {}) };
+  // Charged only once the query is authenticated and fresh: forged ones cannot spend an agent's budget.
+  const limited = fed.limiter.consume("discovery-query", verified.principal, PER_REQUESTER, now);
+  if (!limited.allowed) return { ok: false, reason: "rate_limited", retryAfterSeconds: limited.retryAfterSeconds };
   const tags = verified.envelope.query.tags ?? [];
   const limit = verified.envelope.query.limit ?? DEFAULT_LIMIT;
   const clauses = tags.map((t) => columnPhrase(["skills", "tags"], t)).filter((c): c is string => c !== null);
   const rows = matchListings(ctx.db, { match: clauses.length > 0 ? clauses.join(" AND ") : null, needles: tags.map((t) => facetNeedle("s", t)), limit });
   return { ok: true, results: rows.map(discoveryResult), query: { tags, limit } };
-}
-
-/** `from` (and its timestamp) read before verification, only to look up keys. */
-function senderOf(body: Uint8Array): { from: string; principal: string; timestampMs: number | null } | null {
-  const gate = parseRawBody(body, MAX_QUERY_BYTES);
-  if (!gate.ok || gate.value === null || typeof gate.value !== "object" || Array.isArray(gate.value)) return null;
-  const value = gate.value as Record<string, unknown>;
-  if (typeof value.from !== "string" || value.from.length === 0 || value.from.length > 512) return null;
-  const principal = normalizePrincipal(value.from);
-  if (!principal.ok) return null;
-  return { from: value.from, principal: principal.principal, timestampMs: typeof value.timestamp === "string" ? parseTimestamp(value.timestamp) : null };
 }
 
 /** Live authentication: active keys usable at the envelope's time (retired keys sign no new request). */
@@ -91,9 +87,5 @@ function usableKeys(keys: SenderKeys, atMs: number): Uint8Array[] {
 
 /** (canonical from, nonce) in the persisted inbound nonce table, inserted atomically. */
 function nonceStore(tx: Tx, now: number): NonceStore {
-  return {
-    addIfAbsent(scope, nonce) {
-      return !!tx.insert(inboundNonces).values({ scope, nonce, seenAt: now }).onConflictDoNothing().returning({ n: inboundNonces.nonce }).get();
-    },
-  };
+  return { addIfAbsent: (scope, nonce) => insertNonce(tx, scope, nonce, now) };
 }

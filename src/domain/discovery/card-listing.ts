@@ -1,4 +1,4 @@
-import { agentIdPublicKey, decodeEd25519PublicKey, type AgentCard } from "../../ink/index.ts";
+import type { AgentCard } from "../../ink/index.ts";
 import type { ListingProfile } from "./listings.ts";
 
 /**
@@ -7,25 +7,6 @@ import type { ListingProfile } from "./listings.ts";
  */
 export function optedIn(card: AgentCard): boolean {
   return card.discovery?.enabled === true && card.discovery.scope === "public" && (card.visibility ?? "public") === "public";
-}
-
-/**
- * Identity binding beyond `card.agentId === from` (checked by the fetch contract): a key-derived
- * agent id embeds its genesis key (INK §2.1), so its card must still list that key as a signing
- * key that is not revoked (a legacy single-key card: as its publicKeyMultibase). A card that
- * claims someone else's key-derived id but lists only its own keys fails here. did:web ids are
- * bound by their host instead (the card URL must be the did:web's own, checked by the caller).
- */
-export function cardBoundToId(card: AgentCard, agentId: string): boolean {
-  const genesis = agentIdPublicKey(agentId);
-  if (genesis === null) return true;
-  const same = (multibase: string) => {
-    const key = decodeEd25519PublicKey(multibase);
-    return key !== null && key.length === genesis.length && key.every((b, i) => b === genesis[i]);
-  };
-  const signing = card.keys?.signing;
-  if (Array.isArray(signing)) return signing.some((k) => k.status !== "revoked" && k.revokedAt === undefined && same(k.publicKeyMultibase));
-  return same(card.publicKeyMultibase);
 }
 
 /**

@@ -87,7 +87,9 @@ async function attempt(ctx: Ctx, item: PushRow, deps: Pick<DiscoveryDeps, "feder
   const answer = parseJson(res.body);
   if (res.status >= 200 && res.status < 300) return { kind: "delivered", status: res.status, remoteStatus: typeof answer?.status === "string" ? answer.status.slice(0, 32) : null };
   const error = errorText(answer) ?? `HTTP ${res.status}`;
-  if (res.status === 408 || res.status === 425 || res.status === 429 || res.status >= 500) {
+  // A directory that could not resolve our card says only that (INK §12); it may be passing.
+  const unresolved = answer?.code === "unresolvable_sender_key";
+  if (res.status === 408 || res.status === 425 || res.status === 429 || res.status >= 500 || unresolved) {
     const retryAfterMs = parseRetryAfter(res.headers.get("retry-after"), now);
     return { kind: "retry", error, status: res.status, ...(retryAfterMs !== null ? { retryAfterMs } : {}) };
   }

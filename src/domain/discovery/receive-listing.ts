@@ -1,19 +1,19 @@
 import * as v from "valibot";
 import { transaction } from "../../db/client.ts";
-import { inboundNonces } from "../../db/schema/index.ts";
 import { agentIdPublicKey, authenticateSignedRequest, inspectSignedRequest, resolveSenderKeys, type AgentCard, type InboundReason } from "../../ink/index.ts";
 import type { Ctx } from "../context.ts";
+import { insertNonce, isNonceSeen } from "../federation/inbound-nonces.ts";
 import { ownIdentity } from "../federation/own-identity.ts";
 import { agentIdFromCardUrl, cardUrlFor, didWebBase } from "../peers/card-url.ts";
-import { fetchPeerCard, type FetchCardResult } from "../peers/fetch-peer-card.ts";
-import { cardBoundToId, listingProfileFromCard, optedIn } from "./card-listing.ts";
+import type { FetchCardResult } from "../peers/fetch-peer-card.ts";
+import { strangerFetches } from "../peers/stranger-fetch.ts";
+import { listingProfileFromCard, optedIn } from "./card-listing.ts";
 import type { DiscoveryDeps } from "./deps.ts";
 import { endListing, findListing, saveListing } from "./listings.ts";
 import { ownPrincipal } from "./own-publication.ts";
 
 export const MAX_LISTING_BYTES = 65_536;
 const PER_REQUESTER = { limit: 10, windowMs: 60_000 };
-const NETWORK = new Set(["dns_failed", "timeout", "network_error"]);
 
 /**
  * The directory-listing request (docs/decisions/directory-listings.md): strict, covered by the
@@ -38,10 +38,6 @@ export type ListingReason =
   | "self_listing"
   | "unsupported_principal"
   | "card_url_mismatch"
-  | "card_unavailable"
-  | "invalid_card"
-  | "card_identity_mismatch"
-  | "listing_conflict"
   | "discovery_not_enabled";
 
 export type ListingOutcome =
@@ -53,9 +49,9 @@ export type ListingOutcome =
  * signed-request phase 1 (raw gate, type, protocol, `to`, header, timestamp, nonce grammar) →
  * body schema → not our own agent → per-requester limit → the card URL is an INK card URL for
  * `from` (a did:web's own host) → the card fetched by us through the SSRF gate under the
- * discovery-fetch contract (agentId === from) → the card is bound to the id (genesis key) → the
- * transport signature under THAT card's keys (authority rule, live auth) → continuity with an
- * existing listing at another card URL → opt-in (publish) → nonce recorded with the write.
+ * discovery-fetch contract (agentId === from) and bound to the id (only keys rooted in it count)
+ * → the transport signature under THAT card's keys (authority rule, live auth) → opt-in
+ * (publish) → nonce recorded with the write.
  */
 export async function receiveListing(
   ctx: Ctx,
@@ -77,44 +73,42 @@ export async function receiveListing(
   if (pending.principal === ownPrincipal(own.agent, fed.node.wordmark)) {
     return { ok: false, reason: "self_listing", detail: "this is the directory's own agent; its owner publishes it through the owner API" };
   }
-  const limited = fed.limiter.consume("directory-listing", pending.principal, PER_REQUESTER, now);
-  if (!limited.allowed) return { ok: false, reason: "rate_limited", retryAfterSeconds: limited.retryAfterSeconds };
 
   const urlProblem = cardUrlProblem(request.from, request.cardUrl);
   if (urlProblem) return urlProblem;
-  const fetched = await fetchPeerCard(ctx, fed, { cardUrl: request.cardUrl, agentId: request.from });
-  if (!fetched.ok) return cardFailure(fetched);
+  // Every check that needs no key has passed; a replayed nonce is refused before it costs a fetch.
+  // The signature needs the card (the signer may be a key only the card names), so the fetch comes
+  // first, under the stranger-fetch budgets. The card comes back bound to `from` (bindAgentCard):
+  // only keys rooted in the id sign for it, so a request that verifies is the agent's own.
+  if (isNonceSeen(ctx.db, pending.principal, pending.nonce)) return { ok: false, reason: "nonce_replay" };
+  const fetched = await strangerFetches(ctx, fed).card({ cardUrl: request.cardUrl, agentId: request.from });
+  if (!fetched.ok) return cardFailure(ctx, request, fetched);
   const card = fetched.card;
-  if (!cardBoundToId(card, request.from)) return { ok: false, reason: "card_identity_mismatch", detail: "the card does not list the key its agent id is derived from" };
   const accepted = authenticateSignedRequest(pending, { keys: resolveSenderKeys({ card, agentId: request.from }), verifier: fed.verifier });
   if (!accepted.ok) return accepted;
-
-  const existing = findListing(ctx.db, pending.principal);
-  if (existing?.source === "remote" && existing.status === "listed" && existing.cardUrl !== request.cardUrl) {
-    // Moving a listing to another card URL takes a key of the card listed now (if it still answers).
-    const previous = await fetchPeerCard(ctx, fed, { cardUrl: existing.cardUrl, agentId: request.from });
-    if (previous.ok) {
-      const again = authenticateSignedRequest(pending, { keys: resolveSenderKeys({ card: previous.card, agentId: request.from }), verifier: fed.verifier });
-      if (!again.ok) return { ok: false, reason: "listing_conflict", detail: "listed with another card; sign with a key of the listed card" };
-    } else if (NETWORK.has(previous.reason)) {
-      return { ok: false, reason: "card_unavailable", detail: "the currently listed card could not be fetched; retry later" };
-    }
-  }
   if (request.action === "publish" && !optedIn(card)) {
     return { ok: false, reason: "discovery_not_enabled", detail: "the card's discovery descriptor must say enabled: true with scope public" };
   }
-  return record(ctx, { principal: accepted.principal, nonce: accepted.nonce, action: request.action, agentId: request.from, cardUrl: request.cardUrl, card }, now, deps.revalidateMs);
+  return record(ctx, fed, { principal: accepted.principal, nonce: accepted.nonce, action: request.action, agentId: request.from, cardUrl: request.cardUrl, card }, now, deps.revalidateMs);
 }
 
+/**
+ * The write, in one transaction: the nonce (a conflict is a replay), then the per-requester limit —
+ * charged only now that the request is authenticated and fresh, so requests forged in an agent's
+ * name cannot spend its budget (INK §9 step 11 order: nonce, then rate limits; a limited request
+ * keeps its nonce spent) — then the listing itself.
+ */
 function record(
   ctx: Ctx,
+  fed: Pick<DiscoveryDeps["federation"], "limiter">,
   r: { principal: string; nonce: string; action: "publish" | "unpublish"; agentId: string; cardUrl: string; card: AgentCard },
   now: number,
   revalidateMs: number,
 ): ListingOutcome {
   const result = transaction(ctx.db, (tx) => {
-    const fresh = tx.insert(inboundNonces).values({ scope: r.principal, nonce: r.nonce, seenAt: now }).onConflictDoNothing().returning({ n: inboundNonces.nonce }).get();
-    if (!fresh) return null;
+    if (!insertNonce(tx, r.principal, r.nonce, now)) return null;
+    const budget = fed.limiter.consume("directory-listing", r.principal, PER_REQUESTER, now);
+    if (!budget.allowed) return budget;
     if (r.action === "publish") {
       return saveListing(tx, { principal: r.principal, agentId: r.agentId, cardUrl: r.cardUrl, source: "remote", profile: listingProfileFromCard(r.card) }, now, now + revalidateMs);
     }
@@ -122,6 +116,7 @@ function record(
     return existing?.source === "remote" && existing.status === "listed" ? endListing(tx, existing.id, "delisted", now) : (existing ?? undefined);
   });
   if (result === null) return { ok: false, reason: "nonce_replay" };
+  if (result !== undefined && "allowed" in result) return { ok: false, reason: "rate_limited", retryAfterSeconds: result.retryAfterSeconds };
   ctx.log.info(r.action === "publish" ? "directory listing added" : "directory listing removed", { principal: r.principal });
   const listed = result?.status === "listed" && r.action === "publish";
   return {
@@ -146,10 +141,16 @@ function cardUrlProblem(from: string, cardUrl: string): ListingOutcome | null {
   return null;
 }
 
-function cardFailure(fetched: Extract<FetchCardResult, { ok: false }>): ListingOutcome {
-  const detail = `${fetched.reason}${fetched.httpStatus ? ` (HTTP ${fetched.httpStatus})` : ""}${fetched.detail ? `: ${fetched.detail}` : ""}`;
-  if (NETWORK.has(fetched.reason)) return { ok: false, reason: "card_unavailable", detail };
-  return { ok: false, reason: "invalid_card", detail };
+/**
+ * Whatever went wrong with the card (unreachable, refused by the SSRF gate, a status, not a card,
+ * another id, a bad proof, not bound to the id, over the fetch budget), the requester hears INK's
+ * generic `unresolvable_sender_key` only (INK §12: never reveal fetch-vs-verification failure):
+ * the details would make the directory an oracle for internal names and other hosts' answers.
+ * They go to the log. A listing agent retries later (push-to-directory treats it as transient).
+ */
+function cardFailure(ctx: Ctx, request: { from: string; cardUrl: string }, fetched: Extract<FetchCardResult, { ok: false }>): ListingOutcome {
+  ctx.log.info("listing card not usable", { from: request.from, cardUrl: request.cardUrl, reason: fetched.reason, httpStatus: fetched.httpStatus, detail: fetched.detail });
+  return { ok: false, reason: "unresolvable_sender_key" };
 }
 
 function issueOf(issue: v.BaseIssue<unknown> | undefined): string {

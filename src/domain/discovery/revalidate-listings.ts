@@ -3,7 +3,7 @@ import { transaction } from "../../db/client.ts";
 import { directoryListings } from "../../db/schema/index.ts";
 import type { Ctx } from "../context.ts";
 import { fetchPeerCard } from "../peers/fetch-peer-card.ts";
-import { cardBoundToId, listingProfileFromCard, optedIn } from "./card-listing.ts";
+import { listingProfileFromCard, optedIn } from "./card-listing.ts";
 import type { DiscoveryDeps } from "./deps.ts";
 import { endListing, saveListing, type ListingRow } from "./listings.ts";
 
@@ -64,8 +64,7 @@ async function check(ctx: Ctx, row: ListingRow, deps: Pick<DiscoveryDeps, "feder
   const now = ctx.clock.now();
   let problem: string | null = null;
   if (fetched.ok) {
-    if (!cardBoundToId(fetched.card, row.agentId)) problem = "card_identity_mismatch: the card no longer lists the key its agent id is derived from";
-    else if (!optedIn(fetched.card)) problem = "discovery_not_enabled: the card's discovery descriptor is off";
+    if (!optedIn(fetched.card)) problem = "discovery_not_enabled: the card's discovery descriptor is off";
     else {
       const card = fetched.card;
       transaction(ctx.db, (tx) => {

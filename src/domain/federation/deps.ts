@@ -1,5 +1,6 @@
 import type { WriteQueue } from "../../db/write-queue.ts";
 import type { Ed25519Verifier } from "../../ink/index.ts";
+import type { FetchBudget } from "../../security/fetch-budget.ts";
 import type { KeyVault } from "../../security/key-vault.ts";
 import type { PeerHttp } from "../../security/peer-http.ts";
 import type { MemoryRateLimiter } from "../../security/rate-limit.ts";
@@ -13,6 +14,8 @@ export interface FederationDeps {
   /** Strict Ed25519 verify (native fast path, RFC 8032 pre-checks). */
   verifier: Ed25519Verifier;
   limiter: MemoryRateLimiter;
+  /** Budgets and negative cache for the fetches strangers can cause (domain/peers/stranger-fetch.ts). */
+  fetchBudget: FetchBudget;
   /** KITH_ALLOW_PRIVATE_PEERS: also skips the SSRF vetting of URL fields inside fetched cards. */
   allowPrivatePeers: boolean;
   /** Nudges the outbox worker after a commit that queued something. */

@@ -1,9 +1,10 @@
 import { eq } from "drizzle-orm";
 import { transaction } from "../../db/client.ts";
-import { connections, inboundNonces } from "../../db/schema/index.ts";
+import { connections } from "../../db/schema/index.ts";
 import { authenticateSignedRequest, inspectSignedRequest, type InboundReason } from "../../ink/index.ts";
 import type { Ctx } from "../context.ts";
 import type { FederationDeps } from "../federation/deps.ts";
+import { insertNonce, isNonceSeen } from "../federation/inbound-nonces.ts";
 import { ownIdentity } from "../federation/own-identity.ts";
 import { savePeerCard } from "../peers/peer-cards.ts";
 import { resolveInboundSenderKeys } from "../peers/resolve-sender-keys.ts";
@@ -33,18 +34,21 @@ export async function queryAgentCard(
   if (!own || input.pathAgentId !== own.agentId) return { ok: false, reason: "unknown_recipient" };
   const pending = inspectSignedRequest({ body: input.body, authorization: input.authorization, now }, { ownAgentId: own.agentId, path: input.requestPath, wordmark: deps.node.wordmark, typeSuffix: "agent_card_query" });
   if (!pending.ok) return pending;
-  const limited = deps.limiter.consume("card-query", pending.principal, PER_REQUESTER, now);
-  if (!limited.allowed) return { ok: false, reason: "rate_limited", retryAfterSeconds: limited.retryAfterSeconds };
-  const resolved = await resolveInboundSenderKeys(ctx, { from: pending.from, principal: pending.principal, keyIdHint: pending.keyIdHint }, deps);
+  // A replayed nonce resolves keys from what is stored only: it makes the node fetch nothing.
+  const network = !isNonceSeen(ctx.db, pending.principal, pending.nonce);
+  const resolved = await resolveInboundSenderKeys(ctx, { from: pending.from, principal: pending.principal, keyIdHint: pending.keyIdHint, network }, deps);
   const accepted = authenticateSignedRequest(pending, { keys: resolved.keys, verifier: deps.verifier });
   const learned = resolved.learned;
   const replayed = transaction(ctx.db, (tx) => {
     if (learned) savePeerCard(tx, learned, now);
     if (!accepted.ok) return false;
-    return !tx.insert(inboundNonces).values({ scope: accepted.principal, nonce: accepted.nonce, seenAt: now }).onConflictDoNothing().returning({ n: inboundNonces.nonce }).get();
+    return !insertNonce(tx, accepted.principal, accepted.nonce, now);
   });
   if (!accepted.ok) return accepted;
   if (replayed) return { ok: false, reason: "nonce_replay" };
+  // Charged only for an authenticated, fresh request: forged ones cannot spend an agent's budget.
+  const limited = deps.limiter.consume("card-query", accepted.principal, PER_REQUESTER, now);
+  if (!limited.allowed) return { ok: false, reason: "rate_limited", retryAfterSeconds: limited.retryAfterSeconds };
   const connection = ctx.db.select({ status: connections.status }).from(connections).where(eq(connections.principal, accepted.principal)).get();
   const scope = connection?.status === "connected" ? "connected" : "public";
   const card = getAgentCard(ctx, deps.node);

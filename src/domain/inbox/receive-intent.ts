@@ -17,7 +17,8 @@ import type { FederationDeps } from "../federation/deps.ts";
 import { cachedOwnIdentity, decryptionKeys } from "../federation/own-identity.ts";
 import { isResponseIntent, requestOf } from "../messages/response-intents.ts";
 import { savePeerCard } from "../peers/peer-cards.ts";
-import { learnHintedCard, resolveInboundSenderKeys } from "../peers/resolve-sender-keys.ts";
+import { learnHintedCard } from "../peers/learn-hinted-card.ts";
+import { resolveInboundSenderKeys } from "../peers/resolve-sender-keys.ts";
 import { checkForeignSender, type ForeignSenderDecision } from "../policy/foreign-sender.ts";
 import { policyFromRow, type OwnerPolicy } from "../policy/get-policy.ts";
 import { ingestQueries } from "./ingest-queries.ts";
@@ -65,41 +66,43 @@ export async function receiveIntent(ctx: Ctx, input: ReceiveInput, deps: Federat
   const q = ingestQueries(ctx.db);
   const owner = policyFromRow(q.policy.get());
   const connection = q.connectionByPrincipal.get(pending.principal) ?? null;
-  if (connection?.status === "blocked" || owner.blockedDids.includes(pending.from) || owner.blockedDids.includes(pending.principal)) {
+  if (connection?.status === "blocked" || owner.blockedDids.includes(pending.principal)) {
     return reject("sender_blocked");
   }
 
-  const resolved = await resolveInboundSenderKeys(ctx, { from: pending.from, principal: pending.principal, keyIdHint: pending.keyIdHint }, deps);
+  // A replay (nonce already recorded) may still be answered nonce_replay in INK's order, but it
+  // resolves keys from what is stored: it never makes the node fetch anything.
+  const replayed = q.nonceSeen.get(pending.principal, pending.nonce) !== null;
+  const resolved = await resolveInboundSenderKeys(ctx, { from: pending.from, principal: pending.principal, keyIdHint: pending.keyIdHint, network: !replayed }, deps);
   const decision = authenticate(pending, resolved.keys, input, policy, ctx, deps);
-  if (!decision.ok) {
+  // What was learned about the sender's keys stays true whatever happens to this message; kept, it
+  // also spares the next request a fetch (a refused sender is not fetched again on every request).
+  const keepLearned = <T>(refusal: T): T => {
     const learned = resolved.learned;
-    if (learned) transaction(ctx.db, (tx) => savePeerCard(tx, learned, now)); // what was learned about the keys stays true
-    return reject(decision.reason, decision.detail);
-  }
-  // INK §9 step 11: the per-sender limit counts authenticated senders only (a forged `from` cannot
-  // spend someone else's budget): the owner's maxInboundRate, intents per hour per sender.
-  const hourly = deps.limiter.consume("ink-sender-hour", pending.principal, { limit: Math.max(1, owner.maxInboundRate), windowMs: 3_600_000 }, now);
-  if (!hourly.allowed) return { ok: false, reason: "rate_limited", retryAfterSeconds: hourly.retryAfterSeconds };
-
+    if (learned) transaction(ctx.db, (tx) => savePeerCard(tx, learned, now));
+    return refusal;
+  };
+  if (!decision.ok) return keepLearned(reject(decision.reason, decision.detail));
   const envelope = decision.envelope;
+  // INK §6.3 (4), §15: with no card signing set ever observed, the key inside a key-derived id
+  // verifies any intent, sealed or not; whether that sender may send it is policy (the gate below:
+  // a stranger gets not_connected, a connection is let through).
   const firstContact = decision.keyId === "bootstrap";
-  // INK §15: trust on first use speaks for a new key only in a connection request.
-  if (firstContact && envelope.intent !== "connection_request") return reject("unresolvable_sender_key", "unknown sender: only a connection_request may come from an unknown key");
   if (envelope.expiresAt !== undefined) {
     const expires = parseTimestamp(envelope.expiresAt);
-    if (expires !== null && expires < now) return reject("message_expired", "expiresAt is in the past");
+    if (expires !== null && expires < now) return keepLearned(reject("message_expired", "expiresAt is in the past"));
   }
   const gate = relationshipGate(ctx, { principal: pending.principal, from: pending.from, intent: envelope.intent, correlationId: envelope.correlationId, payload: envelope.payload }, connection?.status ?? null, owner);
-  if (!gate.ok) return gate;
+  if (!gate.ok) return keepLearned(gate);
 
+  // The card hint (INK §15 TOFU): only for a nonce never seen, so a replay fetches nothing; stored
+  // with the message, so the card is known before the owner can answer it.
   let learned = resolved.learned;
-  if (firstContact && input.cardHint) {
-    const genesis = agentIdPublicKey(pending.from);
-    if (genesis) learned = (await learnHintedCard(ctx, { from: pending.from, principal: pending.principal, hintUrl: input.cardHint, authenticatedKey: genesis }, deps)) ?? learned;
-  }
+  const genesis = firstContact && input.cardHint && !replayed ? agentIdPublicKey(pending.from) : null;
+  if (genesis && input.cardHint) learned = (await learnHintedCard(ctx, { from: pending.from, principal: pending.principal, hintUrl: input.cardHint, authenticatedKey: genesis }, deps)) ?? learned;
 
   const store: StoreContext = { now, own, owner, principal: pending.principal, from: pending.from, envelope, sealed: decision.sealed, keyId: decision.keyId, nonce: decision.nonce.value, learned };
-  let result: ReturnType<typeof storeInbound>;
+  let result: ReturnType<typeof storeInbound> | { ok: false; reason: "rate_limited"; retryAfterSeconds: number };
   try {
     // Group commit: this write shares one transaction (and one fsync) with the other requests of
     // this event-loop turn, in its own savepoint; it resolves only after COMMIT.
@@ -107,6 +110,14 @@ export async function receiveIntent(ctx: Ctx, input: ReceiveInput, deps: Federat
       // INK §8: the nonce is recorded last, atomically with the message; a conflict is a replay.
       const fresh = q.insertNonce.get(pending.principal, store.nonce, now);
       if (!fresh) throw new Rollback(reject("nonce_replay"));
+      // INK §9 step 11: the nonce, then the per-sender limit (the owner's maxInboundRate, intents per
+      // hour), so neither a forged `from` nor a replay spends a sender's budget. A limited message
+      // keeps its nonce spent (committed) and is not stored.
+      const hourly = deps.limiter.consume("ink-sender-hour", pending.principal, { limit: Math.max(1, owner.maxInboundRate), windowMs: 3_600_000 }, now);
+      if (!hourly.allowed) {
+        if (store.learned) savePeerCard(tx, store.learned, now);
+        return { ok: false as const, reason: "rate_limited" as const, retryAfterSeconds: hourly.retryAfterSeconds };
+      }
       const stored = storeInbound(tx, ctx, store);
       if (!stored.ok) throw new Rollback(stored); // nothing of a refused message is kept, its nonce included
       return stored;
@@ -115,6 +126,7 @@ export async function receiveIntent(ctx: Ctx, input: ReceiveInput, deps: Federat
     if (e instanceof Rollback) return e.result;
     throw e;
   }
+  if (!result.ok) return result;
   if (result.queuedReply) deps.wakeOutbox();
   const { queuedReply: _q, ...outcome } = result;
   return outcome;

@@ -1,11 +1,12 @@
 import { and, eq } from "drizzle-orm";
 import * as v from "valibot";
-import { transaction } from "../../db/client.ts";
+import { transaction, type Db, type Tx } from "../../db/client.ts";
 import { connections, messages, pendingActions } from "../../db/schema/index.ts";
 import type { Ctx } from "../context.ts";
 import { conflict, invalidInput, notFound } from "../errors.ts";
 import type { FederationDeps } from "../federation/deps.ts";
 import { answerConnectionRequest } from "../connections/answer-request.ts";
+import { replyRoute } from "../connections/reply-route.ts";
 import { RESPONSE_OF } from "../messages/response-intents.ts";
 import { checkIntent, sendIntent, type SendResult } from "../outbox/send-intent.ts";
 import { findInboxRow } from "./get-message.ts";
@@ -30,11 +31,16 @@ export async function respondToMessage(ctx: Ctx, id: string, input: RespondInput
   checkIntent(intent, input.payload);
 
   if (message.intent === "connection_request") {
-    const connection = ctx.db.select().from(connections).where(eq(connections.principal, message.peerPrincipal)).get();
-    if (!connection || connection.status !== "pending" || connection.requestMessageId !== message.id) throw conflict("this connection request was already answered");
+    const pendingRequest = (db: Db | Tx) => {
+      const row = db.select().from(connections).where(eq(connections.principal, message.peerPrincipal)).get();
+      if (!row || row.status !== "pending" || row.requestMessageId !== message.id) throw conflict("this connection request was already answered");
+      return row;
+    };
     if (input.payload.status === "pending") throw invalidInput("payload.status: answer with accepted or declined");
     const note = typeof input.payload.note === "string" ? input.payload.note : undefined;
-    const sent = transaction(ctx.db, (tx) => answerConnectionRequest(tx, ctx, connection, input.payload.status === "accepted", note));
+    // The answer must be able to reach the peer: a card URL given now, or a card already known.
+    const route = await replyRoute(ctx, pendingRequest(ctx.db), input.cardUrl, deps);
+    const sent = transaction(ctx.db, (tx) => answerConnectionRequest(tx, ctx, pendingRequest(tx), input.payload.status === "accepted", note, route));
     if (!sent) throw conflict("cannot answer: the request has no sender to reply to");
     deps.wakeOutbox();
     return { id: sent.envelopeId, correlationId: sent.correlationId, status: "queued", messageId: sent.messageId, conversationId: sent.conversationId, peerPrincipal: message.peerPrincipal };

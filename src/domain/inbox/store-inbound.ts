@@ -52,7 +52,7 @@ export function storeInbound(tx: Tx, ctx: Ctx, s: StoreContext): StoreResult {
   }
 
   const connection = q.connectionByPrincipal.get(s.principal) ?? null;
-  const level = s.owner.trustedDids.includes(s.from) || s.owner.trustedDids.includes(s.principal) ? "full" : s.owner.maxAutonomyLevel;
+  const level = s.owner.trustedDids.includes(s.principal) ? "full" : s.owner.maxAutonomyLevel;
   const answersUs = isResponseIntent(env.intent) && answersOurRequest(tx, s.principal, env);
   // SPEC autonomy rule: below `full`, anything the agent would act on waits for the owner. A
   // retraction and an answer to our own request are bookkeeping, not actions.

@@ -1,11 +1,13 @@
 import { transaction } from "../../db/client.ts";
 import {
   authenticateAgentCard,
+  bindAgentCard,
   checkCardFetchResponse,
   isSignedCard,
   normalizePrincipal,
   type AcceptedCardProof,
   type AgentCard,
+  type CardBindingBasis,
   type CardFetchFailure,
   type CardTrustFailure,
   type ContinuityFailure,
@@ -19,10 +21,10 @@ import { didWebVerificationKeys } from "./did-web.ts";
 import { cardOf, findPeerCard } from "./peer-cards.ts";
 
 export type FetchCardResult =
-  | { ok: true; card: AgentCard; cardJson: string; proof: AcceptedCardProof }
+  | { ok: true; card: AgentCard; cardJson: string; proof: AcceptedCardProof; basis: CardBindingBasis }
   | {
       ok: false;
-      reason: CardFetchFailure | PeerFailureReason | "card_continuity";
+      reason: CardFetchFailure | PeerFailureReason | "card_continuity" | "card_identity_mismatch";
       detail?: string;
       httpStatus?: number;
       /** Set for `card_continuity`: the stored card stays the one to use (INK §13). */
@@ -43,6 +45,8 @@ const CONTINUITY: ReadonlySet<CardTrustFailure> = new Set<ContinuityFailure>(["u
  * stored authenticated card. Phase C is not enforced (docs/decisions/ink-card-signature.md). A
  * continuity violation keeps the stored card: it is logged and recorded as
  * `card.continuity_violation`; an unanchored did:web signature is recorded as `card.anchor_unverified`.
+ * Last, the identity binding (INK §2.1, §13: `bindAgentCard`): the card returned and stored keeps only
+ * the keys it may bind to its id, and a key-derived card that does not name its genesis key is refused.
  */
 export async function fetchPeerCard(ctx: Ctx, deps: CardFetchDeps, input: { cardUrl: string; agentId: string }): Promise<FetchCardResult> {
   const res = await deps.http.request(input.cardUrl, { headers: { accept: "application/json" }, timeoutMs: CARD_TIMEOUT_MS, maxBytes: 65_536 });
@@ -80,7 +84,12 @@ export async function fetchPeerCard(ctx: Ctx, deps: CardFetchDeps, input: { card
     ctx.log.info("did:web document unavailable: card signature verified but not anchored", { agentId: input.agentId });
     transaction(ctx.db, (tx) => recordEvent(tx, "card.anchor_unverified", ctx.clock.now(), { ...(principal.ok ? { peerPrincipal: principal.principal } : {}), cardUrl: input.cardUrl }));
   }
-  return { ok: true, card: checked.card, cardJson: JSON.stringify(checked.card), proof: trust.proof };
+  const bound = bindAgentCard(checked.card, trust.proof);
+  if (!bound.ok) {
+    ctx.log.warn("peer card refused: not bound to its agent id", { agentId: input.agentId, cardUrl: input.cardUrl, issue: bound.issue });
+    return { ok: false, reason: bound.reason, detail: bound.issue, httpStatus: res.status };
+  }
+  return { ok: true, card: bound.card, cardJson: JSON.stringify(bound.card), proof: trust.proof, basis: bound.basis };
 }
 
 /** A did:web's document keys (INK §13 anchoring), or that the document could not be had. */

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Db, Tx } from "../../db/client.ts";
 import { peerCards } from "../../db/schema/index.ts";
-import { checkCardContinuity, type AgentCard } from "../../ink/index.ts";
+import { bindAgentCard, checkCardContinuity, verifyAgentCardProof, type AgentCard } from "../../ink/index.ts";
 import { nativeStrictVerifier } from "../../security/ed25519-native.ts";
 
 export type PeerCardRow = typeof peerCards.$inferSelect;
@@ -17,13 +17,21 @@ export function findPeerCard(db: Db | Tx, principal: string): PeerCardRow | null
   return db.select().from(peerCards).where(eq(peerCards.principal, principal)).get() ?? null;
 }
 
+/**
+ * The stored card, bound to its id again on every read (INK §2.1, §13, `bindAgentCard`): cards are
+ * stored bound, and this keeps rows written before the rule from speaking with keys it refuses.
+ */
 export function cardOf(row: PeerCardRow | null): AgentCard | null {
   if (!row?.cardJson) return null;
+  let card: AgentCard;
   try {
-    return JSON.parse(row.cardJson) as AgentCard;
+    card = JSON.parse(row.cardJson) as AgentCard;
   } catch {
     return null;
   }
+  if (card === null || typeof card !== "object") return null;
+  const bound = bindAgentCard(card, verifyAgentCardProof(card, { verifier: nativeStrictVerifier }));
+  return bound.ok ? bound.card : null;
 }
 
 export interface PeerCardUpdate {

@@ -1,10 +1,10 @@
 import { eq } from "drizzle-orm";
 import { connections } from "../../db/schema/index.ts";
-import { decodeEd25519PublicKey, resolveSenderKeys, type AgentCard, type SenderKeys } from "../../ink/index.ts";
+import { resolveSenderKeys, type AgentCard, type SenderKeys } from "../../ink/index.ts";
 import type { Ctx } from "../context.ts";
 import type { FederationDeps } from "../federation/deps.ts";
 import { didWebCardUrl } from "./did-web.ts";
-import { fetchPeerCard } from "./fetch-peer-card.ts";
+import { strangerFetches } from "./stranger-fetch.ts";
 import { ingestQueries } from "../inbox/ingest-queries.ts";
 import { cardOf, hasSigningSet, REFRESH_THROTTLE_MS, STALE_CARD_GRACE_MS, type PeerCardRow, type PeerCardUpdate } from "./peer-cards.ts";
 
@@ -18,14 +18,20 @@ export interface SenderKeyResolution {
 /**
  * Keys for an inbound sender (INK §6.3 order, §10 authority rule): a cached verified card while
  * fresh; otherwise the card fetched again from a base we trust — the URL recorded for this peer,
- * or the host of a did:web — refetched at most once a minute (when stale, or when the request names
- * a key id the card does not list); a fetched card refused for continuity leaves the stored one in use. With no card ever seen, the agent id's genesis key (trust on first use,
- * which the caller allows only for connection_request). A base the sender nominates is never used
- * here (INK §2.1).
+ * or the host of a did:web — at most once a minute per principal (when stale, when the request
+ * names a key id the card does not list, or when no card could be had yet); a fetched card refused
+ * for continuity leaves the stored one in use. With no card ever seen, the agent id's genesis key
+ * (trust on first use). A base the sender nominates is never used here (INK §2.1).
+ *
+ * The request is not authenticated yet, so every fetch here is one a stranger causes: it goes
+ * through the stranger-fetch budgets, and `network: false` (a replayed nonce, a request that
+ * already failed a check needing no key) resolves from what is stored only. A failed fetch leaves
+ * a row only for a principal the node already knew (its `lastRefreshAt` throttles the next
+ * attempt); made-up ids leave nothing but an entry in the negative cache.
  */
 export async function resolveInboundSenderKeys(
   ctx: Ctx,
-  input: { from: string; principal: string; keyIdHint: string | null },
+  input: { from: string; principal: string; keyIdHint: string | null; network?: boolean },
   deps: FederationDeps,
 ): Promise<SenderKeyResolution> {
   const now = ctx.clock.now();
@@ -40,19 +46,19 @@ export async function resolveInboundSenderKeys(
 
   let card = cached?.card ?? null;
   let learned: PeerCardUpdate | null = null;
-  const connection = row?.cardUrl ? null : ctx.db.select({ cardUrl: connections.cardUrl }).from(connections).where(eq(connections.principal, input.principal)).get();
-  // A did:web names its host: its DID document says where the card is (INK §12).
-  const url = row?.cardUrl ?? connection?.cardUrl ?? (input.from.startsWith("did:web:") ? await didWebCardUrl(deps.http, input.from) : null);
-  // A stale card is refetched at most once a minute too: a peer whose card keeps failing (down, or
-  // refused for continuity) is not asked again on every message.
-  if (url && (card === null || ((stale || unknownKey) && !throttled))) {
-    const fetched = await fetchPeerCard(ctx, deps, { cardUrl: url, agentId: input.from });
-    if (fetched.ok) {
+  // A peer whose card keeps failing (down, refused for continuity) is not asked on every message.
+  if (input.network !== false && !throttled && (card === null || stale || unknownKey)) {
+    const fetches = strangerFetches(ctx, deps);
+    const connection = row?.cardUrl ? null : ctx.db.select({ cardUrl: connections.cardUrl }).from(connections).where(eq(connections.principal, input.principal)).get();
+    // A did:web names its host: its DID document says where the card is (INK §12).
+    const url = row?.cardUrl ?? connection?.cardUrl ?? (input.from.startsWith("did:web:") ? await didWebCardUrl(fetches.http, input.from) : null);
+    const fetched = url ? await fetches.card({ cardUrl: url, agentId: input.from }) : null;
+    if (url && fetched?.ok) {
       card = fetched.card;
       learned = { principal: input.principal, agentId: input.from, cardUrl: url, card: { json: fetched.cardJson, signingSet: hasSigningSet(fetched.card) }, refreshAttempt: true };
-    } else {
+    } else if (url && fetched && !fetched.ok) {
       ctx.log.warn("peer card fetch failed", { peer: input.principal, reason: fetched.reason, detail: fetched.detail });
-      learned = { principal: input.principal, agentId: input.from, cardUrl: url, refreshAttempt: true };
+      if (row !== null && fetched.reason !== "throttled") learned = { principal: input.principal, agentId: input.from, cardUrl: url, refreshAttempt: true };
       // A card refused for continuity never replaces the stored one, however old (INK §13).
       if (card !== null && fetched.reason !== "card_continuity" && now - (row?.fetchedAt ?? 0) > STALE_CARD_GRACE_MS) card = null;
     }
@@ -88,34 +94,4 @@ function parsed(db: Ctx["db"], row: PeerCardRow | null): { card: AgentCard; keys
 function listsKey(card: AgentCard, keyId: string): boolean {
   if (Array.isArray(card.keys?.signing)) return card.keys.signing.some((k) => k.keyId === keyId);
   return keyId === "legacy" || keyId === "bootstrap";
-}
-
-/**
- * A card the sender pointed to (Link rel="agent-card") on a first contact that authenticated with
- * the genesis key. It is kept only if it names the same agent and lists that very key as an active
- * signing key, so a card can never widen the keys that speak for this agent.
- */
-export async function learnHintedCard(
-  ctx: Ctx,
-  input: { from: string; principal: string; hintUrl: string; authenticatedKey: Uint8Array },
-  deps: FederationDeps,
-): Promise<PeerCardUpdate | null> {
-  const fetched = await fetchPeerCard(ctx, deps, { cardUrl: input.hintUrl, agentId: input.from });
-  if (!fetched.ok) {
-    ctx.log.info("hinted card not usable", { peer: input.principal, reason: fetched.reason });
-    return null;
-  }
-  const signing = fetched.card.keys?.signing;
-  const consistent = Array.isArray(signing)
-    ? signing.some((k) => k.status === "active" && sameKey(decodeEd25519PublicKey(k.publicKeyMultibase), input.authenticatedKey))
-    : sameKey(decodeEd25519PublicKey(fetched.card.publicKeyMultibase), input.authenticatedKey);
-  if (!consistent) {
-    ctx.log.warn("hinted card does not list the key that signed the request; ignored", { peer: input.principal });
-    return null;
-  }
-  return { principal: input.principal, agentId: input.from, cardUrl: input.hintUrl, card: { json: fetched.cardJson, signingSet: hasSigningSet(fetched.card) }, refreshAttempt: true };
-}
-
-function sameKey(a: Uint8Array | null, b: Uint8Array): boolean {
-  return a !== null && a.length === b.length && a.every((x, i) => x === b[i]);
 }

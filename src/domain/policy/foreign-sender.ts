@@ -18,14 +18,15 @@ export type ForeignSenderDecision =
     };
 
 export function checkForeignSender(policy: OwnerPolicy, principal: string, from: string): ForeignSenderDecision {
-  if (policy.blockedDids.includes(from) || policy.blockedDids.includes(principal)) return { ok: false, reason: "block_did_in_user_block_list" };
+  // The lists hold canonical principals (policy/principals.ts): compare the sender's, never `from` as typed.
+  if (policy.blockedDids.includes(principal)) return { ok: false, reason: "block_did_in_user_block_list" };
   if (!policy.acceptForeignAgents) return { ok: false, reason: "block_recipient_not_accepting_foreign" };
   if (policy.allowedDids.length > 0) {
-    return policy.allowedDids.includes(from) || policy.allowedDids.includes(principal)
+    return policy.allowedDids.includes(principal)
       ? { ok: true, reason: "ok_foreign_user_opt_in" }
       : { ok: false, reason: "block_did_not_in_user_allow_list" };
   }
-  if (policy.allowedMethods.length > 0 && !policy.allowedMethods.some((m) => from.startsWith(m))) {
+  if (policy.allowedMethods.length > 0 && !policy.allowedMethods.some((m) => principal.startsWith(m))) {
     return { ok: false, reason: "block_method_not_in_user_allow_list" };
   }
   if (policy.allowedHosts.length > 0) {

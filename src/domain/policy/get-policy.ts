@@ -3,9 +3,11 @@ import type { Db, Tx } from "../../db/client.ts";
 import { ownerPolicy } from "../../db/schema/index.ts";
 import type { Ctx } from "../context.ts";
 import { DomainError } from "../errors.ts";
+import { canonicalAgents, canonicalMethod } from "./principals.ts";
 
 export type AutonomyLevel = "none" | "draft_only" | "auto_respond" | "full";
 
+/** Lists of agents hold canonical principals (INK §2.2: `key:z…` for every spelling of a key). */
 export interface OwnerPolicy {
   maxAutonomyLevel: AutonomyLevel;
   trustedDids: string[];
@@ -43,13 +45,13 @@ export function policyFromRow(row: (Omit<typeof ownerPolicy.$inferSelect, "accep
   if (!row) return DEFAULT_POLICY;
   return {
     maxAutonomyLevel: row.maxAutonomyLevel,
-    trustedDids: parseList(row.trustedDidsJson),
+    trustedDids: canonicalAgents(parseList(row.trustedDidsJson)),
     maxInboundRate: row.maxInboundRate,
     acceptForeignAgents: !!row.acceptForeignAgents,
-    allowedMethods: parseList(row.allowedMethodsJson),
+    allowedMethods: [...new Set(parseList(row.allowedMethodsJson).map(canonicalMethod))],
     allowedHosts: parseList(row.allowedHostsJson),
-    allowedDids: parseList(row.allowedDidsJson),
-    blockedDids: parseList(row.blockedDidsJson),
+    allowedDids: canonicalAgents(parseList(row.allowedDidsJson)),
+    blockedDids: canonicalAgents(parseList(row.blockedDidsJson)),
     updatedAt: row.updatedAt,
   };
 }

@@ -5,6 +5,7 @@ import type { Ctx } from "../context.ts";
 import { DomainError } from "../errors.ts";
 import { recordEvent } from "../messages/store.ts";
 import { DEFAULT_POLICY, getPolicy, policyView, type PolicyView } from "./get-policy.ts";
+import { canonicalAgent, canonicalAgents, canonicalMethod } from "./principals.ts";
 
 const LIST_MAX = 200;
 /** An agent id (svc:/tulpa:/ink:/key: + multibase key) or a DID, with no spaces. */
@@ -22,7 +23,7 @@ const list = (name: string, itemMax: number, what: string, [pattern, shape]: rea
           v.string(`${name}: strings`),
           v.minLength(1, `${name}: no empty entries`),
           v.maxLength(itemMax, `${name}: each at most ${itemMax} characters`),
-          v.regex(pattern, (issue) => `${name}: ${JSON.stringify(issue.input)} is not ${shape}`),
+          v.check((s: string) => pattern.test(s) && (pattern !== AGENT[0] || canonicalAgent(s) !== null), (issue) => `${name}: ${JSON.stringify(issue.input)} is not ${shape}`),
         ),
         `${name}: an array of strings`,
       ),
@@ -43,15 +44,15 @@ export const PolicyInput = v.strictObject(
         v.description("none: receive, never act · draft_only: drafts wait for the owner (default) · auto_respond: like draft_only, trustedDids answered directly · full: act within the rules"),
       ),
     ),
-    trustedDids: list("trustedDids", 512, "Agent ids / DIDs whose messages are acted on without the owner (at every level but none)", AGENT),
+    trustedDids: list("trustedDids", 512, "Agent ids / DIDs whose messages are acted on without the owner (at every level but none); stored and shown as canonical principals (key:z… for any svc:/tulpa:/ink: spelling of a key)", AGENT),
     maxInboundRate: v.optional(
       v.pipe(v.number("maxInboundRate: a number"), v.integer("maxInboundRate: an integer"), v.minValue(1, "maxInboundRate: at least 1"), v.maxValue(10_000, "maxInboundRate: at most 10000"), v.description("Inbound intents per hour per sender (default 10)")),
     ),
     acceptForeignAgents: v.optional(v.pipe(v.boolean("acceptForeignAgents: true or false"), v.description("Accept connection requests from strangers into pending approvals (default true)"))),
-    allowedMethods: list("allowedMethods", 64, "Strangers' agent-id prefixes allowed to ask to connect (e.g. did:web:); empty = any", PREFIX),
+    allowedMethods: list("allowedMethods", 64, "Strangers' agent-id prefixes allowed to ask to connect (e.g. did:web:; svc:, tulpa:, ink: and key: all mean key-derived ids, shown as key:); empty = any", PREFIX),
     allowedHosts: list("allowedHosts", 253, "did:web hosts allowed to ask to connect (subdomains included); empty = any", HOST),
-    allowedDids: list("allowedDids", 512, "When set, only these strangers may ask to connect", AGENT),
-    blockedDids: list("blockedDids", 512, "Agents refused outright (every intent)", AGENT),
+    allowedDids: list("allowedDids", 512, "When set, only these strangers may ask to connect (canonical principals, like trustedDids)", AGENT),
+    blockedDids: list("blockedDids", 512, "Agents refused outright (every intent), whichever spelling of their id they send (canonical principals, like trustedDids)", AGENT),
   },
   (issue) => `unknown member ${JSON.stringify(issue.expected === "never" ? issue.input : issue.received)}; allowed: maxAutonomyLevel, trustedDids, maxInboundRate, acceptForeignAgents, allowedMethods, allowedHosts, allowedDids, blockedDids`,
 );
@@ -64,13 +65,13 @@ export function updatePolicy(ctx: Ctx, input: PolicyInput): PolicyView {
   const row = {
     id: 1,
     maxAutonomyLevel: input.maxAutonomyLevel ?? d.maxAutonomyLevel,
-    trustedDidsJson: JSON.stringify(dedupe(input.trustedDids ?? d.trustedDids)),
+    trustedDidsJson: JSON.stringify(canonicalAgents(input.trustedDids ?? d.trustedDids)),
     maxInboundRate: input.maxInboundRate ?? d.maxInboundRate,
     acceptForeignAgents: input.acceptForeignAgents ?? d.acceptForeignAgents,
-    allowedMethodsJson: JSON.stringify(dedupe(input.allowedMethods ?? d.allowedMethods)),
+    allowedMethodsJson: JSON.stringify(dedupe((input.allowedMethods ?? d.allowedMethods).map(canonicalMethod))),
     allowedHostsJson: JSON.stringify(dedupe((input.allowedHosts ?? d.allowedHosts).map((h) => h.toLowerCase().replace(/\.+$/, "")))),
-    allowedDidsJson: JSON.stringify(dedupe(input.allowedDids ?? d.allowedDids)),
-    blockedDidsJson: JSON.stringify(dedupe(input.blockedDids ?? d.blockedDids)),
+    allowedDidsJson: JSON.stringify(canonicalAgents(input.allowedDids ?? d.allowedDids)),
+    blockedDidsJson: JSON.stringify(canonicalAgents(input.blockedDids ?? d.blockedDids)),
     updatedAt: now,
   };
   transaction(ctx.db, (tx) => {

@@ -29,6 +29,12 @@ function stateOf(db: object): TrafficState {
   return s;
 }
 
+/** How many principals the traffic throttle remembers (tests: it must not grow without bound). */
+export function trafficStateSize(db: object): number {
+  const s = stateOf(db);
+  return s.scoredAt.size + s.waiting.size;
+}
+
 type ConnectionRow = typeof connections.$inferSelect;
 
 /** Work left over when a step stopped early because `shouldYield` said so. */
@@ -46,6 +52,10 @@ export interface StepResult {
 export function refreshRelationships(ctx: Ctx, shouldYield: () => boolean = () => false): StepResult {
   const { waiting, scoredAt } = stateOf(ctx.db);
   let read = 0;
+  // A score time older than the throttle decides nothing: forget it, so every principal that ever
+  // sent something (strangers included) does not stay in memory for the life of the process.
+  const start = ctx.clock.now();
+  for (const [p, at] of scoredAt) if (start - at >= MIN_RESCORE_MS) scoredAt.delete(p);
   for (;;) {
     const now = ctx.clock.now();
     const due = [...waiting].filter((p) => now - (scoredAt.get(p) ?? -Infinity) >= MIN_RESCORE_MS);

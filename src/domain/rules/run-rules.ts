@@ -182,7 +182,7 @@ function apply(tx: Tx, ctx: Ctx, rule: LoadedRule, message: MessageRow, payload:
 /** The level a rule acts at for this sender: trusted senders get `full`, except under `none`. */
 function autonomyFor(policy: OwnerPolicy, message: MessageRow): OwnerPolicy["maxAutonomyLevel"] {
   if (policy.maxAutonomyLevel === "none") return "none";
-  const trusted = policy.trustedDids.includes(message.peerAgentId) || policy.trustedDids.includes(message.peerPrincipal);
+  const trusted = policy.trustedDids.includes(message.peerPrincipal);
   return trusted ? "full" : policy.maxAutonomyLevel;
 }
 

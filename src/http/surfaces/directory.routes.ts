@@ -45,7 +45,7 @@ export function directoryRoutes(deps: SurfaceDeps, discovery: DiscoveryDeps) {
       },
       {
         parse: "none",
-        response: { 200: ListingAnswerDoc, ...inkErrors(400, 401, 403, 404, 409, 413, 415, 429, 502) },
+        response: { 200: ListingAnswerDoc, ...inkErrors(400, 401, 403, 404, 409, 413, 415, 429) },
         detail: {
           tags: ["INK"],
           summary: "Directory listing: another agent asks this node to list (or delist) it",
@@ -54,11 +54,12 @@ export function directoryRoutes(deps: SurfaceDeps, discovery: DiscoveryDeps) {
             "Body (strict): `{protocol: \"ink/0.1\", type: \"network.<svc|tulpa|ink>.directory_listing\", action: \"publish\"|\"unpublish\", " +
             "from: <requester agent id>, to: <this node's agent id>, cardUrl: <https URL of the requester's card, …/ink/v1/<from>/agent.json>, " +
             "nonce, timestamp}` with an INK-Ed25519 transport signature over this path. The node fetches the card itself (SSRF gate, " +
-            "discovery-fetch contract, agentId === from), checks the card still lists the genesis key of a key-derived id, verifies the " +
-            "signature under that card's keys, and for publish requires the card's discovery descriptor `enabled: true`, scope `public`; " +
-            "then indexes the card's public profile snapshot. 400 malformed, 401 authentication or identity binding, 403 not opted in or " +
-            "own agent, 409 replay or a conflicting listing, 502 the card could not be fetched (retry). 64 KiB, 20 per minute per IP. " +
-            "See docs/decisions/directory-listings.md.",
+            "discovery-fetch contract, agentId === from, within budgets for fetches strangers cause), binds it to the id (keys other than a " +
+            "key-derived id's genesis key count only under a card proof rooted in it), verifies the signature under the bound keys, and " +
+            "for publish requires the card's discovery descriptor `enabled: true`, scope `public`; then indexes the card's public profile " +
+            "snapshot. 400 malformed, 401 authentication (`unresolvable_sender_key` for any problem with the card, whatever it was; retry " +
+            "later), 403 not opted in or own agent, 409 replay, 429 over the per-IP or per-requester limit. 64 KiB, 20 per minute per IP, " +
+            "10 per minute per authenticated requester. See docs/decisions/directory-listings.md.",
         },
       },
     )

@@ -55,7 +55,7 @@ export function federationRoutes(deps: SurfaceDeps, o: { tokens: Pick<OwnerToken
         params: IdParam,
         body: RespondInput,
         response: { 202: SendResultDoc, ...errors(400, 401, 404, 409, 503) },
-        detail: doc("Inbox", "Answer a message with its matching _response intent", "Queued in the outbox (202); answering a connection_request accepts or declines it (payload.status)."),
+        detail: doc("Inbox", "Answer a message with its matching _response intent", "Queued in the outbox (202); answering a connection_request accepts or declines it (payload.status). The answer goes to the cardUrl given, else to the card the node knows for the sender (including a card hint its key signed); 409 when there is neither (pass cardUrl)."),
       },
     )
     .get("/connections", ({ actor, query }) => listConnections(deps.ctx(actor), query), {
@@ -85,7 +85,7 @@ export function federationRoutes(deps: SurfaceDeps, o: { tokens: Pick<OwnerToken
       params: IdParam,
       body: UpdateConnectionInput,
       response: { 200: ConnectionDoc, ...errors(400, 401, 404, 409) },
-      detail: doc("Connections", "Change a connection's status or Dunbar layer", "status: pending → connected/declined answers the request with a connection_response; requested → disconnected withdraws it; blocked refuses everything from that agent. layer: overrides the computed layer until cleared with null (the health band is then measured against that layer's cadence)."),
+      detail: doc("Connections", "Change a connection's status or Dunbar layer", "status: pending → connected/declined answers the request with a connection_response (to cardUrl when given, else the card known for the peer; 409 when there is none); requested → disconnected withdraws it; blocked refuses everything from that agent. layer: overrides the computed layer until cleared with null (the health band is then measured against that layer's cadence)."),
     })
     .get("/conversations", ({ actor, query }) => listConversations(deps.ctx(actor), query), {
       query: ConversationQuery,
@@ -129,6 +129,6 @@ export function federationRoutes(deps: SurfaceDeps, o: { tokens: Pick<OwnerToken
       params: IdParam,
       body: DecidePendingInput,
       response: { 200: PendingActionDoc, ...errors(400, 401, 404, 409) },
-      detail: doc("Pending actions", "Approve or reject, once", "approve runs the held action (accept the connection, release the message and send its drafted reply, or send the held intent); reject does not. A second decision answers 409."),
+      detail: doc("Pending actions", "Approve or reject, once", "approve runs the held action (accept the connection, release the message and send its drafted reply, or send the held intent); reject does not. A second decision answers 409, and so does answering a connection request from an agent whose card the node does not know (answer it with cardUrl through respond or PATCH)."),
     });
 }

@@ -1,0 +1,31 @@
+import type { PeerHttp } from "../../security/peer-http.ts";
+import type { Ctx } from "../context.ts";
+import type { FederationDeps } from "../federation/deps.ts";
+import { fetchPeerCard, type FetchCardResult } from "./fetch-peer-card.ts";
+
+export interface StrangerFetches {
+  /** PeerHttp under the stranger-fetch budgets (DID documents). */
+  http: PeerHttp;
+  /** `fetchPeerCard` under the budgets; a card that fails its checks is not fetched again for a while. */
+  card(input: { cardUrl: string; agentId: string }): Promise<FetchCardResult>;
+}
+
+/**
+ * The fetches an inbound request can make the node do (a sender's card, a did:web document, a
+ * card hint, a listing's card), charged to the request's client address (security/fetch-budget.ts:
+ * global, per-host and per-source budgets, a negative cache). Call only after every check that
+ * needs no key has passed (issue 21: no fetch before the cheap checks).
+ */
+export function strangerFetches(ctx: Ctx, deps: FederationDeps): StrangerFetches {
+  const now = ctx.clock.now();
+  const http = deps.fetchBudget.gate(deps.http, ctx.actor.kind === "public" ? ctx.actor.ip : null, now);
+  return {
+    http,
+    async card(input) {
+      const fetched = await fetchPeerCard(ctx, { ...deps, http }, input);
+      // A continuity refusal keeps the stored card and is already throttled per principal.
+      if (!fetched.ok && fetched.reason !== "throttled" && fetched.reason !== "card_continuity") deps.fetchBudget.failed(input.cardUrl, now);
+      return fetched;
+    },
+  };
+}
