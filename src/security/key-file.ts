@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { closeSync, constants, existsSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
-import { openWithPassphrase, sealWithPassphrase, type SealedBox } from "./secret-box.ts";
+import { openWithPassphrase, scryptParamsProblem, sealWithPassphrase, type SealedBox } from "./secret-box.ts";
 import type { AgentKey, KeyRole } from "./agent-keys.ts";
 import { publicKeyMatches } from "./agent-keys.ts";
 
@@ -64,6 +64,8 @@ export function readKeyFile(path: string, passphrase: string | null): AgentKey[]
     if (passphrase === null) {
       throw new KeyFileError("passphrase_required", `${path} is encrypted: set KITH_KEY_PASSPHRASE or --passphrase-file`);
     }
+    const problem = scryptParamsProblem(file.secret.kdf);
+    if (problem) throw new KeyFileError("corrupt", `${path}: ${problem}; this file was not written by kith (restore it from a backup)`);
     const plain = openWithPassphrase(file.secret, passphrase, aadFor(file.keys));
     if (!plain) throw new KeyFileError("wrong_passphrase", `cannot decrypt ${path}: wrong passphrase, or the file was altered`);
     privateKeys = parsePrivate(path, new TextDecoder().decode(plain));
