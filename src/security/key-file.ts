@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { closeSync, constants, existsSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
+import { closeSync, constants, fsyncSync, linkSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 import { openWithPassphrase, scryptParamsProblem, sealWithPassphrase, type SealedBox } from "./secret-box.ts";
 import type { AgentKey, KeyRole } from "./agent-keys.ts";
@@ -36,9 +36,12 @@ interface KeyFileJson {
   secret: { alg: "none"; privateKeys: Record<string, string> } | SealedBox;
 }
 
-/** Writes a new key file; refuses to overwrite an existing one (an identity is never replaced silently). */
+/**
+ * Writes a new key file; refuses to overwrite an existing one (an identity is never replaced
+ * silently), also when two processes create it at once: the complete file is linked into place,
+ * which fails if the name exists (no check-then-rename window).
+ */
 export function createKeyFile(path: string, keys: AgentKey[], passphrase: string | null): void {
-  if (existsSync(path)) throw new KeyFileError("exists", `${path} already exists; refusing to overwrite an agent identity`);
   writeAtomically(path, serialize(keys, passphrase), { exclusive: true });
 }
 
@@ -164,7 +167,10 @@ function isKeyFile(v: unknown): v is KeyFileJson {
   );
 }
 
-/** temp file (0600) + fsync + rename + fsync(dir): a crash leaves either the old file or the new one. */
+/**
+ * temp file (0600) + fsync + rename (or, exclusive, link: atomic and failing with EEXIST) +
+ * fsync(dir): a crash leaves either the old file or the new one, never a partial one.
+ */
 function writeAtomically(path: string, content: string, options: { exclusive: boolean }): void {
   const tmp = `${path}.tmp-${randomBytes(6).toString("hex")}`;
   const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
@@ -174,15 +180,41 @@ function writeAtomically(path: string, content: string, options: { exclusive: bo
   } finally {
     closeSync(fd);
   }
-  if (options.exclusive && existsSync(path)) {
+  try {
+    if (options.exclusive) linkExclusive(tmp, path, content);
+    else renameSync(tmp, path);
+  } finally {
     rmSync(tmp, { force: true });
-    throw new KeyFileError("exists", `${path} already exists`);
   }
-  renameSync(tmp, path);
   const dirFd = openSync(dirname(path), constants.O_RDONLY);
   try {
     fsyncSync(dirFd);
   } finally {
     closeSync(dirFd);
+  }
+}
+
+function linkExclusive(tmp: string, path: string, content: string): void {
+  try {
+    linkSync(tmp, path);
+    return;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "EEXIST") throw new KeyFileError("exists", `${path} already exists; refusing to overwrite an agent identity`);
+    if (code !== "EPERM" && code !== "ENOTSUP" && code !== "EOPNOTSUPP") throw e;
+  }
+  // No hard links on this file system (FAT, exFAT): O_EXCL on the name itself is still exclusive.
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "EEXIST") throw new KeyFileError("exists", `${path} already exists; refusing to overwrite an agent identity`);
+    throw e;
+  }
+  try {
+    writeSync(fd, content);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
   }
 }
