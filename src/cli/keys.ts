@@ -1,18 +1,21 @@
 import { closeDatabase } from "../db/client.ts";
-import { systemClock } from "../domain/context.ts";
+import type { NodeConfig } from "../config.ts";
+import { systemClock, type Ctx } from "../domain/context.ts";
 import { agentIdOf, findAgentRow } from "../domain/identity/agent.ts";
 import { listAgentKeys } from "../domain/identity/list-agent-keys.ts";
 import { rotateSigningKey } from "../domain/identity/rotate-signing-key.ts";
+import { verifyKeyFile } from "../domain/identity/verify-key-file.ts";
 import { createUlidIds } from "../domain/ids.ts";
 import { DomainError } from "../domain/errors.ts";
 import { readStoredSettings } from "../domain/node/settings.ts";
 import { createJsonLogger } from "../log.ts";
 import { KeyFileError } from "../security/key-file.ts";
 import { createKeyVault } from "../security/key-vault.ts";
-import { CliError, UsageError, type Command } from "./command.ts";
+import { CliError, UsageError, type Command, type Io } from "./command.ts";
 import { configFrom } from "./init.ts";
-import { dataPaths } from "./paths.ts";
-import { openExistingStorage, openStorage } from "./storage.ts";
+import { dataPaths, type DataPaths } from "./paths.ts";
+import { requireNode } from "./data-dir.ts";
+import { guardStorage, openExistingStorage, openStorage } from "./storage.ts";
 
 const common = {
   "data-dir": { type: "string", description: "Data directory (default ./kith-data, or KITH_DATA_DIR)", valueName: "dir" },
@@ -40,14 +43,12 @@ export const keysCommand: Command = {
   },
 };
 
-function show(values: Record<string, string | boolean | undefined>, io: Parameters<Command["run"]>[1]): number {
-  const pre = configFrom(values, io);
-  const db = openExistingStorage(dataPaths(pre.dataDir));
-  try {
-    const config = configFrom(values, io, readStoredSettings(db));
-    const agent = findAgentRow(db);
+type Values = Record<string, string | boolean | undefined>;
+
+function show(values: Values, io: Io): Promise<number> {
+  return withNode(values, io, { job: "keys", write: false }, (ctx, config) => {
+    const agent = findAgentRow(ctx.db);
     if (!agent) throw new CliError("this node has no agent yet");
-    const ctx = { actor: { kind: "system", job: "keys" } as const, db, clock: systemClock, ids: createUlidIds(systemClock), log: createJsonLogger({ level: "silent" }) };
     const keys = listAgentKeys(ctx).map((k) => ({
       keyId: k.keyId,
       role: k.role,
@@ -66,31 +67,39 @@ function show(values: Record<string, string | boolean | undefined>, io: Paramete
       io.out(`${k.role.padEnd(10)} ${k.status.padEnd(8)} ${k.keyId}  ${k.publicKeyMultibase}  from ${k.validFrom}${k.validUntil ? ` until ${k.validUntil}` : ""}`);
     }
     return 0;
-  } finally {
-    closeDatabase(db);
-  }
+  });
 }
 
-function rotate(values: Record<string, string | boolean | undefined>, io: Parameters<Command["run"]>[1]): number {
-  const pre = configFrom(values, io);
-  const paths = dataPaths(pre.dataDir);
-  const log = createJsonLogger({ level: "warn" });
-  openExistingStorage(paths).$client.close();
-  const db = openStorage(paths, { clock: systemClock, log });
-  try {
-    const config = configFrom(values, io, readStoredSettings(db));
+function rotate(values: Values, io: Io): Promise<number> {
+  return withNode(values, io, { job: "keys-rotate", write: true }, (ctx, config, paths) => {
     const vault = createKeyVault(paths.keyFile, config.passphrase);
-    const ctx = { actor: { kind: "system", job: "keys-rotate" } as const, db, clock: systemClock, ids: createUlidIds(systemClock), log };
+    verifyKeyFile(ctx, vault);
     const result = rotateSigningKey(ctx, { vault });
     io.out(`active signing key: ${result.activeKeyId}`);
     for (const id of result.retiredKeyIds) io.out(`retired:            ${id}`);
     io.out(`key set version:    ${result.keySetVersion}`);
     return 0;
-  } catch (e) {
-    if (e instanceof KeyFileError) throw new CliError(e.message);
-    if (e instanceof DomainError) throw new CliError(e.message);
-    throw e;
-  } finally {
-    closeDatabase(db);
-  }
+  });
+}
+
+/**
+ * Runs a keys verb on the node's database (migrated first when it writes) with a system context;
+ * storage, key-file and domain failures become one line.
+ */
+function withNode(values: Values, io: Io, options: { job: string; write: boolean }, work: (ctx: Ctx, config: NodeConfig, paths: DataPaths) => number): Promise<number> {
+  const paths = dataPaths(configFrom(values, io).dataDir);
+  requireNode(paths);
+  const log = createJsonLogger({ level: options.write ? "warn" : "silent" });
+  return guardStorage(paths, () => {
+    const db = options.write ? openStorage(paths, { clock: systemClock, log }) : openExistingStorage(paths);
+    try {
+      const config = configFrom(values, io, readStoredSettings(db));
+      return work({ actor: { kind: "system", job: options.job }, db, clock: systemClock, ids: createUlidIds(systemClock), log }, config, paths);
+    } catch (e) {
+      if (e instanceof KeyFileError || e instanceof DomainError) throw new CliError(e.message);
+      throw e;
+    } finally {
+      closeDatabase(db);
+    }
+  });
 }

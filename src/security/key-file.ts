@@ -13,7 +13,7 @@ import { publicKeyMatches } from "./agent-keys.ts";
  */
 export const KEY_FILE_FORMAT = "kith-agent-key/1";
 
-export type KeyFileErrorCode = "missing" | "exists" | "insecure_mode" | "passphrase_required" | "wrong_passphrase" | "corrupt";
+export type KeyFileErrorCode = "missing" | "unreadable" | "exists" | "insecure_mode" | "passphrase_required" | "wrong_passphrase" | "corrupt";
 
 export class KeyFileError extends Error {
   constructor(readonly code: KeyFileErrorCode, message: string) {
@@ -128,8 +128,9 @@ function parse(path: string): KeyFileJson {
   let text: string;
   try {
     text = readFileSync(path, "utf8");
-  } catch {
-    throw new KeyFileError("missing", `${path} does not exist`);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") throw new KeyFileError("missing", `${path} does not exist`);
+    throw new KeyFileError("unreadable", `cannot read ${path} (${(e as Error).message}): it must belong to the user running kith`);
   }
   let json: unknown;
   try {
