@@ -7,7 +7,7 @@ import type { Ctx } from "../context.ts";
 import { DomainError, notFound } from "../errors.ts";
 import { findAgentRow } from "./agent.ts";
 import { keyRow } from "./create-agent.ts";
-import { listRotationLinks, planRotationLinks } from "./rotation-links.ts";
+import { linkSetOf, listRotationLinks, planKeySetLinks } from "./rotation-links.ts";
 
 export interface RotationResult {
   activeKeyId: string;
@@ -62,5 +62,7 @@ function planFor(db: Db | Tx, next: AgentKey, privateKeyOf: (keyId: string) => U
   const agent = db.select().from(agents).where(eq(agents.id, 1)).get();
   if (!agent) throw notFound("agent");
   const signing = db.select().from(agentKeys).where(eq(agentKeys.role, "signing")).orderBy(asc(agentKeys.createdAt), asc(agentKeys.keyId)).all();
-  return planRotationLinks({ agent, signing, existing: listRotationLinks(db), next }, privateKeyOf);
+  // INK §10 planned rotation: the active key retires, the new one is active.
+  const after = [...linkSetOf(signing).map((k) => ({ ...k, status: k.status === "active" ? ("retired" as const) : k.status })), { keyId: next.keyId, publicKeyMultibase: next.publicKeyMultibase, status: "active" as const }];
+  return planKeySetLinks({ agent, signing, existing: listRotationLinks(db), after }, privateKeyOf);
 }

@@ -32,19 +32,23 @@ export interface RotationPlan {
 }
 
 /**
- * The links a planned rotation publishes (INK §13): the set after the rotation (the old active key
- * retired, `next` active) at version+1, signed by the key active before it, named in `prevKeyId`.
- * A node that rotated before it kept a chain has none while its version is past 1: a first link,
- * signed by the genesis key, states the current set at the current version (docs/decisions/
- * ink-card-signature.md). Refuses a rotation the chain or the card could not carry.
+ * The links a change of the signing set publishes (INK §13): `after`, the set once the change is
+ * made (a rotation: the old active key retired and a new one active; a revocation: a key revoked,
+ * and a new active one when it was the active key), at version+1, signed by the key active before
+ * the change, named in `prevKeyId` (INK lets only a key active in the previous link's set sign the
+ * next one, so a revocation of the active key is signed by that key: the link records history and
+ * ends that key's authority, docs/decisions/key-revocation.md). A node that rotated before it kept
+ * a chain has none while its version is past 1: a first link, signed by the genesis key, states the
+ * current set at the current version (docs/decisions/ink-card-signature.md). Refuses a change the
+ * chain or the card could not carry.
  */
-export function planRotationLinks(
-  input: { agent: AgentRow; signing: KeyRow[]; existing: RotationLink[]; next: AgentKey },
+export function planKeySetLinks(
+  input: { agent: AgentRow; signing: KeyRow[]; existing: RotationLink[]; after: RotationLinkKey[] },
   privateKeyOf: (keyId: string) => Uint8Array | null,
 ): RotationPlan {
-  const { agent, signing, existing, next } = input;
+  const { agent, signing, existing, after } = input;
   const active = signing.filter((k) => k.status === "active").at(-1);
-  if (!active) throw conflict("there is no active signing key to sign the rotation with");
+  if (!active) throw conflict("there is no active signing key to sign the change with");
   const head = existing.at(-1);
   if (head && head.keySetVersion !== agent.keySetVersion) {
     throw new DomainError("internal_error", `the stored rotation chain ends at version ${head.keySetVersion}, the agent is at ${agent.keySetVersion}`);
@@ -55,13 +59,12 @@ export function planRotationLinks(
     links.push(sign({ keySetVersion: agent.keySetVersion, signing: linkSetOf(signing), prevKeyId: genesis?.keyId ?? null }, genesis ? privateKeyOf(genesis.keyId) : null, "the genesis key"));
   }
   if (existing.length + links.length + 1 > MAX_ROTATION_LINKS) {
-    throw conflict(`the card's rotation chain already has ${existing.length + links.length} links, the most INK allows (${MAX_ROTATION_LINKS}): peers could not verify a further rotation`);
+    throw conflict(`the card's rotation chain already has ${existing.length + links.length} links, the most INK allows (${MAX_ROTATION_LINKS}): peers could not verify a further key change`);
   }
-  if (signing.length + 1 > MAX_SIGNING_KEYS) {
-    throw conflict(`the card already lists ${signing.length} signing keys, the most INK allows (${MAX_SIGNING_KEYS}): a further rotation cannot be published`);
+  if (after.length > MAX_SIGNING_KEYS) {
+    throw conflict(`the card already lists ${signing.length} signing keys, the most INK allows (${MAX_SIGNING_KEYS}): a further key cannot be published`);
   }
-  const after = [...signing.map((k) => ({ ...k, status: k.status === "active" ? ("retired" as const) : k.status })), { keyId: next.keyId, publicKeyMultibase: next.publicKeyMultibase, status: "active" as const }];
-  links.push(sign({ keySetVersion: agent.keySetVersion + 1, signing: linkSetOf(after), prevKeyId: active.keyId }, privateKeyOf(active.keyId), `the active key ${active.keyId}`));
+  links.push(sign({ keySetVersion: agent.keySetVersion + 1, signing: after, prevKeyId: active.keyId }, privateKeyOf(active.keyId), `the active key ${active.keyId}`));
   return { links };
 }
 
