@@ -3,6 +3,7 @@ import type { NodeConfig } from "../config.ts";
 import { systemClock, type Ctx } from "../domain/context.ts";
 import { agentIdOf, findAgentRow } from "../domain/identity/agent.ts";
 import { listAgentKeys } from "../domain/identity/list-agent-keys.ts";
+import { revokeKey } from "../domain/identity/revoke-key.ts";
 import { rotateSigningKey } from "../domain/identity/rotate-signing-key.ts";
 import { verifyKeyFile } from "../domain/identity/verify-key-file.ts";
 import { createUlidIds } from "../domain/ids.ts";
@@ -26,20 +27,26 @@ export const keysCommand: Command = {
   summary:
     "keys show: list the agent's public keys, key ids and statuses (never private keys).\n" +
     "keys rotate: make a new active signing key; the previous one becomes retired (it still verifies what it " +
-    "signed before, never a new live request). The card shows the change at once, also on a running node.",
-  usage: "kith keys show [--json] [--data-dir D] | kith keys rotate [--data-dir D] [--passphrase-file F]",
+    "signed before, never a new live request). The card shows the change at once, also on a running node.\n" +
+    "keys revoke <keyId>: for a compromised key: it never verifies again, not even what it signed before. Revoking " +
+    "the active key of a role makes a new one in the same step. The card shows it at once; peers follow on their next fetch.",
+  usage: "kith keys show [--json] [--data-dir D] | kith keys rotate [--data-dir D] [--passphrase-file F] | kith keys revoke <keyId> [--data-dir D] [--passphrase-file F]",
   positionals: true,
   options: {
     ...common,
     json: { type: "boolean", description: "keys show: print JSON" },
-    "passphrase-file": { type: "string", description: "keys rotate: file holding the key file passphrase", valueName: "file" },
+    "passphrase-file": { type: "string", description: "keys rotate/revoke: file holding the key file passphrase", valueName: "file" },
   },
   run(values, io, positionals) {
     const [sub, ...rest] = positionals;
+    if (sub === "revoke") {
+      if (rest.length !== 1 || rest[0] === "") throw new UsageError(rest.length === 0 ? "keys revoke needs the key id (kith keys show lists them)" : `unexpected argument ${JSON.stringify(rest[1])}`);
+      return revoke(values, io, rest[0]!);
+    }
     if (rest.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(rest[0])}`);
     if (sub === "show") return show(values, io);
     if (sub === "rotate") return rotate(values, io);
-    throw new UsageError(sub ? `unknown keys command ${JSON.stringify(sub)} (show, rotate)` : "keys needs a command: show or rotate");
+    throw new UsageError(sub ? `unknown keys command ${JSON.stringify(sub)} (show, rotate, revoke)` : "keys needs a command: show, rotate or revoke");
   },
 };
 
@@ -56,6 +63,7 @@ function show(values: Values, io: Io): Promise<number> {
       publicKeyMultibase: k.publicKeyMultibase,
       validFrom: new Date(k.validFrom).toISOString(),
       validUntil: k.validUntil === null ? null : new Date(k.validUntil).toISOString(),
+      revokedAt: k.revokedAt === null ? null : new Date(k.revokedAt).toISOString(),
     }));
     const agentId = agentIdOf(agent, config.wordmark);
     if (values.json) {
@@ -64,7 +72,7 @@ function show(values: Values, io: Io): Promise<number> {
     }
     io.out(`agent id: ${agentId}   key set version: ${agent.keySetVersion}`);
     for (const k of keys) {
-      io.out(`${k.role.padEnd(10)} ${k.status.padEnd(8)} ${k.keyId}  ${k.publicKeyMultibase}  from ${k.validFrom}${k.validUntil ? ` until ${k.validUntil}` : ""}`);
+      io.out(`${k.role.padEnd(10)} ${k.status.padEnd(8)} ${k.keyId}  ${k.publicKeyMultibase}  from ${k.validFrom}${k.validUntil ? ` until ${k.validUntil}` : ""}${k.revokedAt ? ` revoked ${k.revokedAt}` : ""}`);
     }
     return 0;
   });
@@ -77,6 +85,18 @@ function rotate(values: Values, io: Io): Promise<number> {
     const result = rotateSigningKey(ctx, { vault });
     io.out(`active signing key: ${result.activeKeyId}`);
     for (const id of result.retiredKeyIds) io.out(`retired:            ${id}`);
+    io.out(`key set version:    ${result.keySetVersion}`);
+    return 0;
+  });
+}
+
+function revoke(values: Values, io: Io, keyId: string): Promise<number> {
+  return withNode(values, io, { job: "keys-revoke", write: true }, (ctx, config, paths) => {
+    const vault = createKeyVault(paths.keyFile, config.passphrase);
+    verifyKeyFile(ctx, vault);
+    const result = revokeKey(ctx, { keyId }, { vault });
+    io.out(`revoked:            ${result.revokedKeyId} (${result.role}, at ${result.revokedAt})`);
+    if (result.replacementKeyId) io.out(`new active ${result.role === "signing" ? "signing key:" : "encryption key:"} ${result.replacementKeyId}`);
     io.out(`key set version:    ${result.keySetVersion}`);
     return 0;
   });
