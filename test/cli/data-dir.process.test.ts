@@ -162,7 +162,7 @@ describe("creating a node is all or nothing", () => {
   async function killSweep(kind: "init" | "serve", inPlace: boolean) {
     const outcomes = new Set<string>();
     const abandoned: string[] = [];
-    for (let i = 0; i < 9; i++) {
+    for (let i = 0; i < 7; i++) {
       const d = fresh();
       const name = `d${n}`;
       if (inPlace) mkdirSync(d, { mode: 0o700 });
@@ -171,7 +171,7 @@ describe("creating a node is all or nothing", () => {
       const staging = () => readdirSync(work).filter((f) => f.startsWith(`.${name}.creating-`));
       const started = () => (inPlace ? readdirSync(d).length > 0 : existsSync(d) || staging().length > 0);
       for (let t = 0; t < 5000 && !started() && proc.exitCode === null; t++) await Bun.sleep(1);
-      await Bun.sleep(i * 3);
+      await Bun.sleep(i * 4);
       proc.kill("SIGKILL");
       await proc.exited;
       const contents = existsSync(d) ? readdirSync(d) : null;
