@@ -1,6 +1,7 @@
-import { and, asc, eq, sql } from "drizzle-orm";
-import { transaction, type Db, type Tx } from "../../db/client.ts";
-import { agentKeys, agentRotationLinks, agents, connections } from "../../db/schema/index.ts";
+import { and, eq } from "drizzle-orm";
+import { transaction, type Tx } from "../../db/client.ts";
+import { agentKeys, connections } from "../../db/schema/index.ts";
+import type { RotationLinkKey } from "../../ink/index.ts";
 import { generateAgentKey, newKeyId, type AgentKey, type KeyRole } from "../../security/agent-keys.ts";
 import type { KeyVault } from "../../security/key-vault.ts";
 import type { Ctx } from "../context.ts";
@@ -8,7 +9,7 @@ import { conflict, DomainError, notFound } from "../errors.ts";
 import { enqueueOutbound } from "../outbox/enqueue.ts";
 import { findAgentRow } from "./agent.ts";
 import { keyRow } from "./create-agent.ts";
-import { linkSetOf, listRotationLinks, planKeySetLinks } from "./rotation-links.ts";
+import { planKeySetChange, publishKeySetChange } from "./rotation-links.ts";
 
 /** A revocation notice older than this is not worth delivering: the peer's card cache has expired by then. */
 const ANNOUNCE_TTL_MS = 24 * 60 * 60 * 1000;
@@ -47,23 +48,16 @@ export function revokeKey(
   const privateKeyOf = (keyId: string) => deps.vault.find(keyId)?.privateKey ?? null;
   const replaces = target.status === "active";
   // Dry run with a placeholder: refuse (chain or card full, a private half missing) before a key is made.
-  const placeholder = replaces ? { keyId: "~next", publicKeyMultibase: "", role: target.role, algorithm: target.role === "signing" ? ("Ed25519" as const) : ("X25519" as const), createdAt: "", privateKey: new Uint8Array(32) } : null;
-  planFor(ctx.db, target.keyId, placeholder, privateKeyOf);
+  planKeySetChange(ctx.db, revoked(target.keyId, replaces ? { keyId: "~next", publicKeyMultibase: "", role: target.role } : null), privateKeyOf);
   const replacement = replaces ? (deps.generateKey ?? generateAgentKey)(target.role, newKeyId(target.role, now), now) : null;
   if (replacement) deps.vault.append(replacement);
   const keySetVersion = transaction(ctx.db, (tx) => {
-    const plan = planFor(tx, target.keyId, replacement, privateKeyOf);
+    const plan = planKeySetChange(tx, revoked(target.keyId, replacement), privateKeyOf);
     tx.update(agentKeys).set({ status: "revoked", revokedAt: now }).where(and(eq(agentKeys.keyId, target.keyId), eq(agentKeys.status, target.status))).run();
     if (replacement) tx.insert(agentKeys).values(keyRow(replacement, now)).run();
-    const agent = tx
-      .update(agents)
-      .set({ keySetVersion: sql`${agents.keySetVersion} + 1`, updatedAt: now })
-      .where(eq(agents.id, 1))
-      .returning({ keySetVersion: agents.keySetVersion })
-      .get()!;
-    for (const link of plan.links) tx.insert(agentRotationLinks).values({ keySetVersion: link.keySetVersion, linkJson: JSON.stringify(link), createdAt: now }).run();
-    if (replacement?.role === "signing") announce(tx, ctx, target.keyId, agent.keySetVersion, now);
-    return agent.keySetVersion;
+    const version = publishKeySetChange(tx, plan, now);
+    if (replacement?.role === "signing") announce(tx, ctx, target.keyId, version, now);
+    return version;
   });
   const result = { revokedKeyId: target.keyId, role: target.role, revokedAt: new Date(now).toISOString(), replacementKeyId: replacement?.keyId ?? null, keySetVersion };
   ctx.log.info("key revoked", { ...result });
@@ -85,12 +79,11 @@ function announce(tx: Tx, ctx: Ctx, keyId: string, keySetVersion: number, now: n
   }
 }
 
-/** The link for the signing set after the revocation (an encryption key's revocation keeps the set, at a new version). */
-function planFor(db: Db | Tx, keyId: string, replacement: AgentKey | null, privateKeyOf: (keyId: string) => Uint8Array | null) {
-  const agent = db.select().from(agents).where(eq(agents.id, 1)).get();
-  if (!agent) throw notFound("agent");
-  const signing = db.select().from(agentKeys).where(eq(agentKeys.role, "signing")).orderBy(asc(agentKeys.createdAt), asc(agentKeys.keyId)).all();
-  const after = linkSetOf(signing).map((k) => (k.keyId === keyId ? { ...k, status: "revoked" as const } : k));
-  if (replacement?.role === "signing") after.push({ keyId: replacement.keyId, publicKeyMultibase: replacement.publicKeyMultibase, status: "active" });
-  return planKeySetLinks({ agent, signing, existing: listRotationLinks(db), after }, privateKeyOf);
+/** The signing set after the revocation (an encryption key's revocation keeps it, at a new version). */
+function revoked(keyId: string, replacement: Pick<AgentKey, "keyId" | "publicKeyMultibase" | "role"> | null) {
+  return (signing: RotationLinkKey[]): RotationLinkKey[] => {
+    const after = signing.map((k) => (k.keyId === keyId ? { ...k, status: "revoked" as const } : k));
+    if (replacement?.role === "signing") after.push({ keyId: replacement.keyId, publicKeyMultibase: replacement.publicKeyMultibase, status: "active" });
+    return after;
+  };
 }

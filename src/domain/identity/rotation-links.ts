@@ -1,9 +1,9 @@
-import { asc } from "drizzle-orm";
+import { asc, eq, sql } from "drizzle-orm";
 import type { Db, Tx } from "../../db/client.ts";
-import { agentKeys, agentRotationLinks } from "../../db/schema/index.ts";
+import { agentKeys, agentRotationLinks, agents } from "../../db/schema/index.ts";
 import { MAX_ROTATION_LINKS, signRotationLink, type RotationLink, type RotationLinkKey } from "../../ink/index.ts";
 import type { AgentKey } from "../../security/agent-keys.ts";
-import { conflict, DomainError } from "../errors.ts";
+import { conflict, DomainError, notFound } from "../errors.ts";
 import type { AgentRow } from "./agent.ts";
 
 type KeyRow = typeof agentKeys.$inferSelect;
@@ -42,7 +42,7 @@ export interface RotationPlan {
  * current set at the current version (docs/decisions/ink-card-signature.md). Refuses a change the
  * chain or the card could not carry.
  */
-export function planKeySetLinks(
+function planKeySetLinks(
   input: { agent: AgentRow; signing: KeyRow[]; existing: RotationLink[]; after: RotationLinkKey[] },
   privateKeyOf: (keyId: string) => Uint8Array | null,
 ): RotationPlan {
@@ -66,6 +66,30 @@ export function planKeySetLinks(
   }
   links.push(sign({ keySetVersion: agent.keySetVersion + 1, signing: after, prevKeyId: active.keyId }, privateKeyOf(active.keyId), `the active key ${active.keyId}`));
   return { links };
+}
+
+/**
+ * Plans a change of the signing set on the current state: `change` maps the signing keys (oldest
+ * first) to the set after the change. Run it once before any key is made (a dry run that refuses
+ * early) and again inside the writing transaction.
+ */
+export function planKeySetChange(db: Db | Tx, change: (signing: RotationLinkKey[]) => RotationLinkKey[], privateKeyOf: (keyId: string) => Uint8Array | null): RotationPlan {
+  const agent = db.select().from(agents).where(eq(agents.id, 1)).get();
+  if (!agent) throw notFound("agent");
+  const signing = db.select().from(agentKeys).where(eq(agentKeys.role, "signing")).orderBy(asc(agentKeys.createdAt), asc(agentKeys.keyId)).all();
+  return planKeySetLinks({ agent, signing, existing: listRotationLinks(db), after: change(linkSetOf(signing)) }, privateKeyOf);
+}
+
+/** Publishes a planned change in the caller's transaction: `keySetVersion` + 1 and the new links. Returns the new version. */
+export function publishKeySetChange(tx: Tx, plan: RotationPlan, now: number): number {
+  const agent = tx
+    .update(agents)
+    .set({ keySetVersion: sql`${agents.keySetVersion} + 1`, updatedAt: now })
+    .where(eq(agents.id, 1))
+    .returning({ keySetVersion: agents.keySetVersion })
+    .get()!;
+  for (const link of plan.links) tx.insert(agentRotationLinks).values({ keySetVersion: link.keySetVersion, linkJson: JSON.stringify(link), createdAt: now }).run();
+  return agent.keySetVersion;
 }
 
 function sign(link: Omit<RotationLink, "signature">, privateKey: Uint8Array | null, who: string): RotationLink {
