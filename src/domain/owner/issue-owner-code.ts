@@ -13,7 +13,7 @@ import { findOwnerEmail, isEmailAddress, normalizeEmail, type SignInDeps } from 
 export function issueOwnerCode(ctx: Ctx, input: { email?: string | undefined }, deps: Pick<SignInDeps, "codeKey" | "ownerEmail">): { email: string; code: string; expiresAt: number; stored: boolean } {
   const { email, current } = checkOwnerCodeRequest(ctx, input, deps);
   const now = ctx.clock.now();
-  const prepared = prepareCode({ id: ctx.ids.next(), email, origin: "cli", now, codeKey: deps.codeKey });
+  const prepared = prepareCode({ id: ctx.ids.next(), email, origin: "cli", requester: null, now, codeKey: deps.codeKey });
   transaction(ctx.db, (tx) => {
     if (!current) tx.insert(settings).values({ key: "owner_email", value: email, updatedAt: now }).run();
     storeCode(tx, prepared, now);
