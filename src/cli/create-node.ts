@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { closeSync, constants, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, writeSync } from "node:fs";
+import { closeSync, constants, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { CliError } from "./command.ts";
 import { dataPaths, type DataPaths } from "./paths.ts";
@@ -58,7 +58,13 @@ function createBeside<T>(paths: DataPaths, build: (at: DataPaths) => T): T {
 }
 
 function createInPlace<T>(paths: DataPaths, build: (at: DataPaths) => T): T {
-  if (existsSync(paths.creating)) discardNode(paths, true); // an earlier creation was interrupted
+  if (existsSync(paths.creating)) {
+    const pid = Number(readFileSync(paths.creating, "utf8").trim());
+    if (Number.isSafeInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid)) {
+      throw new CliError(`another kith process (pid ${pid}) is creating a node in ${paths.dir}; wait for it to finish`);
+    }
+    discardNode(paths, true); // an earlier creation was interrupted: its process is gone
+  }
   let fd: number;
   try {
     fd = openSync(paths.creating, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);

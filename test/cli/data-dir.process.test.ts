@@ -215,7 +215,7 @@ describe("creating a node is all or nothing", () => {
   test("an interrupted creation is finished by the next kith serve, which then has an agent", async () => {
     const d = fresh();
     mkdirSync(d, { mode: 0o700 });
-    writeFileSync(join(d, ".kith-creating"), "12345\n");
+    writeFileSync(join(d, ".kith-creating"), "999999999\n"); // a process that does not exist
     writeFileSync(join(d, "agent-key.json"), "{\"half\":true}", { mode: 0o600 });
     writeFileSync(join(d, "notes.txt"), "the owner's own file\n");
     const node = await startKith(["--data-dir", d]);
@@ -225,6 +225,15 @@ describe("creating a node is all or nothing", () => {
       expect(await node.stop()).toBe(0);
     }
     expect(readdirSync(d).sort()).toEqual(["agent-key.json", "auth-secret", "kith.db", "kith.lock", "notes.txt"]);
+  });
+
+  test("a creation still running in the directory (its marker names a live process) is not swept away", async () => {
+    const d = fresh();
+    mkdirSync(d, { mode: 0o700 });
+    writeFileSync(join(d, ".kith-creating"), `${process.pid}\n`);
+    writeFileSync(join(d, "agent-key.json"), "{}", { mode: 0o600 });
+    expectOneLine(await runKith(VERBS[1]!.args(d)), "init", `another kith process (pid ${process.pid}) is creating a node in ${d}; wait for it to finish`);
+    expect(readdirSync(d).sort()).toEqual([".kith-creating", "agent-key.json"]);
   });
 });
 
