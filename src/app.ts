@@ -24,6 +24,7 @@ import { createMemoryRateLimiter, type MemoryRateLimiter } from "./security/rate
 import { createFetchBudget } from "./security/fetch-budget.ts";
 import { authRoutes } from "./http/surfaces/auth.routes.ts";
 import { oauthRoutes } from "./http/surfaces/oauth.routes.ts";
+import { keysRoutes } from "./http/surfaces/keys.routes.ts";
 import { ownerRoutes } from "./http/surfaces/owner.routes.ts";
 import { createLogMailer } from "./mail/log-mailer.ts";
 import { listSignInProviders } from "./domain/owner/list-sign-in-providers.ts";
@@ -134,6 +135,7 @@ export function createApp(deps: AppDeps) {
     .use(authRoutes(surface, signIn))
     .use(oauthRoutes(surface, signIn, atprotoClientMetadata))
     .use(ownerRoutes(surface, { tokens: signIn.tokens, vault: deps.vault, node: deps.node }))
+    .use(keysRoutes(surface, { tokens: signIn.tokens, vault: deps.vault, wakeOutbox: () => deps.federation.wakeOutbox() }))
     .use(federationRoutes(surface, { tokens: signIn.tokens, federation: deps.federation }))
     .use(assistantRoutes(surface, { tokens: signIn.tokens, assistant: assistantDeps(deps.assistant) }))
     .use(discoveryOwnerRoutes(surface, { tokens: signIn.tokens, discovery }))

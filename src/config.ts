@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { EMAIL_PATTERN } from "./domain/owner/owner.ts";
 import { LOG_LEVELS, type LogLevel } from "./log.ts";
+import { assertPrivateMode, KeyFileError } from "./security/key-file.ts";
 import { atprotoOwner, bool, ConfigError, directoryUrls, email, issuerUrl, nonEmpty, oneOf, port, publicUrl, readableFile, redirectUris, revalidateSeconds, serviceUrl, smtpUrl } from "./config-values.ts";
 
 export { EMAIL_PATTERN };
@@ -229,7 +230,13 @@ export function settingNames(key: keyof NodeConfig): string {
   return spec.flag ? `--${spec.flag} / ${spec.env}` : spec.env;
 }
 
+/** The passphrase file is a secret like the key file it opens: refused when group or others can read it. */
 function readSecretFile(path: string, name: string): string {
+  try {
+    assertPrivateMode(path);
+  } catch (e) {
+    if (e instanceof KeyFileError && e.code === "insecure_mode") throw new ConfigError(name, e.message);
+  }
   try {
     const text = readFileSync(path, "utf8").replace(/\r?\n$/, "");
     if (text.length === 0) throw new ConfigError(name, `${path} is empty`);

@@ -51,7 +51,9 @@ async function run(argv: string[]): Promise<number> {
       io.err(`kith ${command.name}: ${e.message}`);
       return e.exitCode;
     }
-    io.err(`kith ${command.name}: unexpected error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+    // One line, never a stack trace: the stack only with KITH_LOG_LEVEL=debug (for a bug report).
+    io.err(`kith ${command.name}: unexpected error: ${e instanceof Error ? e.message : String(e)}`);
+    if (process.env.KITH_LOG_LEVEL === "debug" && e instanceof Error && e.stack) io.err(e.stack);
     return 1;
   }
 }

@@ -8,9 +8,11 @@ import { createGzip } from "node:zlib";
 import { schemaLabel, schemaVersionOf } from "../db/migrate.ts";
 import { assertPrivateMode, KeyFileError } from "../security/key-file.ts";
 import { VERSION } from "../version.ts";
-import { CliError, UsageError, type Command } from "./command.ts";
+import { CliError, UsageError, type Command, type Io } from "./command.ts";
+import { requireNode } from "./data-dir.ts";
 import { configFrom } from "./init.ts";
-import { dataPaths } from "./paths.ts";
+import { dataPaths, type DataPaths } from "./paths.ts";
+import { guardStorage, openExistingStorage } from "./storage.ts";
 import { tarEntries } from "./tar.ts";
 
 export const BACKUP_FORMAT = "kith-backup/1";
@@ -37,7 +39,7 @@ export const backupCommand: Command = {
     if (typeof values.out !== "string" || values.out === "") throw new UsageError("--out is required");
     const out = resolve(io.cwd, values.out);
     const paths = dataPaths(configFrom(values, io).dataDir);
-    if (!existsSync(paths.db)) throw new CliError(`no database at ${paths.db}`);
+    requireNode(paths);
     try {
       assertPrivateMode(paths.keyFile);
     } catch (e) {
@@ -47,48 +49,52 @@ export const backupCommand: Command = {
     if (existsSync(out)) throw new CliError(`${out} already exists; choose another name`);
     if (!existsSync(dirname(out))) throw new CliError(`directory ${dirname(out)} does not exist`);
 
-    const work = mkdtempSync(join(dirname(out), ".kith-backup-"));
-    chmodSync(work, 0o700);
-    const partial = `${out}.partial`;
-    try {
-      const snapshot = join(work, "kith.db");
-      const source = new Database(paths.db);
-      try {
-        source.exec("PRAGMA busy_timeout = 5000");
-        source.query("VACUUM INTO ?").run(snapshot);
-      } finally {
-        source.close();
-      }
-      const schemaVersion = checkSnapshot(snapshot);
-      const keyCopy = join(work, "agent-key.json");
-      copyFileSync(paths.keyFile, keyCopy);
-      chmodSync(keyCopy, 0o600);
-      const files = [
-        { name: "kith.db", path: snapshot },
-        { name: "agent-key.json", path: keyCopy },
-      ];
-      const manifest: BackupManifest = {
-        format: BACKUP_FORMAT,
-        createdAt: new Date().toISOString(),
-        kithVersion: VERSION,
-        schemaVersion,
-        files: await Promise.all(files.map(async (f) => ({ name: f.name, bytes: statSync(f.path).size, sha256: await sha256File(f.path) }))),
-      };
-      const manifestPath = join(work, "manifest.json");
-      await Bun.write(manifestPath, JSON.stringify(manifest, null, 2) + "\n");
-      const now = Date.now();
-      const entries = [{ name: "manifest.json", path: manifestPath }, ...files].map((f) => ({ ...f, mtimeMs: now }));
-      await pipeline(Readable.from(tarEntries(entries)), createGzip(), createWriteStream(partial, { mode: 0o600, flags: "wx" }));
-      renameSync(partial, out);
-      io.out(`backup written: ${out} (${statSync(out).size} bytes, schema of ${schemaLabel(schemaVersion)})`);
-      io.out(`it contains ${basename(paths.keyFile)}: store it where only you can read it`);
-      return 0;
-    } finally {
-      rmSync(work, { recursive: true, force: true });
-      rmSync(partial, { force: true });
-    }
+    return guardStorage(paths, () => write(paths, out, io));
   },
 };
+
+/** The snapshot, the key file and the manifest, as one .tar.gz written beside `out` and renamed into place. */
+async function write(paths: DataPaths, out: string, io: Io): Promise<number> {
+  const work = mkdtempSync(join(dirname(out), ".kith-backup-"));
+  chmodSync(work, 0o700);
+  const partial = `${out}.partial`;
+  try {
+    const snapshot = join(work, "kith.db");
+    const source = openExistingStorage(paths).$client; // busy timeout 5 s: safe beside a running node
+    try {
+      source.query("VACUUM INTO ?").run(snapshot);
+    } finally {
+      source.close();
+    }
+    const schemaVersion = checkSnapshot(snapshot);
+    const keyCopy = join(work, "agent-key.json");
+    copyFileSync(paths.keyFile, keyCopy);
+    chmodSync(keyCopy, 0o600);
+    const files = [
+      { name: "kith.db", path: snapshot },
+      { name: "agent-key.json", path: keyCopy },
+    ];
+    const manifest: BackupManifest = {
+      format: BACKUP_FORMAT,
+      createdAt: new Date().toISOString(),
+      kithVersion: VERSION,
+      schemaVersion,
+      files: await Promise.all(files.map(async (f) => ({ name: f.name, bytes: statSync(f.path).size, sha256: await sha256File(f.path) }))),
+    };
+    const manifestPath = join(work, "manifest.json");
+    await Bun.write(manifestPath, JSON.stringify(manifest, null, 2) + "\n");
+    const now = Date.now();
+    const entries = [{ name: "manifest.json", path: manifestPath }, ...files].map((f) => ({ ...f, mtimeMs: now }));
+    await pipeline(Readable.from(tarEntries(entries)), createGzip(), createWriteStream(partial, { mode: 0o600, flags: "wx" }));
+    renameSync(partial, out);
+    io.out(`backup written: ${out} (${statSync(out).size} bytes, schema of ${schemaLabel(schemaVersion)})`);
+    io.out(`it contains ${basename(paths.keyFile)}: store it where only you can read it`);
+    return 0;
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+    rmSync(partial, { force: true });
+  }
+}
 
 export function checkSnapshot(file: string): number {
   const db = new Database(file, { readonly: true });

@@ -1,4 +1,4 @@
-import { existsSync, rmSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { closeDatabase } from "../db/client.ts";
 import { systemClock } from "../domain/context.ts";
 import { agentIdOf } from "../domain/identity/agent.ts";
@@ -8,9 +8,11 @@ import { createJsonLogger } from "../log.ts";
 import { createKeyVault } from "../security/key-vault.ts";
 import { CliError, UsageError, type Command } from "./command.ts";
 import { cardUrlOf, checkIdentityInput, initializeIdentity, systemTimeZone } from "./identity.ts";
-import { dataPaths } from "./paths.ts";
-import { openStorage } from "./storage.ts";
+import { createNode } from "./create-node.ts";
+import { checkDataDir, nodeState } from "./data-dir.ts";
+import { dataPaths, type DataPaths } from "./paths.ts";
 import { nodeSecret } from "./sign-in.ts";
+import { guardStorage, openStorage } from "./storage.ts";
 
 export const initCommand: Command = {
   name: "init",
@@ -29,7 +31,7 @@ export const initCommand: Command = {
     "passphrase-file": { type: "string", description: "Encrypt the key file with the passphrase in this file", valueName: "file" },
     "log-level": { type: "string", description: "debug, info, warn, error, silent (default warn for init)", valueName: "level" },
   },
-  run(values, io) {
+  async run(values, io) {
     if (typeof values.handle !== "string") throw new UsageError("--handle is required");
     if (typeof values["public-url"] !== "string") throw new UsageError("--public-url is required");
     const config = configFrom(values, io);
@@ -38,26 +40,28 @@ export const initCommand: Command = {
     const identity = { handle: values.handle, displayName: values["display-name"] as string | undefined, timezone: (values.timezone as string | undefined) ?? systemTimeZone() };
     checkIdentityInput(identity); // before anything lands on disk: a refused init leaves no data directory behind
     const paths = dataPaths(config.dataDir);
-    const vault = createKeyVault(paths.keyFile, config.passphrase);
-    if (vault.exists()) throw new CliError(`${paths.keyFile} already exists; this data directory already has an agent identity`);
-    const newDir = !existsSync(paths.dir);
-    const db = openStorage(paths, { clock, log });
-    let done = false;
-    try {
-      const stored: Record<string, string> = { public_url: config.publicUrl, wordmark: config.wordmark };
-      if (config.ownerEmail) stored.owner_email = config.ownerEmail;
-      const agent = initializeIdentity(db, vault, { ...identity, stored }, { clock, ids: createUlidIds(clock), log });
-      nodeSecret(paths);
-      io.out(`agent id:  ${agentIdOf(agent, config.wordmark)}`);
-      io.out(`card url:  ${cardUrlOf(config, agent.genesisKey)}`);
-      io.out(`data dir:  ${paths.dir}`);
-      io.out(`key file:  ${paths.keyFile}${config.passphrase ? " (encrypted)" : ""} — back it up: losing it loses this identity`);
-      done = true;
-      return 0;
-    } finally {
-      closeDatabase(db);
-      if (!done && newDir) rmSync(paths.dir, { recursive: true, force: true }); // a failed init leaves no half-made node behind
-    }
+    checkDataDir(paths.dir, "create");
+    const state = nodeState(paths); // "incomplete": an interrupted creation, which createNode clears first
+    if (state === "node" && existsSync(paths.keyFile)) throw new CliError(`${paths.keyFile} already exists; this data directory already has an agent identity`);
+    const stored: Record<string, string> = { public_url: config.publicUrl, wordmark: config.wordmark };
+    if (config.ownerEmail) stored.owner_email = config.ownerEmail;
+    const make = (at: DataPaths) => {
+      const db = openStorage(at, { clock, log });
+      try {
+        const agent = initializeIdentity(db, createKeyVault(at.keyFile, config.passphrase), { ...identity, stored }, { clock, ids: createUlidIds(clock), log });
+        nodeSecret(at);
+        return agent;
+      } finally {
+        closeDatabase(db);
+      }
+    };
+    // A new node is made all or nothing (create-node.ts); a database without an agent gets one in place.
+    const agent = await guardStorage(paths, () => (state === "node" ? make(paths) : createNode(paths, make)));
+    io.out(`agent id:  ${agentIdOf(agent, config.wordmark)}`);
+    io.out(`card url:  ${cardUrlOf(config, agent.genesisKey)}`);
+    io.out(`data dir:  ${paths.dir}`);
+    io.out(`key file:  ${paths.keyFile}${config.passphrase ? " (encrypted)" : ""} — back it up: losing it loses this identity`);
+    return 0;
   },
 };
 

@@ -1,18 +1,22 @@
 import { closeDatabase } from "../db/client.ts";
-import { systemClock } from "../domain/context.ts";
+import type { NodeConfig } from "../config.ts";
+import { systemClock, type Ctx } from "../domain/context.ts";
 import { agentIdOf, findAgentRow } from "../domain/identity/agent.ts";
 import { listAgentKeys } from "../domain/identity/list-agent-keys.ts";
+import { revokeKey } from "../domain/identity/revoke-key.ts";
 import { rotateSigningKey } from "../domain/identity/rotate-signing-key.ts";
+import { verifyKeyFile } from "../domain/identity/verify-key-file.ts";
 import { createUlidIds } from "../domain/ids.ts";
 import { DomainError } from "../domain/errors.ts";
 import { readStoredSettings } from "../domain/node/settings.ts";
 import { createJsonLogger } from "../log.ts";
 import { KeyFileError } from "../security/key-file.ts";
 import { createKeyVault } from "../security/key-vault.ts";
-import { CliError, UsageError, type Command } from "./command.ts";
+import { CliError, UsageError, type Command, type Io } from "./command.ts";
 import { configFrom } from "./init.ts";
-import { dataPaths } from "./paths.ts";
-import { openExistingStorage, openStorage } from "./storage.ts";
+import { dataPaths, type DataPaths } from "./paths.ts";
+import { requireNode } from "./data-dir.ts";
+import { guardStorage, openExistingStorage, openStorage } from "./storage.ts";
 
 const common = {
   "data-dir": { type: "string", description: "Data directory (default ./kith-data, or KITH_DATA_DIR)", valueName: "dir" },
@@ -23,31 +27,35 @@ export const keysCommand: Command = {
   summary:
     "keys show: list the agent's public keys, key ids and statuses (never private keys).\n" +
     "keys rotate: make a new active signing key; the previous one becomes retired (it still verifies what it " +
-    "signed before, never a new live request). The card shows the change at once, also on a running node.",
-  usage: "kith keys show [--json] [--data-dir D] | kith keys rotate [--data-dir D] [--passphrase-file F]",
+    "signed before, never a new live request). The card shows the change at once, also on a running node.\n" +
+    "keys revoke <keyId>: for a compromised key: it never verifies again, not even what it signed before. Revoking " +
+    "the active key of a role makes a new one in the same step. The card shows it at once; peers follow on their next fetch.",
+  usage: "kith keys show [--json] [--data-dir D] | kith keys rotate [--data-dir D] [--passphrase-file F] | kith keys revoke <keyId> [--data-dir D] [--passphrase-file F]",
   positionals: true,
   options: {
     ...common,
     json: { type: "boolean", description: "keys show: print JSON" },
-    "passphrase-file": { type: "string", description: "keys rotate: file holding the key file passphrase", valueName: "file" },
+    "passphrase-file": { type: "string", description: "keys rotate/revoke: file holding the key file passphrase", valueName: "file" },
   },
   run(values, io, positionals) {
     const [sub, ...rest] = positionals;
+    if (sub === "revoke") {
+      if (rest.length !== 1 || rest[0] === "") throw new UsageError(rest.length === 0 ? "keys revoke needs the key id (kith keys show lists them)" : `unexpected argument ${JSON.stringify(rest[1])}`);
+      return revoke(values, io, rest[0]!);
+    }
     if (rest.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(rest[0])}`);
     if (sub === "show") return show(values, io);
     if (sub === "rotate") return rotate(values, io);
-    throw new UsageError(sub ? `unknown keys command ${JSON.stringify(sub)} (show, rotate)` : "keys needs a command: show or rotate");
+    throw new UsageError(sub ? `unknown keys command ${JSON.stringify(sub)} (show, rotate, revoke)` : "keys needs a command: show, rotate or revoke");
   },
 };
 
-function show(values: Record<string, string | boolean | undefined>, io: Parameters<Command["run"]>[1]): number {
-  const pre = configFrom(values, io);
-  const db = openExistingStorage(dataPaths(pre.dataDir));
-  try {
-    const config = configFrom(values, io, readStoredSettings(db));
-    const agent = findAgentRow(db);
+type Values = Record<string, string | boolean | undefined>;
+
+function show(values: Values, io: Io): Promise<number> {
+  return withNode(values, io, { job: "keys", write: false }, (ctx, config) => {
+    const agent = findAgentRow(ctx.db);
     if (!agent) throw new CliError("this node has no agent yet");
-    const ctx = { actor: { kind: "system", job: "keys" } as const, db, clock: systemClock, ids: createUlidIds(systemClock), log: createJsonLogger({ level: "silent" }) };
     const keys = listAgentKeys(ctx).map((k) => ({
       keyId: k.keyId,
       role: k.role,
@@ -55,6 +63,7 @@ function show(values: Record<string, string | boolean | undefined>, io: Paramete
       publicKeyMultibase: k.publicKeyMultibase,
       validFrom: new Date(k.validFrom).toISOString(),
       validUntil: k.validUntil === null ? null : new Date(k.validUntil).toISOString(),
+      revokedAt: k.revokedAt === null ? null : new Date(k.revokedAt).toISOString(),
     }));
     const agentId = agentIdOf(agent, config.wordmark);
     if (values.json) {
@@ -63,34 +72,54 @@ function show(values: Record<string, string | boolean | undefined>, io: Paramete
     }
     io.out(`agent id: ${agentId}   key set version: ${agent.keySetVersion}`);
     for (const k of keys) {
-      io.out(`${k.role.padEnd(10)} ${k.status.padEnd(8)} ${k.keyId}  ${k.publicKeyMultibase}  from ${k.validFrom}${k.validUntil ? ` until ${k.validUntil}` : ""}`);
+      io.out(`${k.role.padEnd(10)} ${k.status.padEnd(8)} ${k.keyId}  ${k.publicKeyMultibase}  from ${k.validFrom}${k.validUntil ? ` until ${k.validUntil}` : ""}${k.revokedAt ? ` revoked ${k.revokedAt}` : ""}`);
     }
     return 0;
-  } finally {
-    closeDatabase(db);
-  }
+  });
 }
 
-function rotate(values: Record<string, string | boolean | undefined>, io: Parameters<Command["run"]>[1]): number {
-  const pre = configFrom(values, io);
-  const paths = dataPaths(pre.dataDir);
-  const log = createJsonLogger({ level: "warn" });
-  openExistingStorage(paths).$client.close();
-  const db = openStorage(paths, { clock: systemClock, log });
-  try {
-    const config = configFrom(values, io, readStoredSettings(db));
+function rotate(values: Values, io: Io): Promise<number> {
+  return withNode(values, io, { job: "keys-rotate", write: true }, (ctx, config, paths) => {
     const vault = createKeyVault(paths.keyFile, config.passphrase);
-    const ctx = { actor: { kind: "system", job: "keys-rotate" } as const, db, clock: systemClock, ids: createUlidIds(systemClock), log };
+    verifyKeyFile(ctx, vault);
     const result = rotateSigningKey(ctx, { vault });
     io.out(`active signing key: ${result.activeKeyId}`);
     for (const id of result.retiredKeyIds) io.out(`retired:            ${id}`);
     io.out(`key set version:    ${result.keySetVersion}`);
     return 0;
-  } catch (e) {
-    if (e instanceof KeyFileError) throw new CliError(e.message);
-    if (e instanceof DomainError) throw new CliError(e.message);
-    throw e;
-  } finally {
-    closeDatabase(db);
-  }
+  });
+}
+
+function revoke(values: Values, io: Io, keyId: string): Promise<number> {
+  return withNode(values, io, { job: "keys-revoke", write: true }, (ctx, config, paths) => {
+    const vault = createKeyVault(paths.keyFile, config.passphrase);
+    verifyKeyFile(ctx, vault);
+    const result = revokeKey(ctx, { keyId }, { vault });
+    io.out(`revoked:            ${result.revokedKeyId} (${result.role}, at ${result.revokedAt})`);
+    if (result.replacementKeyId) io.out(`new active ${result.role === "signing" ? "signing key:" : "encryption key:"} ${result.replacementKeyId}`);
+    io.out(`key set version:    ${result.keySetVersion}`);
+    return 0;
+  });
+}
+
+/**
+ * Runs a keys verb on the node's database (migrated first when it writes) with a system context;
+ * storage, key-file and domain failures become one line.
+ */
+function withNode(values: Values, io: Io, options: { job: string; write: boolean }, work: (ctx: Ctx, config: NodeConfig, paths: DataPaths) => number): Promise<number> {
+  const paths = dataPaths(configFrom(values, io).dataDir);
+  requireNode(paths);
+  const log = createJsonLogger({ level: options.write ? "warn" : "silent" });
+  return guardStorage(paths, () => {
+    const db = options.write ? openStorage(paths, { clock: systemClock, log }) : openExistingStorage(paths);
+    try {
+      const config = configFrom(values, io, readStoredSettings(db));
+      return work({ actor: { kind: "system", job: options.job }, db, clock: systemClock, ids: createUlidIds(systemClock), log }, config, paths);
+    } catch (e) {
+      if (e instanceof KeyFileError || e instanceof DomainError) throw new CliError(e.message);
+      throw e;
+    } finally {
+      closeDatabase(db);
+    }
+  });
 }

@@ -1,10 +1,9 @@
-import { existsSync } from "node:fs";
 import { closeDatabase } from "../db/client.ts";
 import { systemClock } from "../domain/context.ts";
 import { DomainError } from "../domain/errors.ts";
 import { createUlidIds } from "../domain/ids.ts";
 import { readStoredSettings } from "../domain/node/settings.ts";
-import { issueOwnerCode } from "../domain/owner/issue-owner-code.ts";
+import { checkOwnerCodeRequest, issueOwnerCode } from "../domain/owner/issue-owner-code.ts";
 import { isEmailAddress, normalizeEmail } from "../domain/owner/owner.ts";
 import { createJsonLogger } from "../log.ts";
 import { deriveKey } from "../security/node-secret.ts";
@@ -12,7 +11,8 @@ import { CliError, UsageError, type Command } from "./command.ts";
 import { configFrom } from "./init.ts";
 import { dataPaths } from "./paths.ts";
 import { nodeSecret } from "./sign-in.ts";
-import { openStorage } from "./storage.ts";
+import { requireNode } from "./data-dir.ts";
+import { guardStorage, openStorage } from "./storage.ts";
 
 export const ownerCommand: Command = {
   name: "owner",
@@ -36,28 +36,33 @@ export const ownerCommand: Command = {
     }
     const paths = dataPaths(pre.dataDir);
     // a code is for an existing node: never create a database (or a secret) in a mistyped directory
-    if (!existsSync(paths.db)) throw new CliError(`no Kith node in ${paths.dir}: run kith init or kith serve first`);
+    requireNode(paths);
     // warn: the log shares stdout, whose last line must be the code alone
     const log = createJsonLogger({ level: "warn" });
-    const db = openStorage(paths, { clock: systemClock, log });
-    try {
-      const config = configFrom(values, io, readStoredSettings(db));
-      const secret = nodeSecret(paths);
-      const ctx = { actor: { kind: "system", job: "owner-code" } as const, db, clock: systemClock, ids: createUlidIds(systemClock), log };
-      const issued = issueOwnerCode(ctx, { email: values.email as string | undefined }, { codeKey: deriveKey(secret, "owner-code"), ownerEmail: config.ownerEmail });
-      if (issued.stored) io.err(`owner email set to ${issued.email}`);
-      io.err(`one-time sign-in code for ${issued.email}, valid until ${new Date(issued.expiresAt).toISOString()}, single use:`);
-      io.err(`  POST /auth/email/verify {"email":"${issued.email}","code":"<code>"}`);
-      io.out(issued.code);
-      return 0;
-    } catch (e) {
-      if (e instanceof DomainError) {
-        if (e.code === "invalid_input") throw new UsageError(e.message);
-        throw new CliError(e.message);
+    return guardStorage(paths, () => {
+      const db = openStorage(paths, { clock: systemClock, log });
+      try {
+        const config = configFrom(values, io, readStoredSettings(db));
+        const ctx = { actor: { kind: "system", job: "owner-code" } as const, db, clock: systemClock, ids: createUlidIds(systemClock), log };
+        const input = { email: values.email as string | undefined };
+        // refused before the node secret is read: a refusal creates nothing (not even auth-secret)
+        checkOwnerCodeRequest(ctx, input, { ownerEmail: config.ownerEmail });
+        const secret = nodeSecret(paths);
+        const issued = issueOwnerCode(ctx, input, { codeKey: deriveKey(secret, "owner-code"), ownerEmail: config.ownerEmail });
+        if (issued.stored) io.err(`owner email set to ${issued.email}`);
+        io.err(`one-time sign-in code for ${issued.email}, valid until ${new Date(issued.expiresAt).toISOString()}, single use:`);
+        io.err(`  POST /auth/email/verify {"email":"${issued.email}","code":"<code>"}`);
+        io.out(issued.code);
+        return 0;
+      } catch (e) {
+        if (e instanceof DomainError) {
+          if (e.code === "invalid_input") throw new UsageError(e.message);
+          throw new CliError(e.message);
+        }
+        throw e;
+      } finally {
+        closeDatabase(db);
       }
-      throw e;
-    } finally {
-      closeDatabase(db);
-    }
+    });
   },
 };

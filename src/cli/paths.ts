@@ -7,10 +7,21 @@ export interface DataPaths {
   keyFile: string;
   /** The node secret (owner tokens, code HMAC); see security/node-secret.ts. */
   secret: string;
+  /** Held by `kith serve` for its whole life (serve-lock.ts). */
+  lock: string;
+  /** Present while a node is being built in an existing directory (create-node.ts). */
+  creating: string;
 }
 
 export function dataPaths(dir: string): DataPaths {
-  return { dir, db: join(dir, "kith.db"), keyFile: join(dir, "agent-key.json"), secret: join(dir, "auth-secret") };
+  return {
+    dir,
+    db: join(dir, "kith.db"),
+    keyFile: join(dir, "agent-key.json"),
+    secret: join(dir, "auth-secret"),
+    lock: join(dir, "kith.lock"),
+    creating: join(dir, ".kith-creating"),
+  };
 }
 
 /** Creates the data directory private to its owner (0700). */

@@ -1,13 +1,15 @@
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { createApp, createDiscoveryDeps, createFederationDeps } from "../app.ts";
 import { closeDatabase } from "../db/client.ts";
-import { systemClock } from "../domain/context.ts";
+import { systemClock, type Ctx } from "../domain/context.ts";
+import { DomainError } from "../domain/errors.ts";
 import { agentIdOf, findAgentRow } from "../domain/identity/agent.ts";
+import { verifyKeyFile } from "../domain/identity/verify-key-file.ts";
 import { createUlidIds } from "../domain/ids.ts";
 import { readStoredSettings } from "../domain/node/settings.ts";
 import { createJsonLogger } from "../log.ts";
 import { KeyFileError } from "../security/key-file.ts";
-import { createKeyVault } from "../security/key-vault.ts";
+import { createKeyVault, type KeyVault } from "../security/key-vault.ts";
 import { createPeerHttp } from "../security/peer-http.ts";
 import { startAssistantJob } from "../jobs/assistant.ts";
 import { startMaintenance } from "../jobs/maintenance.ts";
@@ -18,9 +20,14 @@ import { VERSION } from "../version.ts";
 import { CliError, type Command } from "./command.ts";
 import { cardUrlOf, initializeIdentity } from "./identity.ts";
 import { configFrom } from "./init.ts";
-import { dataPaths, isEmptyDir } from "./paths.ts";
-import { openStorage } from "./storage.ts";
-import { ownerSignInHint, signInOptions } from "./sign-in.ts";
+import { createNode, discardNode } from "./create-node.ts";
+import { checkDataDir, nodeState } from "./data-dir.ts";
+import { listenError, loadTls } from "./listen.ts";
+import { dataPaths } from "./paths.ts";
+import { acquireServeLock } from "./serve-lock.ts";
+import { nodeSecret, ownerSignInHint, signInOptions } from "./sign-in.ts";
+import { startWarnings } from "./start-warnings.ts";
+import { guardStorage, openStorage, storageFailure } from "./storage.ts";
 
 /** Bun's default body limit is 128 MiB; nothing this node accepts comes close. */
 const MAX_REQUEST_BODY = 16 * 1024 * 1024;
@@ -45,31 +52,52 @@ export const serveCommand: Command = {
     const log = createJsonLogger({ level: first.logLevel });
     const clock = systemClock;
     const ids = createUlidIds(clock);
+    const tls = loadTls(first); // TLS files are not stored settings: checked before anything is created
     const paths = dataPaths(first.dataDir);
-    const fresh = isEmptyDir(paths.dir) || (!existsSync(paths.db) && !existsSync(paths.keyFile));
-    if (!fresh && !existsSync(paths.db) && existsSync(paths.keyFile)) {
+    checkDataDir(paths.dir, "create");
+    const state = nodeState(paths);
+    if (state === "node" && !existsSync(paths.db)) {
       throw new CliError(
         `${paths.keyFile} exists but ${paths.db} does not. Restore the database (kith restore), ` +
           `or move the key file away to start a new identity.`,
       );
     }
     const dirExisted = existsSync(paths.dir);
-    const db = openStorage(paths, { clock, log });
+    // Zero-config start: a new node, all or nothing (create-node.ts), before anything else opens it.
+    const created = state !== "node";
+    if (created) {
+      await guardStorage(paths, () =>
+        createNode(paths, (at) => {
+          const db = openStorage(at, { clock, log });
+          try {
+            initializeIdentity(db, createKeyVault(at.keyFile, first.passphrase), { handle: "me", displayName: "Kith agent", timezone: "UTC", stored: {} }, { clock, ids, log });
+            nodeSecret(at);
+          } finally {
+            closeDatabase(db);
+          }
+        }),
+      );
+    }
+    const lock = acquireServeLock(paths);
+    let db: ReturnType<typeof openStorage>;
+    try {
+      db = openStorage(paths, { clock, log }, { checkIntegrity: true });
+    } catch (e) {
+      lock.release();
+      throw e;
+    }
     let stopping = false;
     let mailer: { close?: () => void } | null = null;
     let undoFreshStart = false;
     try {
       const config = configFrom(values, io, readStoredSettings(db));
       const vault = createKeyVault(paths.keyFile, config.passphrase);
-      const created = fresh && !findAgentRow(db);
-      if (created) initializeIdentity(db, vault, { handle: "me", displayName: "Kith agent", timezone: "UTC", stored: {} }, { clock, ids, log });
       const agent = findAgentRow(db);
-      if (agent) unlockKeys(vault);
+      if (agent) unlockKeys({ actor: { kind: "system", job: "serve" }, db, clock, ids, log }, vault);
       else if (vault.exists()) throw new CliError(`${paths.keyFile} exists but the database has no agent; restore a backup or move the key file away`);
 
       const remote = new WeakMap<Request, string>();
       let app: ReturnType<typeof createApp> | null = null;
-      const tls = config.tlsCertFile && config.tlsKeyFile ? { cert: readFileSync(config.tlsCertFile, "utf8"), key: readFileSync(config.tlsKeyFile, "utf8") } : undefined;
       let server: ReturnType<typeof Bun.serve>;
       try {
         server = Bun.serve({
@@ -88,7 +116,7 @@ export const serveCommand: Command = {
           },
         });
       } catch (e) {
-        undoFreshStart = fresh; // a first start that cannot listen leaves the directory as it found it
+        undoFreshStart = created; // a first start that cannot listen leaves the directory as it found it
         throw listenError(e, config.host, config.port);
       }
       if (created) io.err("kith: new data directory: created an agent with handle \"me\" (kith init sets your own handle)");
@@ -119,9 +147,9 @@ export const serveCommand: Command = {
       const assistantJob = startAssistantJob({ ctx: () => ({ ...jobCtx(), actor: { kind: "system" as const, job: "assistant" } }), deps: federation, log });
       pusher = startDirectoryPusher({ ctx: jobCtx, deps: discovery, log });
       const revalidator = startDirectoryRevalidator({ ctx: jobCtx, deps: discovery, log });
-      if (config.allowPrivatePeers) {
-        log.warn("KITH_ALLOW_PRIVATE_PEERS is set: peers on private and loopback addresses are allowed (tests and home LANs only)");
-        io.err("  warning:    KITH_ALLOW_PRIVATE_PEERS is set: private and loopback peers are allowed");
+      for (const warning of startWarnings(config)) {
+        log.warn(warning);
+        io.err(`  warning:    ${warning}`);
       }
 
       const listening = `${tls ? "https" : "http"}://${config.host.includes(":") ? `[${config.host}]` : config.host}:${server.port}`;
@@ -164,10 +192,13 @@ export const serveCommand: Command = {
         process.once("SIGTERM", () => void stop("SIGTERM"));
       });
       return 0;
+    } catch (e) {
+      throw storageFailure(e, paths);
     } finally {
       mailer?.close?.();
       closeDatabase(db);
-      if (undoFreshStart) discardFreshStart(paths, dirExisted);
+      lock.release();
+      if (undoFreshStart) discardNode(paths, dirExisted);
       if (stopping) log.info("stopped");
     }
   },
@@ -179,32 +210,13 @@ function explicitPublicUrl(values: Record<string, string | boolean | undefined>,
   return configured ? configFrom(values, io, stored).publicUrl : null;
 }
 
-/** Bun.serve throws synchronously when it cannot bind: one line naming the address and what to do. */
-function listenError(e: unknown, host: string, port: number): CliError {
-  const address = `${host.includes(":") ? `[${host}]` : host}:${port}`;
-  const code = (e as { code?: unknown } | null)?.code;
-  const reason =
-    code === "EADDRINUSE" ? "the port is in use (choose another with --port or KITH_PORT)"
-    : code === "EACCES" ? "permission denied (ports below 1024 need privileges; choose another with --port or KITH_PORT)"
-    : code === "EADDRNOTAVAIL" ? "no such address on this machine (choose another with --host or KITH_HOST)"
-    : e instanceof Error ? e.message : String(e);
-  return new CliError(`cannot listen on ${address}: ${reason}`);
-}
-
-/** Removes what a zero-config first start created (database, key file, the directory if it was new). */
-function discardFreshStart(paths: ReturnType<typeof dataPaths>, dirExisted: boolean): void {
-  if (!dirExisted) {
-    rmSync(paths.dir, { recursive: true, force: true });
-    return;
-  }
-  for (const file of [paths.db, `${paths.db}-wal`, `${paths.db}-shm`, `${paths.db}-journal`, paths.keyFile]) rmSync(file, { force: true });
-}
-
-function unlockKeys(vault: ReturnType<typeof createKeyVault>): void {
+/** The key file must be this agent's (verify-key-file.ts) and must open (mode, passphrase). */
+function unlockKeys(ctx: Ctx, vault: KeyVault): void {
   try {
+    verifyKeyFile(ctx, vault);
     vault.all();
   } catch (e) {
-    if (e instanceof KeyFileError) throw new CliError(`cannot start: ${e.message}`);
+    if (e instanceof KeyFileError || e instanceof DomainError) throw new CliError(`cannot start: ${e.message}`);
     throw e;
   }
 }

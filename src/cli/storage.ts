@@ -1,18 +1,24 @@
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { closeDatabase, openDatabase, type Db } from "../db/client.ts";
 import { migrate, SchemaTooNewError } from "../db/migrate.ts";
 import type { Clock, Logger } from "../domain/context.ts";
+import { assertPrivateMode, KeyFileError } from "../security/key-file.ts";
 import { CliError } from "./command.ts";
+import { requireNode } from "./data-dir.ts";
 import { ensureDataDir, type DataPaths } from "./paths.ts";
 
 /**
  * Opens (creating when needed) the node database and brings it to this build's schema, with a
- * snapshot beside it before any change to an existing database.
+ * snapshot beside it before any change to an existing database. `checkIntegrity` (kith serve)
+ * runs SQLite's quick_check first (~1.5 ms per MB), so a damaged file is named at start, not by
+ * the first request that reads the bad page.
  */
-export function openStorage(paths: DataPaths, deps: { clock: Clock; log: Logger }): Db {
+export function openStorage(paths: DataPaths, deps: { clock: Clock; log: Logger }, options: { checkIntegrity?: boolean } = {}): Db {
   ensureDataDir(paths.dir);
-  const db = openDatabase(paths.db);
+  checkDatabaseMode(paths);
+  const db = open(paths);
   try {
+    if (options.checkIntegrity) quickCheck(db);
     const result = migrate(db.$client, { file: paths.db, now: deps.clock.now() });
     if (result.applied > 0) {
       deps.log.info("database migrated", { applied: result.applied, schemaVersion: result.schemaVersion, snapshot: result.snapshot });
@@ -20,13 +26,101 @@ export function openStorage(paths: DataPaths, deps: { clock: Clock; log: Logger 
   } catch (e) {
     closeDatabase(db);
     if (e instanceof SchemaTooNewError) throw new CliError(e.message);
-    throw e;
+    throw storageFailure(e, paths);
   }
   return db;
 }
 
 /** Opens an existing database without creating or migrating anything (read-side CLI verbs). */
 export function openExistingStorage(paths: DataPaths): Db {
-  if (!existsSync(paths.db)) throw new CliError(`no Kith database at ${paths.db}; run \`kith init\` or \`kith serve\` first`);
-  return openDatabase(paths.db);
+  requireNode(paths);
+  checkDatabaseMode(paths);
+  return open(paths);
+}
+
+/**
+ * Runs a verb's work on the data directory; SQLite and file-system failures become one line
+ * naming the file and what to do (a damaged database: how to restore a backup), never a stack.
+ */
+export async function guardStorage<T>(paths: DataPaths, work: () => T | Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (e) {
+    throw storageFailure(e, paths);
+  }
+}
+
+/** The CliError for a storage failure, or `e` itself when it is something else. */
+export function storageFailure(e: unknown, paths: DataPaths): unknown {
+  if (e instanceof CliError) return e;
+  if (e instanceof KeyFileError) return new CliError(e.message);
+  const code = (e as { code?: unknown } | null)?.code;
+  const message = (e instanceof Error ? e.message : String(e)).replace(/\s+/g, " ").trim();
+  switch (code) {
+    case "SQLITE_CORRUPT":
+    case "SQLITE_NOTADB":
+      return new CliError(`${paths.db} is damaged (${message}). ${restoreAdvice(paths)}`);
+    case "SQLITE_READONLY":
+    case "SQLITE_CANTOPEN":
+    case "SQLITE_PERM":
+    case "SQLITE_AUTH":
+    case "EACCES":
+    case "EPERM":
+      return new CliError(`cannot write ${pathOf(e) ?? paths.db} (${message}): check that it and ${paths.dir} belong to the user running kith and are writable`);
+    case "EROFS":
+      return new CliError(`${paths.dir} is on a read-only file system (${message}): choose a writable --data-dir`);
+    case "SQLITE_FULL":
+    case "ENOSPC":
+    case "EDQUOT":
+      return new CliError(`the disk holding ${paths.dir} is full (${message}): free some space and run the command again`);
+    case "SQLITE_IOERR":
+    case "EIO":
+      return new CliError(`I/O error on ${pathOf(e) ?? paths.db} (${message}): check the disk`);
+    case "SQLITE_BUSY":
+    case "SQLITE_LOCKED":
+      return new CliError(`${paths.db} stayed locked by another process for 5 s (${message}); run the command again`);
+    default:
+      return e;
+  }
+}
+
+/** How to get a working node back from a damaged database, with the snapshots that exist. */
+function restoreAdvice(paths: DataPaths): string {
+  const snapshots = existsSync(paths.dir) ? readdirSync(paths.dir).filter((n) => n.startsWith("kith.db.pre-migration-")).sort() : [];
+  const snapshot = snapshots.length > 0 ? `, or stop the node and copy the snapshot ${snapshots.at(-1)} over kith.db (it predates the last upgrade)` : "";
+  return `Restore your latest backup into a new directory: kith restore --from <backup.tar.gz> --data-dir <new dir>, then run kith with --data-dir <new dir>${snapshot}`;
+}
+
+function open(paths: DataPaths): Db {
+  try {
+    return openDatabase(paths.db);
+  } catch (e) {
+    throw storageFailure(e, paths);
+  }
+}
+
+function quickCheck(db: Db): void {
+  const rows = db.$client.query<{ quick_check: string }, []>("PRAGMA quick_check(1)").all();
+  const verdict = rows[0]?.quick_check;
+  if (verdict !== "ok") throw Object.assign(new Error(`quick_check: ${verdict ?? "no answer"}`), { code: "SQLITE_CORRUPT" });
+}
+
+/**
+ * kith.db holds the owner's messages, contacts and sessions: refused, like the key file, when group
+ * or others can read it (docs/decisions/data-directory.md). SQLite gives -wal and -shm its mode.
+ */
+function checkDatabaseMode(paths: DataPaths): void {
+  for (const file of [paths.db, `${paths.db}-wal`, `${paths.db}-shm`]) {
+    if (!existsSync(file)) continue;
+    try {
+      assertPrivateMode(file);
+    } catch (e) {
+      throw storageFailure(e, paths);
+    }
+  }
+}
+
+function pathOf(e: unknown): string | null {
+  const path = (e as { path?: unknown } | null)?.path;
+  return typeof path === "string" ? path : null;
 }

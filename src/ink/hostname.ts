@@ -39,56 +39,93 @@ export function isPublicHostname(hostname: unknown): boolean {
   return classifyHost(hostname) === "public";
 }
 
+/**
+ * One special-use block: `prefix` as numbers (4 octets or 8 groups), its length in bits, and where
+ * it comes from. Every block of the IANA special-purpose registries counts as non-public, also the
+ * ones marked "globally reachable" (anycast relays, AS112 sinks): none of them hosts an INK peer.
+ */
+export type SpecialRange = { prefix: readonly number[]; bits: number; name: string };
+
+/**
+ * IPv4 (INK §14 step 2): the IANA IPv4 Special-Purpose Address Registry (RFC 6890 and updates;
+ * its /32 entries sit inside 192.0.0.0/24), plus multicast (RFC 5771) and the rest of 240/4.
+ */
+export const IPV4_SPECIAL_RANGES: readonly SpecialRange[] = [
+  { prefix: [0, 0, 0, 0], bits: 8, name: '"this network" (RFC 791)' },
+  { prefix: [10, 0, 0, 0], bits: 8, name: "private-use (RFC 1918)" },
+  { prefix: [100, 64, 0, 0], bits: 10, name: "shared address space (RFC 6598)" },
+  { prefix: [127, 0, 0, 0], bits: 8, name: "loopback (RFC 1122)" },
+  { prefix: [169, 254, 0, 0], bits: 16, name: "link-local (RFC 3927)" },
+  { prefix: [172, 16, 0, 0], bits: 12, name: "private-use (RFC 1918)" },
+  { prefix: [192, 0, 0, 0], bits: 24, name: "IETF protocol assignments (RFC 6890)" },
+  { prefix: [192, 0, 2, 0], bits: 24, name: "documentation TEST-NET-1 (RFC 5737)" },
+  { prefix: [192, 31, 196, 0], bits: 24, name: "AS112-v4 (RFC 7535)" },
+  { prefix: [192, 52, 193, 0], bits: 24, name: "AMT (RFC 7450)" },
+  { prefix: [192, 88, 99, 0], bits: 24, name: "deprecated 6to4 relay anycast (RFC 7526)" },
+  { prefix: [192, 168, 0, 0], bits: 16, name: "private-use (RFC 1918)" },
+  { prefix: [192, 175, 48, 0], bits: 24, name: "direct delegation AS112 service (RFC 7534)" },
+  { prefix: [198, 18, 0, 0], bits: 15, name: "benchmarking (RFC 2544)" },
+  { prefix: [198, 51, 100, 0], bits: 24, name: "documentation TEST-NET-2 (RFC 5737)" },
+  { prefix: [203, 0, 113, 0], bits: 24, name: "documentation TEST-NET-3 (RFC 5737)" },
+  { prefix: [224, 0, 0, 0], bits: 4, name: "multicast (RFC 5771)" },
+  { prefix: [240, 0, 0, 0], bits: 4, name: "reserved (RFC 1112), limited broadcast (RFC 919)" },
+];
+
+/**
+ * IPv6: the IANA IPv6 Special-Purpose Address Registry (RFC 6890 and updates) and the other
+ * special blocks of RFC 4291 and its successors. Outside 2000::/3 every address is refused anyway
+ * (`classifyIpv6`); the blocks there are listed so each has its own test. `::ffff:0:0/96`
+ * (IPv4-mapped) and 2002::/16 (6to4) are classified by the IPv4 address they carry instead.
+ */
+export const IPV6_SPECIAL_RANGES: readonly SpecialRange[] = [
+  { prefix: [0, 0, 0, 0, 0, 0, 0, 0], bits: 128, name: "unspecified (RFC 4291)" },
+  { prefix: [0, 0, 0, 0, 0, 0, 0, 1], bits: 128, name: "loopback (RFC 4291)" },
+  { prefix: [0, 0, 0, 0, 0, 0, 0, 0], bits: 96, name: "deprecated IPv4-compatible (RFC 4291)" },
+  { prefix: [0, 0, 0, 0, 0xffff, 0, 0, 0], bits: 96, name: "IPv4-translated (RFC 2765)" },
+  { prefix: [0x64, 0xff9b, 0, 0, 0, 0, 0, 0], bits: 96, name: "IPv4/IPv6 translation (RFC 6052)" },
+  { prefix: [0x64, 0xff9b, 1, 0, 0, 0, 0, 0], bits: 48, name: "local-use IPv4/IPv6 translation (RFC 8215)" },
+  { prefix: [0x100, 0, 0, 0, 0, 0, 0, 0], bits: 64, name: "discard-only (RFC 6666)" },
+  { prefix: [0x100, 0, 0, 1, 0, 0, 0, 0], bits: 64, name: "dummy prefix (RFC 9780)" },
+  { prefix: [0x2001, 0, 0, 0, 0, 0, 0, 0], bits: 23, name: "IETF protocol assignments (RFC 2928): Teredo, PCP/TURN/DNS-SD anycast, benchmarking, AMT, AS112-v6, ORCHID, ORCHIDv2, drone DETs" },
+  { prefix: [0x2001, 0xdb8, 0, 0, 0, 0, 0, 0], bits: 32, name: "documentation (RFC 3849)" },
+  { prefix: [0x2620, 0x4f, 0x8000, 0, 0, 0, 0, 0], bits: 48, name: "direct delegation AS112 service (RFC 7534)" },
+  { prefix: [0x3fff, 0, 0, 0, 0, 0, 0, 0], bits: 20, name: "documentation (RFC 9637)" },
+  { prefix: [0x5f00, 0, 0, 0, 0, 0, 0, 0], bits: 16, name: "segment routing SIDs (RFC 9602)" },
+  { prefix: [0xfc00, 0, 0, 0, 0, 0, 0, 0], bits: 7, name: "unique-local (RFC 4193)" },
+  { prefix: [0xfe80, 0, 0, 0, 0, 0, 0, 0], bits: 10, name: "link-local unicast (RFC 4291)" },
+  { prefix: [0xfec0, 0, 0, 0, 0, 0, 0, 0], bits: 10, name: "deprecated site-local (RFC 3879)" },
+  { prefix: [0xff00, 0, 0, 0, 0, 0, 0, 0], bits: 8, name: "multicast (RFC 4291)" },
+];
+
 function isPrivateIpv4(o: readonly number[]): boolean {
-  const [a = 0, b = 0, c = 0] = o;
-  return (
-    a === 0 ||
-    a === 10 ||
-    (a === 100 && b >= 64 && b <= 127) ||
-    a === 127 ||
-    (a === 169 && b === 254) ||
-    (a === 172 && b >= 16 && b <= 31) ||
-    (a === 192 && b === 0 && (c === 0 || c === 2)) ||
-    (a === 192 && b === 31 && c === 196) ||
-    (a === 192 && b === 52 && c === 193) ||
-    (a === 192 && b === 88 && c === 99) ||
-    (a === 192 && b === 168) ||
-    (a === 192 && b === 175 && c === 48) ||
-    (a === 198 && (b === 18 || b === 19)) ||
-    (a === 198 && b === 51 && c === 100) ||
-    (a === 203 && b === 0 && c === 113) ||
-    a >= 224
-  );
+  return IPV4_SPECIAL_RANGES.some((r) => inRange(o, r, 8));
 }
 
 function classifyIpv6(h: string): HostClass {
   if (h.includes("%")) return "private"; // zone ids
   const g = expandIpv6(h);
   if (g === null) return "private";
-  const [g0, g1, g2, g3, g4, g5, g6, g7] = g as [number, number, number, number, number, number, number, number];
   const v4 = (hi: number, lo: number) => [hi >> 8, hi & 255, lo >> 8, lo & 255];
-  // ::ffff:0:0/96 maps IPv4; classify the embedded address.
-  if (g0 === 0 && g1 === 0 && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0xffff) {
-    return isPrivateIpv4(v4(g6, g7)) ? "private" : "public";
+  // ::ffff:0:0/96 maps IPv4 (INK §14 step 4): the embedded address decides.
+  if (g[0] === 0 && g[1] === 0 && g[2] === 0 && g[3] === 0 && g[4] === 0 && g[5] === 0xffff) {
+    return isPrivateIpv4(v4(g[6]!, g[7]!)) ? "private" : "public";
   }
-  // ::/96 (unspecified, loopback and deprecated IPv4-compatible forms) is never a public peer.
-  if (g0 === 0 && g1 === 0 && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0) return "private";
-  if ((g0 & 0xffc0) === 0xfe80) return "private"; // fe80::/10
-  if ((g0 & 0xfe00) === 0xfc00) return "private"; // fc00::/7
-  if ((g0 & 0xff00) === 0xff00) return "private"; // ff00::/8
-  if (g0 === 0x2001 && g1 === 0) return "private"; // Teredo 2001::/32
-  if (g0 === 0x2001 && g1 === 2 && g2 === 0) return "private"; // 2001:2::/48
-  if (g0 === 0x2001 && (g1 & 0xfff0) === 0x10) return "private"; // 2001:10::/28
-  if (g0 === 0x2001 && (g1 & 0xfff0) === 0x20) return "private"; // 2001:20::/28
-  if (g0 === 0x2001 && g1 === 0xdb8) return "private"; // 2001:db8::/32
-  if (g0 === 0x2002 && isPrivateIpv4(v4(g1, g2))) return "private"; // 6to4 of a private v4
-  if (g0 === 0x64 && g1 === 0xff9b && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0) return "private";
-  if (g0 === 0x64 && g1 === 0xff9b && g2 === 1) return "private"; // 64:ff9b:1::/48
-  if (g0 === 0x100 && g1 === 0 && g2 === 0 && g3 === 0) return "private"; // 100::/64
-  if (g0 === 0x100 && g1 === 0 && g2 === 0 && g3 === 1) return "private"; // 100:0:0:1::/64
-  if ((g0 & 0xfff0) === 0x3ff0) return "private"; // 3fff::/20
-  if ((g0 & 0xff00) === 0x5f00) return "private"; // 5f00::/16
+  // Only 2000::/3 is global unicast (IANA IPv6 Address Space registry): the rest is reserved,
+  // special-use, local or multicast, and never a public peer.
+  if ((g[0]! & 0xe000) !== 0x2000) return "private";
+  if (IPV6_SPECIAL_RANGES.some((r) => inRange(g, r, 16))) return "private";
+  if (g[0] === 0x2002 && isPrivateIpv4(v4(g[1]!, g[2]!))) return "private"; // 6to4 of a non-public v4
   return "public";
+}
+
+/** True when `address` (octets or groups of `width` bits) lies in `range`. */
+function inRange(address: readonly number[], range: SpecialRange, width: number): boolean {
+  let left = range.bits;
+  for (let i = 0; left > 0; i++, left -= width) {
+    const mask = left >= width ? (1 << width) - 1 : ((1 << width) - 1) ^ ((1 << (width - left)) - 1);
+    if (((address[i] ?? 0) & mask) !== ((range.prefix[i] ?? 0) & mask)) return false;
+  }
+  return true;
 }
 
 /** String-level expansion to 8 groups; null for anything malformed (INK §14 step 4). */

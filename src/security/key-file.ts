@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { closeSync, constants, existsSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
+import { closeSync, constants, fsyncSync, linkSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
-import { openWithPassphrase, sealWithPassphrase, type SealedBox } from "./secret-box.ts";
+import { openWithPassphrase, scryptParamsProblem, sealWithPassphrase, type SealedBox } from "./secret-box.ts";
 import type { AgentKey, KeyRole } from "./agent-keys.ts";
 import { publicKeyMatches } from "./agent-keys.ts";
 
@@ -13,7 +13,7 @@ import { publicKeyMatches } from "./agent-keys.ts";
  */
 export const KEY_FILE_FORMAT = "kith-agent-key/1";
 
-export type KeyFileErrorCode = "missing" | "exists" | "insecure_mode" | "passphrase_required" | "wrong_passphrase" | "corrupt";
+export type KeyFileErrorCode = "missing" | "unreadable" | "exists" | "insecure_mode" | "passphrase_required" | "wrong_passphrase" | "corrupt";
 
 export class KeyFileError extends Error {
   constructor(readonly code: KeyFileErrorCode, message: string) {
@@ -36,9 +36,12 @@ interface KeyFileJson {
   secret: { alg: "none"; privateKeys: Record<string, string> } | SealedBox;
 }
 
-/** Writes a new key file; refuses to overwrite an existing one (an identity is never replaced silently). */
+/**
+ * Writes a new key file; refuses to overwrite an existing one (an identity is never replaced
+ * silently), also when two processes create it at once: the complete file is linked into place,
+ * which fails if the name exists (no check-then-rename window).
+ */
 export function createKeyFile(path: string, keys: AgentKey[], passphrase: string | null): void {
-  if (existsSync(path)) throw new KeyFileError("exists", `${path} already exists; refusing to overwrite an agent identity`);
   writeAtomically(path, serialize(keys, passphrase), { exclusive: true });
 }
 
@@ -64,6 +67,8 @@ export function readKeyFile(path: string, passphrase: string | null): AgentKey[]
     if (passphrase === null) {
       throw new KeyFileError("passphrase_required", `${path} is encrypted: set KITH_KEY_PASSPHRASE or --passphrase-file`);
     }
+    const problem = scryptParamsProblem(file.secret.kdf);
+    if (problem) throw new KeyFileError("corrupt", `${path}: ${problem}; this file was not written by kith (restore it from a backup)`);
     const plain = openWithPassphrase(file.secret, passphrase, aadFor(file.keys));
     if (!plain) throw new KeyFileError("wrong_passphrase", `cannot decrypt ${path}: wrong passphrase, or the file was altered`);
     privateKeys = parsePrivate(path, new TextDecoder().decode(plain));
@@ -123,8 +128,9 @@ function parse(path: string): KeyFileJson {
   let text: string;
   try {
     text = readFileSync(path, "utf8");
-  } catch {
-    throw new KeyFileError("missing", `${path} does not exist`);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") throw new KeyFileError("missing", `${path} does not exist`);
+    throw new KeyFileError("unreadable", `cannot read ${path} (${(e as Error).message}): it must belong to the user running kith`);
   }
   let json: unknown;
   try {
@@ -162,7 +168,10 @@ function isKeyFile(v: unknown): v is KeyFileJson {
   );
 }
 
-/** temp file (0600) + fsync + rename + fsync(dir): a crash leaves either the old file or the new one. */
+/**
+ * temp file (0600) + fsync + rename (or, exclusive, link: atomic and failing with EEXIST) +
+ * fsync(dir): a crash leaves either the old file or the new one, never a partial one.
+ */
 function writeAtomically(path: string, content: string, options: { exclusive: boolean }): void {
   const tmp = `${path}.tmp-${randomBytes(6).toString("hex")}`;
   const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
@@ -172,15 +181,41 @@ function writeAtomically(path: string, content: string, options: { exclusive: bo
   } finally {
     closeSync(fd);
   }
-  if (options.exclusive && existsSync(path)) {
+  try {
+    if (options.exclusive) linkExclusive(tmp, path, content);
+    else renameSync(tmp, path);
+  } finally {
     rmSync(tmp, { force: true });
-    throw new KeyFileError("exists", `${path} already exists`);
   }
-  renameSync(tmp, path);
   const dirFd = openSync(dirname(path), constants.O_RDONLY);
   try {
     fsyncSync(dirFd);
   } finally {
     closeSync(dirFd);
+  }
+}
+
+function linkExclusive(tmp: string, path: string, content: string): void {
+  try {
+    linkSync(tmp, path);
+    return;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "EEXIST") throw new KeyFileError("exists", `${path} already exists; refusing to overwrite an agent identity`);
+    if (code !== "EPERM" && code !== "ENOTSUP" && code !== "EOPNOTSUPP") throw e;
+  }
+  // No hard links on this file system (FAT, exFAT): O_EXCL on the name itself is still exclusive.
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "EEXIST") throw new KeyFileError("exists", `${path} already exists; refusing to overwrite an agent identity`);
+    throw e;
+  }
+  try {
+    writeSync(fd, content);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
   }
 }

@@ -15,6 +15,27 @@ export interface SealedBox {
 
 export const DEFAULT_SCRYPT = { N: 2 ** 17, r: 8, p: 1 } as const;
 
+/** scrypt's memory is about 128·r·(N + p) bytes; this is the most a key file may ask for. */
+const SCRYPT_MAX_MEMORY = 256 * 1024 * 1024;
+/** CPU cost N·r·p at most 16x the default's (~5 s on a Raspberry Pi 4 instead of ~0.3 s). */
+const SCRYPT_MAX_WORK = 16 * DEFAULT_SCRYPT.N * DEFAULT_SCRYPT.r * DEFAULT_SCRYPT.p;
+
+/**
+ * Why a box's scrypt parameters cannot be used, or null when they can: N a power of two from 2^10,
+ * r 1-32, p 1-16, within the memory and work bounds above. The parameters come from a file, so
+ * they are checked before scrypt runs (it would throw, or spend minutes, on hostile values).
+ */
+export function scryptParamsProblem(kdf: unknown): string | null {
+  const { N, r, p } = (kdf ?? {}) as { N?: unknown; r?: unknown; p?: unknown };
+  const int = (x: unknown, min: number, max: number): x is number => typeof x === "number" && Number.isInteger(x) && x >= min && x <= max;
+  if (!int(N, 2 ** 10, 2 ** 24) || (N & (N - 1)) !== 0) return `scrypt N must be a power of two from 1024, got ${JSON.stringify(N)}`;
+  if (!int(r, 1, 32)) return `scrypt r must be an integer from 1 to 32, got ${JSON.stringify(r)}`;
+  if (!int(p, 1, 16)) return `scrypt p must be an integer from 1 to 16, got ${JSON.stringify(p)}`;
+  if (128 * r * (N + p + 2) > SCRYPT_MAX_MEMORY) return `scrypt N=${N}, r=${r} need more than ${SCRYPT_MAX_MEMORY / 2 ** 20} MiB of memory`;
+  if (N * r * p > SCRYPT_MAX_WORK) return `scrypt N=${N}, r=${r}, p=${p} are more than 16 times the default work`;
+  return null;
+}
+
 export function sealWithPassphrase(
   plaintext: Uint8Array,
   passphrase: string,
@@ -38,13 +59,19 @@ export function sealWithPassphrase(
 
 /** Returns the plaintext, or null when the passphrase is wrong or anything was tampered with. */
 export function openWithPassphrase(box: SealedBox, passphrase: string, aad: Uint8Array): Uint8Array | null {
+  if (scryptParamsProblem(box.kdf) !== null) return null;
   const { N, r, p } = box.kdf;
-  if (!isSaneParam(N, 2 ** 10, 2 ** 22) || !isSaneParam(r, 1, 32) || !isSaneParam(p, 1, 16)) return null;
+  if (typeof box.kdf.salt !== "string" || typeof box.nonce !== "string" || typeof box.ciphertext !== "string") return null;
   const salt = Buffer.from(box.kdf.salt, "base64url");
   const nonce = Buffer.from(box.nonce, "base64url");
   const body = Buffer.from(box.ciphertext, "base64url");
   if (nonce.length !== 12 || body.length < 16) return null;
-  const key = deriveKey(passphrase, salt, { N, r, p });
+  let key: Buffer;
+  try {
+    key = deriveKey(passphrase, salt, { N, r, p });
+  } catch {
+    return null;
+  }
   try {
     const decipher = createDecipheriv("aes-256-gcm", key, nonce);
     decipher.setAAD(aad);
@@ -70,8 +97,4 @@ export function secretsEqual(a: Uint8Array | string, b: Uint8Array | string): bo
 
 function deriveKey(passphrase: string, salt: Uint8Array, params: { N: number; r: number; p: number }): Buffer {
   return scryptSync(passphrase.normalize("NFC"), salt, 32, { ...params, maxmem: 256 * 1024 * 1024 });
-}
-
-function isSaneParam(n: unknown, min: number, max: number): boolean {
-  return typeof n === "number" && Number.isInteger(n) && n >= min && n <= max;
 }

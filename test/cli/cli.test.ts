@@ -53,7 +53,7 @@ describe("kith init", () => {
       [["init", "--data-dir", dir(), "--handle", "a", "--public-url", "https://a.example", "--timezone", "Mars/Base"], /timezone: "Mars\/Base" is not an IANA time zone/],
       [["init", "--nope"], /unknown option '--nope'/],
       [["serve", "--port", "99999"], /--port: expected an integer from 0 to 65535/],
-      [["keys"], /keys needs a command: show or rotate/],
+      [["keys"], /keys needs a command: show, rotate or revoke/],
       [["keys", "explode"], /unknown keys command "explode"/],
       [["backup"], /--out is required/],
       [["restore"], /--from is required/],

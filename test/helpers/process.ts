@@ -41,7 +41,7 @@ export interface RunningNode {
 }
 
 /** Starts `kith serve` on a free port and waits until /health answers 200. */
-export async function startKith(args: string[], options: { env?: Record<string, string>; cwd?: string; bin?: string[]; timeoutMs?: number } = {}): Promise<RunningNode> {
+export async function startKith(args: string[], options: { env?: Record<string, string>; cwd?: string; bin?: string[]; timeoutMs?: number; ca?: string } = {}): Promise<RunningNode> {
   const proc = Bun.spawn([...(options.bin ?? [process.execPath, MAIN]), "serve", "--port", "0", ...args], {
     cwd: options.cwd ?? ROOT,
     env: cleanEnv(options.env),
@@ -69,7 +69,7 @@ export async function startKith(args: string[], options: { env?: Record<string, 
       scheme = m[1]!;
       port = Number(m[2]);
       try {
-        const res = await fetch(`${scheme}://127.0.0.1:${port}/health`, scheme === "https" ? ({ tls: { ca: testCa() } } as RequestInit) : {});
+        const res = await fetch(`${scheme}://127.0.0.1:${port}/health`, scheme === "https" ? ({ tls: { ca: options.ca ?? testCa() } } as RequestInit) : {});
         if (res.status === 200) break;
       } catch {
         // not yet

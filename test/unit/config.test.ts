@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ConfigError, resolveConfig, SETTINGS } from "../../src/config.ts";
@@ -28,8 +28,17 @@ describe("config: precedence flag > env > stored > default", () => {
   test("passphrase from env, or from the file named by --passphrase-file", () => {
     expect(resolveConfig({ ...base, env: { KITH_KEY_PASSPHRASE: "s3cret words" } }).passphrase).toBe("s3cret words");
     const file = join(mkdtempSync(join(tmpdir(), "kith-cfg-")), "pass");
-    writeFileSync(file, "from file\n");
+    writeFileSync(file, "from file\n", { mode: 0o600 });
     expect(resolveConfig({ ...base, flags: { "passphrase-file": file } }).passphrase).toBe("from file");
+  });
+
+  test("a passphrase file group or others can read is refused, like the key file it opens", () => {
+    const file = join(mkdtempSync(join(tmpdir(), "kith-cfg-")), "pass");
+    for (const mode of [0o644, 0o640, 0o604]) {
+      writeFileSync(file, "from file\n");
+      chmodSync(file, mode);
+      expect(() => resolveConfig({ ...base, flags: { "passphrase-file": file } })).toThrow(`Invalid setting --passphrase-file: ${file} is readable by group or others (mode ${mode.toString(8)}); run: chmod 600 ${file}`);
+    }
   });
 });
 

@@ -90,6 +90,36 @@ describe("agent-key.json", () => {
     expect(code(() => readKeyFile(file + ".missing", null))).toBe("missing");
   });
 
+  test("scrypt parameters outside the bounds are refused by name before scrypt runs (never a RangeError, never minutes of work)", () => {
+    const file = tmpFile();
+    createKeyFile(file, keys(), "pw");
+    const original = JSON.parse(readFileSync(file, "utf8"));
+    const hostile: Array<[unknown, RegExp]> = [
+      [{ N: 2 ** 22, r: 32, p: 1 }, /scrypt N=4194304, r=32 need more than 256 MiB of memory/],
+      [{ N: 2 ** 20, r: 8, p: 1 }, /need more than 256 MiB/],
+      [{ N: 2 ** 18, r: 7, p: 16 }, /more than 16 times the default work/],
+      [{ N: 3000, r: 8, p: 1 }, /scrypt N must be a power of two/],
+      [{ N: 2 ** 40, r: 8, p: 1 }, /scrypt N must be a power of two/],
+      [{ N: "131072", r: 8, p: 1 }, /scrypt N must be a power of two/],
+      [{ N: 2 ** 17, r: 0, p: 1 }, /scrypt r must be an integer from 1 to 32/],
+      [{ N: 2 ** 17, r: 8, p: 1e6 }, /scrypt p must be an integer from 1 to 16/],
+      [undefined, /scrypt N must be a power of two/],
+    ];
+    for (const [kdf, message] of hostile) {
+      const json = structuredClone(original);
+      json.secret.kdf = kdf === undefined ? undefined : { ...(kdf as object), salt: original.secret.kdf.salt };
+      writeFileSync(file, JSON.stringify(json), { mode: 0o600 });
+      let thrown: unknown = null;
+      try {
+        readKeyFile(file, "pw");
+      } catch (e) {
+        thrown = e;
+      }
+      expect({ kdf, code: thrown instanceof KeyFileError ? thrown.code : String(thrown) }).toEqual({ kdf, code: "corrupt" });
+      expect((thrown as Error).message).toMatch(message);
+    }
+  });
+
   test("appendKey keeps old keys and adds the new one", () => {
     const file = tmpFile();
     createKeyFile(file, keys(), "pw");

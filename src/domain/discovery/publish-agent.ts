@@ -3,6 +3,7 @@ import { transaction } from "../../db/client.ts";
 import type { Ctx } from "../context.ts";
 import { DomainError } from "../errors.ts";
 import { ownIdentity } from "../federation/own-identity.ts";
+import { cardVisibilityOf } from "../identity/agent.ts";
 import { noAgentYet } from "../errors.ts";
 import { ownProfileSnapshot } from "../profile/own-snapshot.ts";
 import type { DiscoveryDeps } from "./deps.ts";
@@ -46,6 +47,9 @@ export function publishAgent(ctx: Ctx, input: PublishInput, deps: DiscoveryDeps)
   const own = ownIdentity(ctx.db, deps.federation.node);
   const principal = own ? ownPrincipal(own.agent, deps.federation.node.wordmark) : null;
   if (!own || !principal) throw noAgentYet();
+  if (cardVisibilityOf(ctx.db) === "private") {
+    throw new DomainError("conflict", "the agent's card is private: directories could not fetch it; make it public first (PUT /api/svc/visibility {\"visibility\":\"public\"})");
+  }
   const now = ctx.clock.now();
   transaction(ctx.db, (tx) => {
     const previous = findOwnListing(tx, own.agent, deps.federation.node.wordmark);

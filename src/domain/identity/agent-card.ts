@@ -4,7 +4,7 @@ import { REGISTERED_INTENTS, type RotationLink } from "../../ink/index.ts";
 import type { Ctx } from "../context.ts";
 import { discoveryDescriptor, findOwnListing, type DiscoveryDescriptor } from "../discovery/own-publication.ts";
 import { findProfileSnapshot, ownProfileSnapshot, type ProfileSnapshot } from "../profile/own-snapshot.ts";
-import { agentIdOf, findAgentRow, inboundPathOf, type AgentRow, type NodeIdentity } from "./agent.ts";
+import { agentIdOf, cardVisibilityOf, findAgentRow, inboundPathOf, type AgentRow, type CardVisibility, type NodeIdentity } from "./agent.ts";
 import { listRotationLinks } from "./rotation-links.ts";
 
 type KeyRow = typeof agentKeys.$inferSelect;
@@ -33,7 +33,8 @@ export interface AgentCard {
   currentEncryptionKeyId?: string;
   keySetVersion: number;
   supportedProtocolVersions: string[];
-  visibility: "public";
+  /** INK §11: `private` once the owner hides the card (agent.ts `cardVisibilityOf`). */
+  visibility: CardVisibility;
   /** INK §11 discovery descriptor: present once the owner published (enabled: false after unpublish). */
   discovery?: DiscoveryDescriptor;
   updatedAt: string;
@@ -63,7 +64,9 @@ export function getAgentCard(ctx: Ctx, node: NodeIdentity): AgentCard | null {
   const discovery = discoveryDescriptor(findOwnListing(ctx.db, agent, node.wordmark));
   const snapshot = findProfileSnapshot(ctx.db, "public") ?? (discovery?.enabled ? ownProfileSnapshot(ctx.db, "public") : null);
   const card = buildAgentCard(agent, keys, node, snapshot);
-  if (discovery) card.discovery = discovery;
+  card.visibility = cardVisibilityOf(ctx.db);
+  // A descriptor may only narrow the visibility (INK §11): a private card is never listed, so it has none.
+  if (discovery && card.visibility === "public") card.discovery = discovery;
   const chain = listRotationLinks(ctx.db);
   if (chain.length > 0) card.rotationChain = chain;
   return card;

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { agents } from "../../db/schema/index.ts";
+import { agents, settings } from "../../db/schema/index.ts";
 
 export type Wordmark = "svc" | "tulpa";
 
@@ -24,4 +24,17 @@ export function inboundPathOf(agentId: string): string {
 
 export function findAgentRow(db: Db): AgentRow | null {
   return db.select().from(agents).where(eq(agents.id, 1)).get() ?? null;
+}
+
+/**
+ * SPEC: "404 when the agent is absent or private". `private`: the public card paths answer as if
+ * there were no agent; connections still get the card through the signed card query. Stored in
+ * `settings` (`card_visibility`); public unless the owner says otherwise.
+ */
+export type CardVisibility = "public" | "private";
+export const CARD_VISIBILITY_SETTING = "card_visibility";
+
+export function cardVisibilityOf(db: Db): CardVisibility {
+  const row = db.select({ value: settings.value }).from(settings).where(eq(settings.key, CARD_VISIBILITY_SETTING)).get();
+  return row?.value === "private" ? "private" : "public";
 }

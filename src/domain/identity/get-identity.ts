@@ -15,6 +15,8 @@ export interface AgentIdentity {
   currentSigningKeyId: string;
   currentEncryptionKeyId: string | null;
   keySetVersion: number;
+  /** `private`: the public card paths answer 404 (PUT /api/svc/visibility). */
+  visibility: "public" | "private";
   createdAt: string;
   updatedAt: string;
 }
@@ -40,6 +42,7 @@ export function identityOf(ctx: Ctx, agent: AgentRow, node: NodeIdentity): Agent
     currentSigningKeyId: card.currentSigningKeyId,
     currentEncryptionKeyId: card.currentEncryptionKeyId ?? null,
     keySetVersion: agent.keySetVersion,
+    visibility: card.visibility,
     createdAt: new Date(agent.createdAt).toISOString(),
     updatedAt: new Date(agent.updatedAt).toISOString(),
   };

@@ -22,7 +22,8 @@ const PER_REQUESTER = { limit: 30, windowMs: 60_000 };
  * `POST /ink/v1/{agentId}/agent-card-query` (containment profile, INK §12): a requester proves who
  * it is with an INK transport signature over `{protocol, type: network.<w>.agent_card_query, from,
  * to, nonce, timestamp}`; connections get the card with the `connected` profile snapshot, anyone
- * else the `public` one. Replays are refused like intents.
+ * else the `public` one; a private card only to connections (anyone else: as if there were no
+ * agent). Replays are refused like intents.
  */
 export async function queryAgentCard(
   ctx: Ctx,
@@ -52,7 +53,8 @@ export async function queryAgentCard(
   const connection = ctx.db.select({ status: connections.status }).from(connections).where(eq(connections.principal, accepted.principal)).get();
   const scope = connection?.status === "connected" ? "connected" : "public";
   const card = getAgentCard(ctx, deps.node);
-  if (!card) return { ok: false, reason: "unknown_recipient" };
+  // A private card (SPEC: 404 "absent or private") is answered to connections only.
+  if (!card || (card.visibility === "private" && scope !== "connected")) return { ok: false, reason: "unknown_recipient" };
   // The snapshot is part of what the proof covers: sign the card as it is answered (INK §13).
   return { ok: true, scope, card: signOwnCard(ctx, { ...card, profileSnapshot: ownProfileSnapshot(ctx.db, scope) }, deps.vault) };
 }

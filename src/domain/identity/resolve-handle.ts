@@ -2,7 +2,7 @@ import { and, asc, eq } from "drizzle-orm";
 import { directoryListings } from "../../db/schema/index.ts";
 import type { Ctx } from "../context.ts";
 import { notFound } from "../errors.ts";
-import { agentIdOf, findAgentRow, type Wordmark } from "./agent.ts";
+import { agentIdOf, cardVisibilityOf, findAgentRow, type Wordmark } from "./agent.ts";
 import { normalizeHandle, RESERVED_PATHS } from "./handle.ts";
 
 export interface HandleResolution {
@@ -14,13 +14,15 @@ export interface HandleResolution {
 /**
  * `GET /{handle}`: this node's agent, else an agent listed in this node's directory (handles are
  * self-asserted and may collide there: the oldest current listing wins, and this node's own agent
- * always wins). An unknown handle is an answer (found: false); a reserved path is not a handle.
+ * always wins, unless its card is private). An unknown handle is an answer (found: false); a
+ * reserved path is not a handle.
  */
 export function resolveHandle(ctx: Ctx, raw: string, wordmark: Wordmark): HandleResolution {
   const handle = normalizeHandle(raw);
   if (RESERVED_PATHS.has(handle)) throw notFound(`/${raw}`);
   const agent = findAgentRow(ctx.db);
-  if (agent && agent.handle === handle) return { found: true, agentId: agentIdOf(agent, wordmark), handle: agent.handle };
+  // A private agent is answered like an unknown handle: the public paths do not reveal it.
+  if (agent && agent.handle === handle && cardVisibilityOf(ctx.db) === "public") return { found: true, agentId: agentIdOf(agent, wordmark), handle: agent.handle };
   const listed = ctx.db
     .select({ agentId: directoryListings.agentId, handle: directoryListings.handle })
     .from(directoryListings)

@@ -1,13 +1,14 @@
-import { and, asc, eq, sql } from "drizzle-orm";
-import { transaction, type Db, type Tx } from "../../db/client.ts";
-import { agentKeys, agentRotationLinks, agents } from "../../db/schema/index.ts";
+import { and, eq } from "drizzle-orm";
+import { transaction } from "../../db/client.ts";
+import { agentKeys } from "../../db/schema/index.ts";
+import type { RotationLinkKey } from "../../ink/index.ts";
 import { generateAgentKey, newKeyId, type AgentKey, type KeyRole } from "../../security/agent-keys.ts";
 import type { KeyVault } from "../../security/key-vault.ts";
 import type { Ctx } from "../context.ts";
 import { DomainError, notFound } from "../errors.ts";
 import { findAgentRow } from "./agent.ts";
 import { keyRow } from "./create-agent.ts";
-import { listRotationLinks, planRotationLinks } from "./rotation-links.ts";
+import { planKeySetChange, publishKeySetChange } from "./rotation-links.ts";
 
 export interface RotationResult {
   activeKeyId: string;
@@ -33,11 +34,11 @@ export function rotateSigningKey(
   const now = ctx.clock.now();
   const privateKeyOf = (keyId: string) => deps.vault.find(keyId)?.privateKey ?? null;
   // Dry run with a placeholder: refuse (chain full, key missing) before a key is generated and kept.
-  planFor(ctx.db, { keyId: "~next", publicKeyMultibase: "", role: "signing", algorithm: "Ed25519", createdAt: "", privateKey: new Uint8Array(32) }, privateKeyOf);
+  planKeySetChange(ctx.db, rotated({ keyId: "~next", publicKeyMultibase: "" }), privateKeyOf);
   const key = (deps.generateKey ?? generateAgentKey)("signing", newKeyId("signing", now), now);
   deps.vault.append(key);
   const result = transaction(ctx.db, (tx) => {
-    const plan = planFor(tx, key, privateKeyOf);
+    const plan = planKeySetChange(tx, rotated(key), privateKeyOf);
     const retired = tx
       .update(agentKeys)
       .set({ status: "retired", validUntil: now })
@@ -45,22 +46,17 @@ export function rotateSigningKey(
       .returning({ keyId: agentKeys.keyId })
       .all();
     tx.insert(agentKeys).values(keyRow(key, now)).run();
-    const agent = tx
-      .update(agents)
-      .set({ keySetVersion: sql`${agents.keySetVersion} + 1`, updatedAt: now })
-      .where(eq(agents.id, 1))
-      .returning({ keySetVersion: agents.keySetVersion })
-      .get()!;
-    for (const link of plan.links) tx.insert(agentRotationLinks).values({ keySetVersion: link.keySetVersion, linkJson: JSON.stringify(link), createdAt: now }).run();
-    return { activeKeyId: key.keyId, retiredKeyIds: retired.map((r) => r.keyId), keySetVersion: agent.keySetVersion };
+    const keySetVersion = publishKeySetChange(tx, plan, now);
+    return { activeKeyId: key.keyId, retiredKeyIds: retired.map((r) => r.keyId), keySetVersion };
   });
   ctx.log.info("signing key rotated", { ...result });
   return result;
 }
 
-function planFor(db: Db | Tx, next: AgentKey, privateKeyOf: (keyId: string) => Uint8Array | null) {
-  const agent = db.select().from(agents).where(eq(agents.id, 1)).get();
-  if (!agent) throw notFound("agent");
-  const signing = db.select().from(agentKeys).where(eq(agentKeys.role, "signing")).orderBy(asc(agentKeys.createdAt), asc(agentKeys.keyId)).all();
-  return planRotationLinks({ agent, signing, existing: listRotationLinks(db), next }, privateKeyOf);
+/** INK §10 planned rotation: the active key retires, `next` is active. */
+function rotated(next: { keyId: string; publicKeyMultibase: string }) {
+  return (signing: RotationLinkKey[]): RotationLinkKey[] => [
+    ...signing.map((k) => ({ ...k, status: k.status === "active" ? ("retired" as const) : k.status })),
+    { keyId: next.keyId, publicKeyMultibase: next.publicKeyMultibase, status: "active" as const },
+  ];
 }

@@ -17,7 +17,9 @@ import {
 import type { PeerFailureReason, PeerHttp } from "../../security/peer-http.ts";
 import type { Ctx } from "../context.ts";
 import { recordEvent } from "../messages/store.ts";
+import type { FederationDeps } from "../federation/deps.ts";
 import { didWebVerificationKeys } from "./did-web.ts";
+import { queryPeerCard } from "./query-peer-card.ts";
 import { cardOf, findPeerCard } from "./peer-cards.ts";
 
 export type FetchCardResult =
@@ -32,6 +34,10 @@ export type FetchCardResult =
     };
 
 export type CardFetchDeps = { http: PeerHttp; verifier: Ed25519Verifier; allowPrivatePeers: boolean };
+
+function isFederation(deps: CardFetchDeps): deps is CardFetchDeps & FederationDeps {
+  return "vault" in deps && "node" in deps;
+}
 
 const CARD_TIMEOUT_MS = 5_000;
 const CONTINUITY: ReadonlySet<CardTrustFailure> = new Set<ContinuityFailure>(["unsigned_after_authenticated", "continuity_version_regression", "continuity_unreachable_key"]);
@@ -49,7 +55,9 @@ const CONTINUITY: ReadonlySet<CardTrustFailure> = new Set<ContinuityFailure>(["u
  * the keys it may bind to its id, and a key-derived card that does not name its genesis key is refused.
  */
 export async function fetchPeerCard(ctx: Ctx, deps: CardFetchDeps, input: { cardUrl: string; agentId: string }): Promise<FetchCardResult> {
-  const res = await deps.http.request(input.cardUrl, { headers: { accept: "application/json" }, timeoutMs: CARD_TIMEOUT_MS, maxBytes: 65_536 });
+  let res = await deps.http.request(input.cardUrl, { headers: { accept: "application/json" }, timeoutMs: CARD_TIMEOUT_MS, maxBytes: 65_536 });
+  // A connection's 404 may be a private card: the signed card query still answers us (query-peer-card.ts).
+  if (res.ok && res.status === 404 && isFederation(deps)) res = (await queryPeerCard(ctx, deps, input)) ?? res;
   if (!res.ok) return { ok: false, reason: res.reason, detail: res.detail };
   const checked = checkCardFetchResponse({
     status: res.status,

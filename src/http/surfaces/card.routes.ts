@@ -19,7 +19,8 @@ const AgentIdParam = v.object({ agentId: v.pipe(v.string(), v.description("The a
 export function cardRoutes(deps: SurfaceDeps, keys: { vault: KeyVault }) {
   const card = (agentId: string | null): Response => {
     const current = getSignedAgentCard(deps.ctx(PUBLIC), deps.node, keys.vault);
-    if (!current || (agentId !== null && agentId !== current.agentId)) throw notFound("agent");
+    // SPEC: 404 when the agent is absent or private (a private card is only answered to the signed card query).
+    if (!current || current.visibility !== "public" || (agentId !== null && agentId !== current.agentId)) throw notFound("agent");
     return cardResponse(current);
   };
   const detail = (summary: string) => ({ tags: ["Discovery"], summary });
@@ -27,7 +28,7 @@ export function cardRoutes(deps: SurfaceDeps, keys: { vault: KeyVault }) {
     .get("/ink/v1/:agentId/agent.json", ({ params }) => card(params.agentId), {
       params: AgentIdParam,
       response: { 200: AgentCardDoc, ...errors(404) },
-      detail: detail("Agent Card at the INK discovery path (404 for any other agent id)"),
+      detail: detail("Agent Card at the INK discovery path (404 for any other agent id, or while the owner keeps the card private)"),
     })
     .get("/agents/:agentId/agent.json", ({ params }) => card(params.agentId), {
       params: AgentIdParam,

@@ -4,6 +4,7 @@ import type { NodeIdentity } from "../../domain/identity/agent.ts";
 import { CreateAgentInput } from "../../domain/identity/create-agent.ts";
 import { createAgentForOwner } from "../../domain/identity/create-agent-for-owner.ts";
 import { getIdentity } from "../../domain/identity/get-identity.ts";
+import { CardVisibilityInput, setCardVisibility } from "../../domain/identity/set-card-visibility.ts";
 import type { KeyVault } from "../../security/key-vault.ts";
 import type { OwnerTokens } from "../../security/owner-token.ts";
 import type { SurfaceDeps } from "../deps.ts";
@@ -30,6 +31,7 @@ const AgentIdentityDoc = v.object({
   currentSigningKeyId: v.string(),
   currentEncryptionKeyId: v.nullable(v.string()),
   keySetVersion: v.number(),
+  visibility: v.pipe(v.picklist(["public", "private"]), v.description("private: 404 on the public card paths (PUT /api/svc/visibility)")),
   createdAt: v.string(),
   updatedAt: v.string(),
 });
@@ -53,5 +55,16 @@ export function ownerRoutes(deps: SurfaceDeps, options: { tokens: Pick<OwnerToke
         response: { 201: AgentIdentityDoc, ...errors(400, 401, 409) },
         detail: detail("Create the agent", "For a node started without one: new Ed25519 signing and X25519 encryption keys in agent-key.json. 409 when the agent exists."),
       },
-    );
+    )
+    .put("/visibility", ({ actor, body }) => setCardVisibility(deps.ctx(actor), body, { node: options.node }), {
+      body: CardVisibilityInput,
+      response: { 200: v.object({ visibility: v.picklist(["public", "private"]) }), ...errors(400, 401, 404, 409) },
+      detail: detail(
+        "Make the Agent Card public or private",
+        "private (SPEC: 404 when the agent is absent or private): the card paths (/ink/v1/{agentId}/agent.json, /agents/{agentId}/agent.json, " +
+          "/.well-known/ink/agent.json) answer 404 and GET /{handle} answers found: false, as if there were no agent; connections still get the card " +
+          "through the signed agent-card-query, anyone else gets 404 there too. Nobody new can find or reach the agent: publishing is refused while " +
+          "private (409), and a published agent must be unpublished before it can go private (409).",
+      ),
+    });
 }

@@ -57,7 +57,7 @@ function aiTxt(deps: SurfaceDeps): string {
     `Version: ${deps.node.version}`,
     `Protocol: ink/0.1, ink/0.2`,
   ];
-  if (card) {
+  if (card && card.visibility === "public") {
     lines.push(`Agent: ${card.agentId}`, `Agent-Card: ${base}/ink/v1/${encodeURIComponent(card.agentId)}/agent.json`, `Agent-Endpoint: ${card.endpoint}`);
   }
   lines.push(

@@ -1,0 +1,96 @@
+import { accessSync, constants, existsSync, readFileSync, statSync } from "node:fs";
+import { dirname } from "node:path";
+import { CliError } from "./command.ts";
+import type { DataPaths } from "./paths.ts";
+
+/**
+ * Checks that this process can use the data directory before anything touches it, and says in one
+ * line what is wrong and what to do: a path that is a file, a directory of another user (like
+ * PostgreSQL: files created there by the wrong user would lock the real one out, e.g. a root-owned
+ * auth-secret under a systemd node), or one this user cannot write. `create`: a missing directory
+ * is fine if its nearest existing parent is writable.
+ */
+export function checkDataDir(dir: string, mode: "existing" | "create"): void {
+  const stat = statOrNull(dir);
+  if (stat === null) {
+    if (mode === "existing") throw new CliError(`no Kith node in ${dir}: run kith init or kith serve first (or pass the right --data-dir)`);
+    const parent = nearestExisting(dirname(dir));
+    if (!statSync(parent).isDirectory()) throw new CliError(`cannot create ${dir}: ${parent} is a file, not a directory (choose another --data-dir or KITH_DATA_DIR)`);
+    if (!canUse(parent)) throw new CliError(`cannot create ${dir}: ${parent} is not writable by ${whoAmI()} (create the directory for this user, or choose another --data-dir)`);
+    return;
+  }
+  if (!stat.isDirectory()) throw new CliError(`${dir} is a file, not a directory: choose another --data-dir or KITH_DATA_DIR`);
+  const uid = process.getuid?.();
+  if (uid !== undefined && stat.uid !== uid) {
+    throw new CliError(`${dir} belongs to ${userLabel(stat.uid)}, but kith runs as ${whoAmI()}: run kith as that user (sudo -u ${loginName(stat.uid)} kith …), or chown -R ${loginName(uid)} ${dir}`);
+  }
+  if (!canUse(dir)) {
+    throw new CliError(`${dir} is not writable by ${whoAmI()} (mode ${(stat.mode & 0o777).toString(8).padStart(3, "0")}): run chmod 700 ${dir}`);
+  }
+}
+
+/** What a data directory holds: nothing of a node, a node, or the leftovers of an interrupted creation. */
+export function nodeState(paths: DataPaths): "none" | "node" | "incomplete" {
+  if (existsSync(paths.creating)) return "incomplete";
+  return existsSync(paths.db) || existsSync(paths.keyFile) ? "node" : "none";
+}
+
+/** For the verbs that need a node: one line when there is none, or only a half-made one. */
+export function requireNode(paths: DataPaths): void {
+  checkDataDir(paths.dir, "existing");
+  const state = nodeState(paths);
+  if (state === "incomplete") throw new CliError(`the node in ${paths.dir} is incomplete: creating it was interrupted; run kith init or kith serve on it again`);
+  if (!existsSync(paths.db)) throw new CliError(`no Kith node in ${paths.dir}: run kith init or kith serve first (or pass the right --data-dir)`);
+}
+
+function canUse(dir: string): boolean {
+  try {
+    accessSync(dir, constants.R_OK | constants.W_OK | constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function statOrNull(path: string) {
+  try {
+    return statSync(path);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return null;
+    if (code === "ENOTDIR") throw new CliError(`${path}: a parent of it is a file, not a directory (choose another --data-dir or KITH_DATA_DIR)`);
+    if (code === "EACCES") throw new CliError(`${path}: a parent directory is not readable by ${whoAmI()}`);
+    throw e;
+  }
+}
+
+function nearestExisting(path: string): string {
+  let p = path;
+  while (statOrNull(p) === null && dirname(p) !== p) p = dirname(p);
+  return p;
+}
+
+function whoAmI(): string {
+  const uid = process.getuid?.();
+  return uid === undefined ? "this user" : userLabel(uid);
+}
+
+/** "alice (uid 1000)", or "uid 1000" when /etc/passwd does not name it. */
+function userLabel(uid: number): string {
+  const name = passwdName(uid);
+  return name ? `${name} (uid ${uid})` : `uid ${uid}`;
+}
+
+/** What `sudo -u` takes: the name, or `#uid`. */
+function loginName(uid: number): string {
+  return passwdName(uid) ?? `'#${uid}'`;
+}
+
+function passwdName(uid: number): string | null {
+  try {
+    const line = readFileSync("/etc/passwd", "utf8").split("\n").find((l) => l.split(":")[2] === String(uid));
+    return line?.split(":")[0] || null;
+  } catch {
+    return null; // no passwd file (containers): the number alone
+  }
+}

@@ -1,0 +1,39 @@
+import { Database } from "bun:sqlite";
+import { chmodSync } from "node:fs";
+import { CliError } from "./command.ts";
+import type { DataPaths } from "./paths.ts";
+
+export interface ServeLock {
+  release(): void;
+}
+
+/**
+ * One `kith serve` per data directory, held for the life of the process. The lock is SQLite's own
+ * exclusive lock (a POSIX record lock) on `kith.lock`: the kernel drops it when the process ends in
+ * any way, kill -9 included, so a crash never needs manual cleanup, and a stale file means nothing.
+ * Other verbs (owner code, keys, backup) do not take it: they are made to run beside the node.
+ */
+export function acquireServeLock(paths: DataPaths): ServeLock {
+  const db = new Database(paths.lock, { create: true, readwrite: true });
+  chmodSync(paths.lock, 0o600);
+  try {
+    db.exec("PRAGMA busy_timeout = 0");
+    db.exec("PRAGMA locking_mode = EXCLUSIVE");
+    db.exec("BEGIN EXCLUSIVE");
+  } catch (e) {
+    db.close();
+    if ((e as { code?: unknown }).code === "SQLITE_BUSY") {
+      throw new CliError(`another kith serve is already running on ${paths.dir}; stop it first (one node process per data directory)`);
+    }
+    throw e;
+  }
+  return {
+    release() {
+      try {
+        db.exec("ROLLBACK");
+      } finally {
+        db.close();
+      }
+    },
+  };
+}

@@ -1,0 +1,89 @@
+import { and, eq } from "drizzle-orm";
+import { transaction, type Tx } from "../../db/client.ts";
+import { agentKeys, connections } from "../../db/schema/index.ts";
+import type { RotationLinkKey } from "../../ink/index.ts";
+import { generateAgentKey, newKeyId, type AgentKey, type KeyRole } from "../../security/agent-keys.ts";
+import type { KeyVault } from "../../security/key-vault.ts";
+import type { Ctx } from "../context.ts";
+import { conflict, DomainError, notFound } from "../errors.ts";
+import { enqueueOutbound } from "../outbox/enqueue.ts";
+import { findAgentRow } from "./agent.ts";
+import { keyRow } from "./create-agent.ts";
+import { planKeySetChange, publishKeySetChange } from "./rotation-links.ts";
+
+/** A revocation notice older than this is not worth delivering: the peer's card cache has expired by then. */
+const ANNOUNCE_TTL_MS = 24 * 60 * 60 * 1000;
+
+export interface RevocationResult {
+  revokedKeyId: string;
+  role: KeyRole;
+  revokedAt: string;
+  /** The new key of the same role that took over, when the revoked key was the active one. */
+  replacementKeyId: string | null;
+  keySetVersion: number;
+}
+
+/**
+ * Emergency revocation (INK §10, SPEC's `revoked`): the key never verifies again, not even what it
+ * signed before. The key's entry stays on the card as `revoked` with `revokedAt`, `keySetVersion`
+ * goes up and the card's `rotationChain` gains a link stating the new signing set (INK §13), all in
+ * one transaction, so the card changes at once, also on a running node. Revoking the active key of
+ * a role makes a new active key of that role in the same step (a card always has a signer, and
+ * confidential intents an encryption key); its private half is written to agent-key.json first,
+ * as in a rotation. A new signing key is announced to every connected peer (`announce`); other
+ * peers follow at their next card fetch.
+ */
+export function revokeKey(
+  ctx: Ctx,
+  input: { keyId: string },
+  deps: { vault: KeyVault; generateKey?: (role: KeyRole, keyId: string, nowMs: number) => AgentKey; wakeOutbox?: () => void },
+): RevocationResult {
+  if (ctx.actor.kind !== "system" && ctx.actor.kind !== "owner") throw new DomainError("forbidden", "only the owner can revoke keys");
+  if (!findAgentRow(ctx.db)) throw notFound("agent");
+  const target = ctx.db.select().from(agentKeys).where(eq(agentKeys.keyId, input.keyId)).get();
+  if (!target) throw notFound(`key ${JSON.stringify(input.keyId)}`);
+  if (target.status === "revoked") throw conflict(`key ${target.keyId} is already revoked (since ${new Date(target.revokedAt ?? 0).toISOString()})`);
+  deps.vault.all(); // fail early (wrong passphrase, insecure file) before generating anything
+  const now = ctx.clock.now();
+  const privateKeyOf = (keyId: string) => deps.vault.find(keyId)?.privateKey ?? null;
+  const replaces = target.status === "active";
+  // Dry run with a placeholder: refuse (chain or card full, a private half missing) before a key is made.
+  planKeySetChange(ctx.db, revoked(target.keyId, replaces ? { keyId: "~next", publicKeyMultibase: "", role: target.role } : null), privateKeyOf);
+  const replacement = replaces ? (deps.generateKey ?? generateAgentKey)(target.role, newKeyId(target.role, now), now) : null;
+  if (replacement) deps.vault.append(replacement);
+  const keySetVersion = transaction(ctx.db, (tx) => {
+    const plan = planKeySetChange(tx, revoked(target.keyId, replacement), privateKeyOf);
+    tx.update(agentKeys).set({ status: "revoked", revokedAt: now }).where(and(eq(agentKeys.keyId, target.keyId), eq(agentKeys.status, target.status))).run();
+    if (replacement) tx.insert(agentKeys).values(keyRow(replacement, now)).run();
+    const version = publishKeySetChange(tx, plan, now);
+    if (replacement?.role === "signing") announce(tx, ctx, target.keyId, version, now);
+    return version;
+  });
+  const result = { revokedKeyId: target.keyId, role: target.role, revokedAt: new Date(now).toISOString(), replacementKeyId: replacement?.keyId ?? null, keySetVersion };
+  ctx.log.info("key revoked", { ...result });
+  deps.wakeOutbox?.();
+  return result;
+}
+
+/**
+ * A ping to every connected peer, queued with the revocation: the outbox signs it with the new key,
+ * which the peer's cached card does not list, so the peer fetches the card again at once (INK §6.3,
+ * §10) and from then on refuses the revoked key, instead of trusting its cache for up to an hour.
+ */
+function announce(tx: Tx, ctx: Ctx, keyId: string, keySetVersion: number, now: number): void {
+  const peers = tx.select({ principal: connections.principal, agentId: connections.agentId }).from(connections).where(eq(connections.status, "connected")).all();
+  const note = `Key ${keyId} of this agent was revoked; its card is at key set version ${keySetVersion}. Refuse anything signed by that key.`;
+  for (const peer of peers) {
+    if (!peer.principal || !peer.agentId) continue;
+    enqueueOutbound(tx, ctx.ids, { peerPrincipal: peer.principal, peerAgentId: peer.agentId, intent: "ping", payload: { note }, expiresAt: now + ANNOUNCE_TTL_MS }, now);
+  }
+}
+
+/** The signing set after the revocation (an encryption key's revocation keeps it, at a new version). */
+function revoked(keyId: string, replacement: Pick<AgentKey, "keyId" | "publicKeyMultibase" | "role"> | null) {
+  return (signing: RotationLinkKey[]): RotationLinkKey[] => {
+    const after = signing.map((k) => (k.keyId === keyId ? { ...k, status: "revoked" as const } : k));
+    if (replacement?.role === "signing") after.push({ keyId: replacement.keyId, publicKeyMultibase: replacement.publicKeyMultibase, status: "active" });
+    return after;
+  };
+}

@@ -1,0 +1,63 @@
+import { afterAll, expect, mock, test } from "bun:test";
+import * as fs from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+/**
+ * Two creators racing for one agent-key.json. A competitor (another `kith init`) creates the file
+ * with O_EXCL right after the n-th file-system call of `createKeyFile`, for every n: exactly one
+ * of them may win, and the file must be the winner's. (A check-then-rename loses: the competitor
+ * creates the file between the check and the rename, and the rename silently replaces it.)
+ */
+const real = { ...fs };
+let calls = 0;
+let injectAt = -1;
+let competitor: () => void = () => {};
+const wrapped: Record<string, unknown> = { ...real };
+for (const [name, fn] of Object.entries(real)) {
+  if (typeof fn !== "function" || !name.endsWith("Sync")) continue;
+  wrapped[name] = (...args: unknown[]) => {
+    const result = (fn as (...a: unknown[]) => unknown)(...args);
+    if (++calls === injectAt) competitor();
+    return result;
+  };
+}
+mock.module("node:fs", () => ({ ...wrapped, default: wrapped }));
+const { createKeyFile, KeyFileError } = await import("../../src/security/key-file.ts");
+const { personaKey } = await import("../helpers/personas.ts");
+
+const work = real.mkdtempSync(join(tmpdir(), "kith-keyrace-"));
+afterAll(() => real.rmSync(work, { recursive: true, force: true }));
+
+test("a competitor creating the key file at any point of createKeyFile: exactly one wins", () => {
+  const mine = [personaKey("alice", "signing")];
+  let points = 0;
+  for (let n = 1; n < 40; n++) {
+    const file = join(work, `k${n}.json`);
+    let competitorWon = false;
+    competitor = () => {
+      try {
+        real.writeFileSync(file, "competitor", { flag: "wx", mode: 0o600 });
+        competitorWon = true;
+      } catch {
+        // the file was there already: the competitor lost
+      }
+    };
+    calls = 0;
+    injectAt = n;
+    let iWon = false;
+    try {
+      createKeyFile(file, mine, null);
+      iWon = true;
+    } catch (e) {
+      if (!(e instanceof KeyFileError) || e.code !== "exists") throw e;
+    }
+    injectAt = -1;
+    if (calls < n) break; // createKeyFile made fewer calls: every point was tried
+    points++;
+    const content = real.readFileSync(file, "utf8");
+    expect({ n, winners: Number(iWon) + Number(competitorWon) }).toEqual({ n, winners: 1 });
+    expect({ n, content: iWon ? content.includes(mine[0]!.publicKeyMultibase) : content === "competitor" }).toEqual({ n, content: true });
+  }
+  expect(points).toBeGreaterThan(3);
+});
