@@ -25,6 +25,7 @@ import { createFetchBudget } from "./security/fetch-budget.ts";
 import { authRoutes } from "./http/surfaces/auth.routes.ts";
 import { oauthRoutes } from "./http/surfaces/oauth.routes.ts";
 import { keysRoutes } from "./http/surfaces/keys.routes.ts";
+import { sessionRoutes } from "./http/surfaces/session.routes.ts";
 import { ownerRoutes } from "./http/surfaces/owner.routes.ts";
 import { createLogMailer } from "./mail/log-mailer.ts";
 import { listSignInProviders } from "./domain/owner/list-sign-in-providers.ts";
@@ -133,6 +134,7 @@ export function createApp(deps: AppDeps) {
     .use(cardRoutes(surface, { vault: deps.vault }))
     .use(inkRoutes(surface, deps.federation))
     .use(authRoutes(surface, signIn))
+    .use(sessionRoutes(surface, signIn))
     .use(oauthRoutes(surface, signIn, atprotoClientMetadata))
     .use(ownerRoutes(surface, { tokens: signIn.tokens, vault: deps.vault, node: deps.node }))
     .use(keysRoutes(surface, { tokens: signIn.tokens, vault: deps.vault, wakeOutbox: () => deps.federation.wakeOutbox() }))

@@ -9,8 +9,9 @@ import { sendEmailCode } from "../../domain/owner/send-email-code.ts";
 import { verifyEmailCode } from "../../domain/owner/verify-email-code.ts";
 import type { SurfaceDeps } from "../deps.ts";
 import { PUBLIC, throttle } from "../deps.ts";
-import { OAuthErrorDoc, OAuthTokenDoc, Email, TokenPairDoc } from "../schemas/auth.ts";
+import { COOKIE_SIGN_IN, CookieSessionDoc, OAuthErrorDoc, OAuthTokenDoc, Email, TokenPairDoc } from "../schemas/auth.ts";
 import { ErrorBody, errors } from "../schemas/common.ts";
+import { deliverPair } from "../session-cookie.ts";
 
 const MINUTE = 60_000;
 const NO_STORE = "no-store";
@@ -49,16 +50,16 @@ export function authRoutes(deps: SurfaceDeps, signIn: SignInDeps) {
       async ({ body, request, set }) => {
         throttle(deps, "email-verify-ip", deps.clientIp(request), { limit: 10, windowMs: MINUTE });
         set.headers["cache-control"] = NO_STORE;
-        return verifyEmailCode(publicCtx(request), body, signIn);
+        return deliverPair(await verifyEmailCode(publicCtx(request), body, signIn), request, set.headers, deps.node.publicUrl);
       },
       {
         body: v.object({ email: Email, code: v.pipe(v.string(), v.maxLength(64)) }),
-        response: { 200: TokenPairDoc, ...errors(400, 429) },
+        response: { 200: v.union([TokenPairDoc, CookieSessionDoc]), ...errors(400, 429) },
         detail: tag(
           "Exchange the emailed code for a TokenPair",
           "400 invalid_input for a wrong, expired, used or exhausted code, and for any address but the owner's. " +
             "Limited to 30 attempts per client per hour and 10 per minute per client IP (429 with Retry-After); never per address, " +
-            "so nobody else's wrong guesses keep the owner out.",
+            "so nobody else's wrong guesses keep the owner out. " + COOKIE_SIGN_IN,
         ),
       },
     )
