@@ -25,6 +25,7 @@ import { createFetchBudget } from "./security/fetch-budget.ts";
 import { authRoutes } from "./http/surfaces/auth.routes.ts";
 import { oauthRoutes } from "./http/surfaces/oauth.routes.ts";
 import { keysRoutes } from "./http/surfaces/keys.routes.ts";
+import { outboxRoutes } from "./http/surfaces/outbox.routes.ts";
 import { sessionRoutes } from "./http/surfaces/session.routes.ts";
 import { ownerRoutes } from "./http/surfaces/owner.routes.ts";
 import { createLogMailer } from "./mail/log-mailer.ts";
@@ -142,6 +143,7 @@ export function createApp(deps: AppDeps) {
     .use(assistantRoutes(surface, { tokens: signIn.tokens, assistant: assistantDeps(deps.assistant) }))
     .use(discoveryOwnerRoutes(surface, { tokens: signIn.tokens, discovery }))
     .use(directoryRoutes(surface, discovery))
+    .use(outboxRoutes(surface, { tokens: signIn.tokens }))
     .use(discoverRoutes(surface))
     .use(handleRoutes(surface));
   root = app;
