@@ -25,6 +25,7 @@ import { createFetchBudget } from "./security/fetch-budget.ts";
 import { authRoutes } from "./http/surfaces/auth.routes.ts";
 import { oauthRoutes } from "./http/surfaces/oauth.routes.ts";
 import { keysRoutes } from "./http/surfaces/keys.routes.ts";
+import { consoleRoutes } from "./http/surfaces/console.routes.ts";
 import { outboxRoutes } from "./http/surfaces/outbox.routes.ts";
 import { sessionRoutes } from "./http/surfaces/session.routes.ts";
 import { ownerRoutes } from "./http/surfaces/owner.routes.ts";
@@ -144,6 +145,7 @@ export function createApp(deps: AppDeps) {
     .use(discoveryOwnerRoutes(surface, { tokens: signIn.tokens, discovery }))
     .use(directoryRoutes(surface, discovery))
     .use(outboxRoutes(surface, { tokens: signIn.tokens }))
+    .use(consoleRoutes(surface))
     .use(discoverRoutes(surface))
     .use(handleRoutes(surface));
   root = app;

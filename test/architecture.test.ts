@@ -14,6 +14,7 @@ import { dirname, join, relative, resolve } from "node:path";
  * | src/http      | drizzle-orm, bun:sqlite, src/db, src/jobs                              |
  * | src/jobs      | src/http, elysia                                                       |
  * | src/mail      | elysia, drizzle-orm, bun:*, src/db, src/domain, src/http, src/jobs     |
+ * | src/console   | anything but preact and itself (browser code, bundled into the page)   |
  * main.ts, app.ts, config.ts (+ config-values.ts), log.ts, version.ts and src/cli/ are the composition root: anything.
  *
  * Deliberate deviation: src/security may import node:* (node:crypto is the fast native Ed25519
@@ -87,6 +88,14 @@ const RULES: Rule[] = [
     ],
   },
   {
+    // The owner console runs in the browser: it reaches the node only through HTTP (the owner API).
+    tier: "console",
+    forbidden: [
+      { test: (_s, t) => t !== null && !t.startsWith(join(SRC, "console") + "/"), why: "the console imports nothing else from src/ (it is a client of the owner API)" },
+      { test: (s) => !s.startsWith(".") && !/^preact(\/|$)/.test(s), why: "the console may import only preact (every byte goes to the browser)" },
+    ],
+  },
+  {
     tier: "jobs",
     forbidden: [
       { test: inSrc("http"), why: "jobs never import src/http" },
@@ -105,7 +114,7 @@ function importsOf(file: string): string[] {
 }
 
 function sourceFiles(tier: string): string[] {
-  return Array.from(new Glob(`${tier}/**/*.ts`).scanSync({ cwd: SRC })).map((f) => join(SRC, f));
+  return Array.from(new Glob(`${tier}/**/*.{ts,tsx}`).scanSync({ cwd: SRC })).map((f) => join(SRC, f));
 }
 
 describe("architecture: the tier import table", () => {

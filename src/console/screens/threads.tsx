@@ -1,0 +1,51 @@
+/** @jsxImportSource preact */
+import { api, type Page } from "../lib/api.ts";
+import { shortId } from "../lib/format.ts";
+import { useLoad } from "../lib/live.ts";
+import type { Conversation } from "../lib/messages.ts";
+import { link, type Route } from "../lib/router.ts";
+import { Avatar, Empty, Loaded, PageHeader, When } from "../ui/kit.tsx";
+import { Thread } from "./thread.tsx";
+
+/** Conversations, most recently active first; `#/threads/<id>` opens one. */
+export function Threads({ route }: { route: Route }) {
+  if (route.rest[0]) return <Thread id={route.rest[0]} />;
+  return <ThreadList />;
+}
+
+export const peerName = (c: Conversation) => c.peer.displayName || (c.peer.handle ? `@${c.peer.handle}` : shortId(c.peer.agentId ?? c.peer.principal));
+
+function ThreadList() {
+  const threads = useLoad(() => api<Page<Conversation>>("/conversations?limit=100"), "threads");
+  return (
+    <>
+      <PageHeader title="Threads" subtitle="Every conversation, both directions." actions={<a class="btn btn-primary" href={link("send")}>New message</a>} />
+      <Loaded state={threads}>
+        {(page) =>
+          page.items.length === 0 ? (
+            <Empty title="No conversations yet" action={<a class="btn btn-secondary" href={link("send")}>Send a first message</a>}>
+              A thread starts with the first message you send or receive.
+            </Empty>
+          ) : (
+            <ul class="list" aria-label="Threads">
+              {page.items.map((t) => (
+                <li class="item">
+                  <a class="item-link" href={link("threads", t.id)}>
+                    <Avatar name={peerName(t)} />
+                    <span class="item-main">
+                      <span class="item-top">
+                        <strong class="item-title">{peerName(t)}</strong>
+                        <span class="item-meta"><When iso={t.lastMessageAt} /></span>
+                      </span>
+                      <span class="item-sub">{t.subject ?? "Conversation"} · {t.messageCount} {t.messageCount === 1 ? "message" : "messages"}</span>
+                    </span>
+                  </a>
+                </li>
+              ))}
+            </ul>
+          )
+        }
+      </Loaded>
+    </>
+  );
+}
