@@ -29,6 +29,8 @@ export function SignIn({ error, onSignedIn }: { error?: string; onSignedIn: () =
     publicJson<{ providers: string[] }>("/auth/providers").then((r) => setProviders(r.providers), () => setProviders([]));
   }, []);
   const hasEmail = providers?.includes("email") ?? true;
+  // Without an owner email nothing can be mailed: the only way in is a `kith owner code` code.
+  const askCode = step === "code" || !hasEmail;
   const act = async (fn: () => Promise<void>) => {
     setBusy(true);
     setProblem(null);
@@ -56,17 +58,17 @@ export function SignIn({ error, onSignedIn }: { error?: string; onSignedIn: () =
         <h1>Sign in to your node</h1>
         <p class="subtitle">Only this node's owner can sign in.</p>
         {problem && <Notice tone="bad">{problem}</Notice>}
-        <form onSubmit={(e) => { e.preventDefault(); void (step === "email" && hasEmail ? send() : verify()); }}>
+        <form onSubmit={(e) => { e.preventDefault(); void (askCode ? verify() : send()); }}>
           <Field label="Email address">
             {(id) => <input id={id} type="email" autoComplete="email" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />}
           </Field>
-          {step === "code" && (
+          {askCode && (
             <Field label="Sign-in code" hint={sent ? "We sent an 8-digit code to this address if it is the owner's. It is valid for 10 minutes." : "The code from your email, or the 12 digits kith owner code printed."}>
               {(id, hint) => <input id={id} ref={codeInput} inputMode="numeric" autoComplete="one-time-code" required value={code} aria-describedby={hint} onInput={(e) => setCode(e.currentTarget.value)} />}
             </Field>
           )}
           <div class="row">
-            {step === "email" && hasEmail ? (
+            {!askCode ? (
               <>
                 <Button kind="primary" type="submit" busy={busy}>Email me a code</Button>
                 <Button kind="ghost" onClick={() => setStep("code")}>I have a code</Button>
