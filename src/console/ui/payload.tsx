@@ -58,7 +58,7 @@ const TIME_MEMBERS = new Set(["deadline", "confirmedTime", "expiresAt"]);
 
 /** A payload, readable: labelled members, times in local time, nested snapshots flattened. */
 export function PayloadView({ payload }: { payload: Record<string, unknown> }) {
-  const entries = Object.entries(payload).filter(([, v]) => v !== null && v !== undefined && v !== "");
+  const entries = Object.entries(payload).filter(([, v]) => v !== null && v !== undefined && v !== "" && !(Array.isArray(v) && v.length === 0));
   if (entries.length === 0) return null;
   return (
     <dl class="payload">
@@ -79,7 +79,7 @@ function render(key: string, v: unknown): string {
   if (typeof v === "object") {
     const o = v as Record<string, unknown>;
     if (typeof o.headline === "string") return [o.headline, ...(Array.isArray(o.skills) ? [o.skills.join(", ")] : [])].filter(Boolean).join(" — ");
-    return JSON.stringify(v);
+    return Object.entries(o).map(([k, x]) => `${humanize(k)}: ${typeof x === "object" ? JSON.stringify(x) : String(x)}`).join(" · ");
   }
   return String(v);
 }
