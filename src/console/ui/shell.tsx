@@ -1,5 +1,5 @@
 /** @jsxImportSource preact */
-import { useContext, useEffect, useRef, useState } from "preact/hooks";
+import { useContext, useLayoutEffect, useRef, useState } from "preact/hooks";
 import { api, qs, signOut, type Page } from "../lib/api.ts";
 import { Tick, useLoad } from "../lib/live.ts";
 import { link, type Route } from "../lib/router.ts";
@@ -20,11 +20,13 @@ export function Shell({ route, agentName }: { route: Route; agentName: string })
   const screen = SCREENS.find((s) => s.id === (route.screen || DEFAULT_SCREEN));
   const first = useRef(true);
   useContext(Tick);
-  useEffect(() => {
+  // A layout effect: it runs once the new screen is in the DOM, before the next key press can land elsewhere.
+  useLayoutEffect(() => {
     setMenuOpen(false);
     document.title = `${screen?.label ?? "Not found"} · Kith`;
-    // Move focus to the new screen's heading (not on first load), so keyboard and screen-reader users land on it.
-    if (!first.current) (document.querySelector("main h1") as HTMLElement | null)?.focus();
+    // Move focus to the new screen's heading (not on first load), so keyboard and screen-reader users land
+    // on it; a screen still loading has no heading yet, then the main region takes it.
+    if (!first.current) ((document.querySelector("main h1") ?? document.getElementById("main")) as HTMLElement | null)?.focus();
     first.current = false;
   }, [route.screen, route.rest.join("/")]);
   const Screen = screen?.component;
