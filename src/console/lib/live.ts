@@ -10,14 +10,22 @@ import { ApiError } from "./api.ts";
 export const POLL_MS = 4000;
 export const Tick = createContext(0);
 
+const nudges = new Set<() => void>();
+/** Read everything again now: after the owner changed something, counters and lists follow at once. */
+export function refreshNow(): void {
+  for (const n of nudges) n();
+}
+
 export function useTicker(): number {
   const [tick, setTick] = useState(0);
   useEffect(() => {
     const bump = () => document.visibilityState === "visible" && setTick((t) => t + 1);
+    nudges.add(bump);
     const timer = setInterval(bump, POLL_MS);
     document.addEventListener("visibilitychange", bump);
     addEventListener("focus", bump);
     return () => {
+      nudges.delete(bump);
       clearInterval(timer);
       document.removeEventListener("visibilitychange", bump);
       removeEventListener("focus", bump);

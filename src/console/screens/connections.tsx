@@ -5,7 +5,7 @@ import { HEALTH_LABELS, LAYER_LABELS, LAYERS } from "../lib/format.ts";
 import { useLoad } from "../lib/live.ts";
 import { personName, type Connection } from "../lib/people.ts";
 import { link, type Route } from "../lib/router.ts";
-import { Avatar, Badge, Button, Empty, Field, Filters, Loaded, Notice, PageHeader, Section, useAction, When } from "../ui/kit.tsx";
+import { Badge, Button, Empty, Field, Filters, Loaded, Notice, PageHeader, Row, Section, useAction, When } from "../ui/kit.tsx";
 import { ConnectionDetail } from "./connection.tsx";
 
 type Filter = "connected" | "pending" | "requested" | "all" | "blocked";
@@ -54,23 +54,20 @@ function ConnectionList() {
           ) : (
             <ul class="list" aria-label="Connections">
               {page.items.map((c) => (
-                <li class="item">
-                  <a class="item-link" href={link("connections", c.id)}>
-                    <Avatar name={personName(c)} />
-                    <span class="item-main">
-                      <span class="item-top">
-                        <strong class="item-title">{personName(c)}</strong>
-                        <span class="item-meta">{c.lastMessageAt ? <>Last message <When iso={c.lastMessageAt} /></> : "No messages yet"}</span>
-                      </span>
-                      <span class="item-sub">{c.handle ? `@${c.handle}` : c.company ?? ""}</span>
-                      <span class="item-tags">
-                        {c.status !== "connected" && <Badge tone={c.status === "pending" ? "warn" : "neutral"}>{STATUS_LABEL[c.status] ?? c.status}</Badge>}
-                        <Badge tone="accent">{LAYER_LABELS[c.layer] ?? c.layer}</Badge>
-                        {c.health && <Badge tone={HEALTH_TONE[c.health] ?? "neutral"}>{HEALTH_LABELS[c.health]}</Badge>}
-                      </span>
-                    </span>
-                  </a>
-                </li>
+                <Row
+                  href={link("connections", c.id)}
+                  avatar={personName(c)}
+                  title={personName(c)}
+                  meta={c.lastMessageAt ? <>Last message <When iso={c.lastMessageAt} /></> : "No messages yet"}
+                  sub={c.handle ? `@${c.handle}` : c.company ?? ""}
+                  tags={
+                    <>
+                      {c.status !== "connected" && <Badge tone={c.status === "pending" ? "warn" : "neutral"}>{STATUS_LABEL[c.status] ?? c.status}</Badge>}
+                      <Badge tone="accent">{LAYER_LABELS[c.layer] ?? c.layer}</Badge>
+                      {c.health && <Badge tone={HEALTH_TONE[c.health] ?? "neutral"}>{HEALTH_LABELS[c.health]}</Badge>}
+                    </>
+                  }
+                />
               ))}
             </ul>
           )

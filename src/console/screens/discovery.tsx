@@ -4,7 +4,7 @@ import { api, publicJson, qs } from "../lib/api.ts";
 import { fromList, toList } from "../lib/format.ts";
 import { useLoad } from "../lib/live.ts";
 import { link } from "../lib/router.ts";
-import { Avatar, Badge, Button, Empty, Field, Loaded, Notice, PageHeader, Section, useAction, When } from "../ui/kit.tsx";
+import { Badge, Button, Empty, Field, Loaded, Notice, PageHeader, Row, Section, useAction, When } from "../ui/kit.tsx";
 
 interface Push {
   directory: string;
@@ -124,20 +124,14 @@ function Search() {
       {results && (results.length === 0 ? <Empty title="No one found">Try a shorter word: every word must start a word in a listing.</Empty> : (
         <ul class="list" aria-label="Search results">
           {results.map((r) => (
-            <li class="item item-static">
-              <Avatar name={r.displayName || r.handle} />
-              <span class="item-main">
-                <span class="item-top"><strong class="item-title">{r.displayName || r.handle}</strong><span class="item-meta">@{r.handle}</span></span>
-                {(r.headline || r.bio) && <span class="item-sub">{r.headline || r.bio}</span>}
-                {r.skills.length > 0 && <span class="item-tags">{r.skills.slice(0, 6).map((s) => <Badge>{s}</Badge>)}</span>}
-                {r.cardUrl && (
-                  <span class="row wrap">
-                    <Button small busy={action.busy === `c:${r.agentId}`} onClick={() => void connect(r)}>Connect</Button>
-                    <a class="btn btn-ghost btn-small" href={`${link("send")}?${new URLSearchParams({ cardUrl: r.cardUrl, name: r.displayName || r.handle })}`}>Send a message</a>
-                  </span>
-                )}
-              </span>
-            </li>
+            <Row avatar={r.displayName || r.handle} title={r.displayName || r.handle} meta={`@${r.handle}`} sub={r.headline || r.bio} tags={r.skills.length > 0 && r.skills.slice(0, 6).map((s) => <Badge>{s}</Badge>)}>
+              {r.cardUrl && (
+                <span class="row wrap">
+                  <Button small busy={action.busy === `c:${r.agentId}`} onClick={() => void connect(r)}>Connect</Button>
+                  <a class="btn btn-ghost btn-small" href={`${link("send")}?${new URLSearchParams({ cardUrl: r.cardUrl, name: r.displayName || r.handle })}`}>Send a message</a>
+                </span>
+              )}
+            </Row>
           ))}
         </ul>
       ))}

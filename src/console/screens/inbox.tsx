@@ -6,7 +6,7 @@ import { useLoad } from "../lib/live.ts";
 import { STATUS_TEXT, STATUS_TONE, type Message } from "../lib/messages.ts";
 import { usePeople } from "../lib/people.ts";
 import { link } from "../lib/router.ts";
-import { Avatar, Badge, Empty, Filters, Loaded, PageHeader, When } from "../ui/kit.tsx";
+import { Badge, Empty, Filters, Loaded, PageHeader, Row, When } from "../ui/kit.tsx";
 
 type Filter = "all" | "unread" | "pending" | "responded";
 const FILTERS = [["all", "All"], ["unread", "New"], ["pending", "Waiting for you"], ["responded", "Answered"]] as const;
@@ -37,25 +37,21 @@ export function Inbox() {
           ) : (
             <ul class="list" aria-label="Messages">
               {page.items.map((m) => (
-                <li class={m.status === "unread" ? "item unread" : "item"}>
-                  <a class="item-link" href={`${link("threads", m.conversationId)}`}>
-                    <Avatar name={people.name(m.from)} />
-                    <span class="item-main">
-                      <span class="item-top">
-                        <strong class="item-title">{people.name(m.from)}</strong>
-                        <span class="item-meta"><When iso={m.receivedAt} /></span>
-                      </span>
-                      <span class="item-sub">
-                        <span class="intent">{intentLabel(m.intent)}</span> · {gist(m.intent, m.payload)}
-                      </span>
-                      <span class="item-tags">
-                        {m.status !== "read" && <Badge tone={STATUS_TONE[m.status] ?? "neutral"}>{STATUS_TEXT[m.status] ?? m.status}</Badge>}
-                        {m.sealed && <Badge>Encrypted</Badge>}
-                        {(m.labels ?? []).map((l) => <Badge tone="accent">{l}</Badge>)}
-                      </span>
-                    </span>
-                  </a>
-                </li>
+                <Row
+                  unread={m.status === "unread"}
+                  href={link("threads", m.conversationId)}
+                  avatar={people.name(m.from)}
+                  title={people.name(m.from)}
+                  meta={<When iso={m.receivedAt} />}
+                  sub={<><span class="intent">{intentLabel(m.intent)}</span> · {gist(m.intent, m.payload)}</>}
+                  tags={
+                    <>
+                      {m.status !== "read" && <Badge tone={STATUS_TONE[m.status] ?? "neutral"}>{STATUS_TEXT[m.status] ?? m.status}</Badge>}
+                      {m.sealed && <Badge>Encrypted</Badge>}
+                      {(m.labels ?? []).map((l) => <Badge tone="accent">{l}</Badge>)}
+                    </>
+                  }
+                />
               ))}
             </ul>
           )

@@ -4,7 +4,7 @@ import { api, type Page } from "../lib/api.ts";
 import { intentLabel, LAYER_LABELS } from "../lib/format.ts";
 import { useLoad } from "../lib/live.ts";
 import { link, type Route } from "../lib/router.ts";
-import { Badge, Button, ConfirmButton, Empty, Loaded, Notice, PageHeader, Section, useAction, When } from "../ui/kit.tsx";
+import { Badge, Button, ConfirmButton, Empty, Loaded, Notice, PageHeader, Row, Section, useAction, When } from "../ui/kit.tsx";
 import { RuleForm } from "./rule-form.tsx";
 
 export interface Rule {
@@ -109,12 +109,7 @@ function RuleRuns({ id }: { id: string }) {
             page.items.length === 0 ? <Empty title="Nothing yet">This rule has not matched a message since it was created.</Empty> : (
               <ul class="list" aria-label="Runs">
                 {page.items.map((r) => (
-                  <li class="item item-static">
-                    <span class="item-main">
-                      <span class="item-top"><strong>{OUTCOME_TEXT[r.outcome] ?? r.outcome}</strong><span class="item-meta"><When iso={r.createdAt} /></span></span>
-                      <span class="item-sub mono">{r.message.id ?? r.message.messageId}</span>
-                    </span>
-                  </li>
+                  <Row title={OUTCOME_TEXT[r.outcome] ?? r.outcome} meta={<When iso={r.createdAt} />} sub={<span class="mono">{r.message.id ?? r.message.messageId}</span>} />
                 ))}
               </ul>
             )

@@ -3,7 +3,7 @@ import { api, publicJson } from "../lib/api.ts";
 import { shortId } from "../lib/format.ts";
 import { useLoad } from "../lib/live.ts";
 import { link } from "../lib/router.ts";
-import { Badge, Button, ConfirmButton, Loaded, Notice, PageHeader, Section, toast, useAction, When } from "../ui/kit.tsx";
+import { Badge, Button, ConfirmButton, Loaded, Notice, PageHeader, Row, Section, toast, useAction, When } from "../ui/kit.tsx";
 
 interface Identity {
   agentId: string;
@@ -89,16 +89,13 @@ function OutboxCard() {
             {o.peers.length === 0 ? <p class="muted">Every peer is reachable.</p> : (
               <ul class="list" aria-label="Peers with a backlog or failing">
                 {o.peers.map((p) => (
-                  <li class="item item-static">
-                    <span class="item-main">
-                      <span class="item-top">
-                        <strong>{p.displayName ?? shortId(p.agentId ?? p.peerPrincipal)}</strong>
-                        <span class="item-meta">{p.failing ? <Badge tone="bad">Failing</Badge> : <Badge>Backlog</Badge>}</span>
-                      </span>
-                      <span class="item-sub">{p.queued} waiting{p.failed ? `, ${p.failed} failed` : ""}{p.lastError && ` · last error: ${p.lastError}`}{p.nextAttemptAt && <> · next try <When iso={p.nextAttemptAt} /></>}</span>
-                      {p.connectionId && <a href={link("connections", p.connectionId)}>Open connection</a>}
-                    </span>
-                  </li>
+                  <Row
+                    title={p.displayName ?? shortId(p.agentId ?? p.peerPrincipal)}
+                    meta={p.failing ? <Badge tone="bad">Failing</Badge> : <Badge>Backlog</Badge>}
+                    sub={<>{p.queued} waiting{p.failed ? `, ${p.failed} failed` : ""}{p.lastError && ` · last error: ${p.lastError}`}{p.nextAttemptAt && <> · next try <When iso={p.nextAttemptAt} /></>}</>}
+                  >
+                    {p.connectionId && <a href={link("connections", p.connectionId)}>Open connection</a>}
+                  </Row>
                 ))}
               </ul>
             )}

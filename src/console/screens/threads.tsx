@@ -4,7 +4,7 @@ import { shortId } from "../lib/format.ts";
 import { useLoad } from "../lib/live.ts";
 import type { Conversation } from "../lib/messages.ts";
 import { link, type Route } from "../lib/router.ts";
-import { Avatar, Empty, Loaded, PageHeader, When } from "../ui/kit.tsx";
+import { Empty, Loaded, PageHeader, Row, When } from "../ui/kit.tsx";
 import { Thread } from "./thread.tsx";
 
 /** Conversations, most recently active first; `#/threads/<id>` opens one. */
@@ -29,18 +29,13 @@ function ThreadList() {
           ) : (
             <ul class="list" aria-label="Threads">
               {page.items.map((t) => (
-                <li class="item">
-                  <a class="item-link" href={link("threads", t.id)}>
-                    <Avatar name={peerName(t)} />
-                    <span class="item-main">
-                      <span class="item-top">
-                        <strong class="item-title">{peerName(t)}</strong>
-                        <span class="item-meta"><When iso={t.lastMessageAt} /></span>
-                      </span>
-                      <span class="item-sub">{t.subject ?? "Conversation"} · {t.messageCount} {t.messageCount === 1 ? "message" : "messages"}</span>
-                    </span>
-                  </a>
-                </li>
+                <Row
+                  href={link("threads", t.id)}
+                  avatar={peerName(t)}
+                  title={peerName(t)}
+                  meta={<When iso={t.lastMessageAt} />}
+                  sub={`${t.subject ?? "Conversation"} · ${t.messageCount} ${t.messageCount === 1 ? "message" : "messages"}`}
+                />
               ))}
             </ul>
           )

@@ -3,6 +3,7 @@ import type { ButtonHTMLAttributes, ComponentChildren } from "preact";
 import { useEffect, useId, useState } from "preact/hooks";
 import { ApiError } from "../lib/api.ts";
 import { ago, exact, initials } from "../lib/format.ts";
+import { refreshNow } from "../lib/live.ts";
 
 /**
  * The console's component kit: every screen (and the ones still to come — extensions, the
@@ -49,6 +50,28 @@ export function Badge({ tone = "neutral", children }: { tone?: "neutral" | "acce
 
 export function Avatar({ name }: { name: string | null | undefined }) {
   return <span class="avatar" aria-hidden="true">{initials(name)}</span>;
+}
+
+/**
+ * One row of a list: who (an avatar when `avatar` is given), a title, a meta line on the right, a
+ * second line and tags; a link when `href` is given. Lists wrap rows in `<ul class="list">`.
+ */
+export function Row({ href, avatar, title, meta, sub, tags, children, unread }: { href?: string; avatar?: string; title: ComponentChildren; meta?: ComponentChildren; sub?: ComponentChildren; tags?: ComponentChildren; children?: ComponentChildren; unread?: boolean }) {
+  const body = (
+    <>
+      {avatar !== undefined && <Avatar name={avatar} />}
+      <span class="item-main">
+        <span class="item-top">
+          <strong class="item-title">{title}</strong>
+          {meta && <span class="item-meta">{meta}</span>}
+        </span>
+        {sub && <span class="item-sub">{sub}</span>}
+        {tags && <span class="item-tags">{tags}</span>}
+        {children}
+      </span>
+    </>
+  );
+  return <li class={unread ? "item unread" : "item"}>{href ? <a class="item-link" href={href}>{body}</a> : <div class="item-static">{body}</div>}</li>;
 }
 
 export function When({ iso }: { iso: string | null | undefined }) {
@@ -129,6 +152,7 @@ export function useAction() {
     try {
       const out = await fn();
       if (done) toast(done);
+      refreshNow();
       return out;
     } catch (e) {
       setError(e instanceof ApiError ? e.message : e instanceof Error ? e.message : String(e));
