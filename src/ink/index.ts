@@ -114,10 +114,11 @@ export { type CardValidation, type Visibility, AgentCard, CardKeyEntry, CardDisc
  */
 export { isValidEndpointUrl, endpointPath, endpointHostname } from "./endpoint-url.ts";
 /**
- * SSRF host gate (INK §14).
+ * SSRF host gate (INK §14), and the IPv6 literal parser it uses.
  * @example classifyHost("169.254.169.254") // "private"
+ * @example expandIpv6("2001:db8::1") // [0x2001, 0xdb8, 0, 0, 0, 0, 0, 1]
  */
-export { type HostClass, classifyHost, isPublicHostname } from "./hostname.ts";
+export { type HostClass, classifyHost, isPublicHostname, expandIpv6 } from "./hostname.ts";
 
 // ── Ed25519, signatures, headers ─────────────────────────────────────────────────────────────
 /**

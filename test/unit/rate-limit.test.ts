@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { consumeRateLimit } from "../../src/domain/rate-limit/consume-rate-limit.ts";
 import { clientIpResolver } from "../../src/http/plugins/client-ip.ts";
-import { createMemoryRateLimiter } from "../../src/security/rate-limit.ts";
+import { addressKey, createMemoryRateLimiter } from "../../src/security/rate-limit.ts";
 import { bootTestApp, type TestNode } from "../helpers/boot.ts";
 
 const rule = { limit: 3, windowMs: 60_000 };
@@ -19,10 +19,31 @@ describe("rate limiters", () => {
     expect(limiter.consume("b", "k", rule, 180_000).allowed).toBe(true);
   });
 
-  test("memory: bounded number of keys", () => {
-    const limiter = createMemoryRateLimiter(10);
-    for (let i = 0; i < 100; i++) limiter.consume("b", `k${i}`, rule, 0);
-    expect(limiter.consume("b", "k0", rule, 0).remaining).toBe(2); // k0 was evicted: a fresh window
+  test("memory: a full bucket refuses new keys and never resets a live window; buckets do not share room", () => {
+    const limiter = createMemoryRateLimiter({ maxKeysPerBucket: 10 });
+    const t = 60_000 + 1_000;
+    for (let i = 0; i < 3; i++) limiter.consume("b", "k0", rule, t);
+    expect(limiter.consume("b", "k0", rule, t).allowed).toBe(false);
+    const flood = Array.from({ length: 100 }, (_, i) => limiter.consume("b", `new${i}`, rule, t).allowed);
+    expect(flood.filter(Boolean).length).toBe(9); // room for 10 keys, k0 included
+    expect(limiter.consume("b", "k0", rule, t)).toMatchObject({ allowed: false, remaining: 0 }); // still spent
+    expect(limiter.consume("b", "new0", rule, t)).toMatchObject({ allowed: true, remaining: 1 }); // known keys keep counting
+    expect(limiter.consume("b", "new99", rule, t)).toMatchObject({ allowed: false, retryAfterSeconds: 59 });
+    expect(limiter.consume("other", "k", rule, t).allowed).toBe(true); // another bucket has its own room
+    // the window ends for every key at once: the table starts empty
+    expect(limiter.consume("b", "new99", rule, 120_000).allowed).toBe(true);
+    expect(limiter.consume("b", "k0", rule, 120_000)).toMatchObject({ allowed: true, remaining: 2 });
+  });
+
+  test("address keys: IPv4 as is (also IPv4-mapped), IPv6 by its /64, in any spelling", () => {
+    expect(addressKey("203.0.113.9")).toBe("203.0.113.9");
+    expect(addressKey("::ffff:203.0.113.9")).toBe("203.0.113.9");
+    expect(addressKey("::FFFF:cb00:7109")).toBe("203.0.113.9");
+    const a = addressKey("2001:db8:1:2::1");
+    expect(a).toBe("2001:db8:1:2::/64");
+    for (const same of ["2001:db8:1:2:ffff:ffff:ffff:ffff", "2001:0DB8:0001:0002:0:0:0:7", "2001:db8:1:2:a:b:c:d"]) expect(addressKey(same)).toBe(a);
+    expect(addressKey("2001:db8:1:3::1")).not.toBe(a);
+    expect(addressKey(null)).toBe("unknown");
   });
 
   test("durable: survives a new connection (restart) and resets with the window", () => {
