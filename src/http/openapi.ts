@@ -1,7 +1,11 @@
 import { toOpenAPISchema } from "@elysiajs/openapi";
-import { toJsonSchema } from "@valibot/to-json-schema";
+import { toJsonSchema, type ConversionConfig } from "@valibot/to-json-schema";
 import type { AnyElysia } from "elysia";
+import * as v from "valibot";
 import { EXTENSION_SCOPES } from "../domain/extensions/scopes.ts";
+import { bodyReader, type RouteHooks } from "./plugins/route-options.ts";
+import { bodySpecOf } from "./schemas/body.ts";
+import { ErrorBody } from "./schemas/common.ts";
 
 export const OPENAPI_VERSION = "0.1.0";
 
@@ -11,7 +15,9 @@ export const OPENAPI_VERSION = "0.1.0";
  */
 export function buildOpenApiDocument(app: AnyElysia, options: { publicUrl: string; kithVersion: string }): Record<string, unknown> {
   // staticFile: false — otherwise every path with a dot (/ai.txt, /.well-known/*, agent.json) is skipped.
-  const generated = toOpenAPISchema(app, { staticFile: false }, undefined, { valibot: mapValibot } as never, "3.1.0");
+  const generated = toOpenAPISchema(app, { staticFile: false }, undefined, { valibot: mapValibot, kith: mapBody } as never, "3.1.0");
+  const paths = stripSchemaKeys(generated.paths) as Paths;
+  describeBodies(app.routes, paths);
   return {
     openapi: "3.1.0",
     info: {
@@ -30,7 +36,7 @@ export function buildOpenApiDocument(app: AnyElysia, options: { publicUrl: strin
       { name: "Discovery registry", description: "Publishing the agent to the registry and to directories; the directory's listings (owner)" },
       { name: "INK", description: "Signed inter-agent endpoints: intents, card queries, directory listings, discovery queries" },
     ],
-    paths: stripSchemaKeys(generated.paths),
+    paths,
     components: {
       schemas: stripSchemaKeys(generated.components.schemas ?? {}),
       securitySchemes: {
@@ -47,8 +53,55 @@ export function buildOpenApiDocument(app: AnyElysia, options: { publicUrl: strin
   };
 }
 
-function mapValibot(schema: unknown): unknown {
-  return toJsonSchema(schema as never, { target: "draft-2020-12", errorMode: "ignore" });
+type Operation = { requestBody?: unknown; responses?: Record<string, unknown> };
+type Paths = Record<string, Record<string, Operation>>;
+
+/**
+ * Request bodies as the request gate reads them (plugins/request-gate.ts): the media types a
+ * route accepts, whether a body is required, and the refusals every body route can answer
+ * (400, 413, 415; 429 where a per-address limit applies). The generator cannot know these: it
+ * sees the gate only as an opaque parse hook.
+ */
+function describeBodies(routes: AnyElysia["routes"], paths: Paths): void {
+  for (const route of routes) {
+    const op = paths[route.path.replace(/:([^/]+)/g, "{$1}")]?.[route.method.toLowerCase()];
+    if (!op) continue;
+    const hooks = route.hooks as RouteHooks;
+    const spec = bodySpecOf(hooks.body);
+    const schema = spec?.schema ?? hooks.bodyDoc;
+    if (schema) {
+      const json = { schema: stripSchemaKeys(mapValibot(schema)) };
+      const required = !v.safeParse(schema, undefined).success;
+      op.requestBody = { required, content: { "application/json": json, ...(spec?.form ? { "application/x-www-form-urlencoded": json } : {}) } };
+    }
+    if (route.method !== "GET" && route.method !== "HEAD" && bodyReader(hooks) === "json") addErrors(op, [400, 413, 415]);
+    if (hooks.perIp) addErrors(op, [429]);
+  }
+}
+
+function addErrors(op: Operation, statuses: number[]): void {
+  op.responses ??= {};
+  for (const status of statuses) {
+    op.responses[status] ??= { description: `Response for status ${status}`, content: { "application/json": { schema: stripSchemaKeys(mapValibot(ErrorBody)) } } };
+  }
+}
+
+const CONVERSION: ConversionConfig = {
+  target: "draft-2020-12",
+  errorMode: "ignore",
+  // wireDoc (domain/wire-doc.ts): a value written on the wire differently from what it becomes.
+  overrideAction: ({ valibotAction }) => {
+    const wire = valibotAction.type === "metadata" ? (valibotAction as unknown as { metadata: { wire?: unknown } }).metadata.wire : undefined;
+    return wire && typeof wire === "object" ? (wire as Record<string, unknown>) : undefined;
+  },
+};
+
+function mapValibot(schema: unknown): Record<string, unknown> {
+  return toJsonSchema(schema as never, CONVERSION) as Record<string, unknown>;
+}
+
+function mapBody(schema: unknown): Record<string, unknown> {
+  return mapValibot(bodySpecOf(schema)?.schema ?? v.unknown());
 }
 
 /** Each generated schema repeats `$schema`; inside an OpenAPI 3.1 document the dialect is implied. */

@@ -7,6 +7,7 @@ import { unpublishAgent } from "../../domain/discovery/unpublish-agent.ts";
 import type { OwnerTokens } from "../../security/owner-token.ts";
 import type { SurfaceDeps } from "../deps.ts";
 import { OWNER_SECURITY } from "../plugins/owner-auth.ts";
+import { jsonBody } from "../schemas/body.ts";
 import { errors } from "../schemas/common.ts";
 import { DirectoryListingDoc, PublicationDoc } from "../schemas/discovery.ts";
 import { pageDoc } from "../schemas/federation.ts";
@@ -21,7 +22,7 @@ export function discoveryOwnerRoutes(deps: SurfaceDeps, o: { tokens: Pick<OwnerT
       detail: doc("Publication state", "Whether the agent is listed, its card's discovery descriptor, and each configured directory's push state (queued with attempts and next attempt, delivered, failed with the error)."),
     })
     .post("/discovery/publish", ({ actor, body }) => publishAgent(deps.ctx(actor), body ?? {}, o.discovery), {
-      body: v.optional(PublishInput),
+      body: jsonBody(v.optional(PublishInput)),
       response: { 200: PublicationDoc, ...errors(400, 401, 404) },
       detail: doc(
         "Make the agent discoverable",

@@ -6,7 +6,8 @@ import type { SignInDeps } from "../../domain/owner/owner.ts";
 import { startOAuth } from "../../domain/owner/start-oauth.ts";
 import { CODE_CHALLENGE_PATTERN, CODE_VERIFIER_PATTERN } from "../../security/pkce.ts";
 import type { SurfaceDeps } from "../deps.ts";
-import { throttle } from "../deps.ts";
+import { routeOptions } from "../plugins/route-options.ts";
+import { jsonBody } from "../schemas/body.ts";
 import { OAuthProvider, State, TokenPairDoc } from "../schemas/auth.ts";
 import { errors } from "../schemas/common.ts";
 
@@ -22,6 +23,7 @@ export function oauthRoutes(deps: SurfaceDeps, signIn: SignInDeps, atprotoClient
   const publicCtx = (request: Request) => deps.ctx({ kind: "public", ip: deps.clientIp(request) });
   const tag = (summary: string, description: string) => ({ tags: ["Owner sign-in"], summary, description });
   return new Elysia({ name: "kith/oauth" })
+    .use(routeOptions)
     .get(
       "/auth/atproto/client-metadata.json",
       () => {
@@ -34,13 +36,13 @@ export function oauthRoutes(deps: SurfaceDeps, signIn: SignInDeps, atprotoClient
     .get(
       "/auth/:provider/authorize",
       async ({ params, query, request, set }) => {
-        throttle(deps, "oauth-authorize-ip", deps.clientIp(request), { limit: 30, windowMs: MINUTE });
         const { url } = await startOAuth(publicCtx(request), { provider: params.provider, redirectUri: query.redirect_uri, state: query.state, codeChallenge: query.code_challenge }, signIn);
         set.headers["cache-control"] = "no-store";
         if (query.mode === "json") return { url };
         return new Response(null, { status: 302, headers: { location: url, "cache-control": "no-store" } });
       },
       {
+        perIp: { bucket: "oauth-authorize-ip", limit: 30, windowMs: MINUTE },
         params: v.object({ provider: OAuthProvider }),
         query: v.object({
           redirect_uri: Uri,
@@ -60,19 +62,21 @@ export function oauthRoutes(deps: SurfaceDeps, signIn: SignInDeps, atprotoClient
     .post(
       "/auth/:provider/callback",
       async ({ params, body, request, set }) => {
-        throttle(deps, "oauth-callback-ip", deps.clientIp(request), { limit: 20, windowMs: MINUTE });
         set.headers["cache-control"] = "no-store";
         return finishOAuth(publicCtx(request), { provider: params.provider, code: body.code, state: body.state, redirectUri: body.redirect_uri, codeVerifier: body.code_verifier, iss: body.iss }, signIn);
       },
       {
+        perIp: { bucket: "oauth-callback-ip", limit: 20, windowMs: MINUTE },
         params: v.object({ provider: OAuthProvider }),
-        body: v.object({
-          code: v.pipe(v.string(), v.minLength(1), v.maxLength(2048)),
-          state: State,
-          redirect_uri: Uri,
-          code_verifier: v.optional(v.pipe(v.string(), v.regex(CODE_VERIFIER_PATTERN, "43-128 characters of A-Z a-z 0-9 - . _ ~"))),
-          iss: v.optional(v.pipe(v.string(), v.maxLength(2048), v.description("The `iss` of the authorization response (RFC 9207; AT Protocol)"))),
-        }),
+        body: jsonBody(
+          v.object({
+            code: v.pipe(v.string(), v.minLength(1), v.maxLength(2048)),
+            state: State,
+            redirect_uri: Uri,
+            code_verifier: v.optional(v.pipe(v.string(), v.regex(CODE_VERIFIER_PATTERN, "43-128 characters of A-Z a-z 0-9 - . _ ~"))),
+            iss: v.optional(v.pipe(v.string(), v.maxLength(2048), v.description("The `iss` of the authorization response (RFC 9207; AT Protocol)"))),
+          }),
+        ),
         response: { 200: TokenPairDoc, ...errors(400, 404, 429, 503) },
         detail: tag(
           "Finish an OAuth sign-in: the code for a TokenPair",
