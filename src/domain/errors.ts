@@ -10,6 +10,7 @@ export const DOMAIN_ERROR_CODES = [
   "conflict",
   "payload_too_large",
   "unsupported_media_type",
+  "headers_too_large",
   "rate_limited",
   "unavailable",
   "internal_error",

@@ -11,6 +11,7 @@ export const STATUS_OF: Record<DomainErrorCode, number> = {
   conflict: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  headers_too_large: 431,
   rate_limited: 429,
   unavailable: 503,
   internal_error: 500,

@@ -6,6 +6,12 @@ import { bodySpecOf, type BodySpec } from "../schemas/body.ts";
 import { isJsonRequest, readRawBody } from "./raw-body.ts";
 import { bodyReader, type PerIpRule, type RouteHooks } from "./route-options.ts";
 
+/**
+ * The URL and header block a client may send. Bun refuses past 16 KiB by itself, with an empty
+ * 431; under this limit the refusal comes from the node, with a body.
+ */
+export const MAX_HEADER_BYTES = 12 * 1024;
+
 /** Limits of every JSON body unless its `jsonBody(…, {maxBytes})` says otherwise. */
 export const BODY_LIMITS = { maxBytes: 64 * 1024, maxDepth: 32, maxValues: 4096 } as const;
 
@@ -41,6 +47,15 @@ export function requestGate(deps: SurfaceDeps, routes: () => RouteList) {
     return readBody(context.request, spec.body);
   };
   return new Elysia({ name: "kith/request-gate" })
+    .onRequest(({ request }) => {
+      if (headerBytes(request) > MAX_HEADER_BYTES) {
+        throw new DomainError("headers_too_large", `the URL and headers are larger than ${MAX_HEADER_BYTES} bytes`);
+      }
+      // Elysia's router reads the path from the URL's 11th character on ("http://" and a host of
+      // at least four), so a one- to three-character Host would route GET /abc/api/… as /api/….
+      const url = request.url;
+      if (url.indexOf("/", url.indexOf("://") + 3) < 11) throw new DomainError("invalid_input", "the Host header is too short (at least 4 characters)");
+    })
     .onParse({ as: "global" }, gate)
     .onTransform({ as: "global" }, (context) => {
       // Requests without a parse stage (GET, HEAD) are counted here, still before validation.
@@ -48,6 +63,14 @@ export function requestGate(deps: SurfaceDeps, routes: () => RouteList) {
       const spec = specOf(context);
       if (spec?.perIp) throttle(deps, spec.perIp.bucket, context.request, spec.perIp);
     });
+}
+
+function headerBytes(request: Request): number {
+  let n = request.url.length;
+  request.headers.forEach((value, name) => {
+    n += name.length + value.length + 4; // ": " and CRLF
+  });
+  return n;
 }
 
 function routeTable(routes: RouteList): Map<string, RouteSpec> {
