@@ -9,7 +9,8 @@ import type { SurfaceDeps } from "../deps.ts";
 import { routeOptions } from "../plugins/route-options.ts";
 import { jsonBody } from "../schemas/body.ts";
 import { OAuthProvider, State, TokenPairDoc } from "../schemas/auth.ts";
-import { errors } from "../schemas/common.ts";
+import { errorResponse, errors } from "../schemas/common.ts";
+import { jsonDocument } from "./wellknown.routes.ts";
 
 const MINUTE = 60_000;
 const Uri = v.pipe(v.string(), v.maxLength(2048), v.url(), v.description("Absolute URI, exactly as on the node's allowlist (KITH_OAUTH_REDIRECT_URIS)"));
@@ -31,7 +32,12 @@ export function oauthRoutes(deps: SurfaceDeps, signIn: SignInDeps, atprotoClient
         if (!doc) throw notFound("AT Protocol sign-in");
         return new Response(JSON.stringify(doc), { headers: { "content-type": "application/json", "cache-control": "max-age=300" } });
       },
-      { detail: tag("AT Protocol OAuth client metadata", "This node's client_id document for AT Protocol sign-in (404 when not configured)") },
+      {
+        detail: {
+          ...tag("AT Protocol OAuth client metadata", "This node's client_id document for AT Protocol sign-in (404 when not configured)"),
+          responses: { ...jsonDocument("AT Protocol OAuth client metadata"), 404: errorResponse("AT Protocol sign-in is not configured") },
+        },
+      },
     )
     .get(
       "/auth/:provider/authorize",
@@ -52,11 +58,14 @@ export function oauthRoutes(deps: SurfaceDeps, signIn: SignInDeps, atprotoClient
           mode: v.optional(v.picklist(["redirect", "json"]), "redirect"),
         }),
         response: { 200: v.object({ url: v.pipe(v.string(), v.description("The provider's authorization URL")) }), ...errors(400, 404, 429, 503) },
-        detail: tag(
-          "Start signing in with google, apple or atproto",
-          "302 to the provider (mode=redirect, the default) or 200 {url} (mode=json). The redirect_uri must be on the allowlist; the " +
-            "state is single-use. 404 when the provider is not configured, 503 when it cannot be reached.",
-        ),
+        detail: {
+          ...tag(
+            "Start signing in with google, apple or atproto",
+            "302 to the provider (mode=redirect, the default) or 200 {url} (mode=json). The redirect_uri must be on the allowlist; the " +
+              "state is single-use. 404 when the provider is not configured, 503 when it cannot be reached.",
+          ),
+          responses: { 302: { description: "To the provider's authorization URL", headers: { location: { schema: { type: "string", format: "uri" } } } } },
+        },
       },
     )
     .post(
