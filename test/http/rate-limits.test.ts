@@ -61,28 +61,19 @@ describe("per-address limits", () => {
     expect(await json(limited)).toMatchObject({ error: "rate_limited", code: "rate_limited", protocol: "ink/0.1" });
   });
 
-  test("the intent endpoint: 120 requests per minute per address, then 429 with Retry-After; other addresses and the next minute are not affected", async () => {
+  test("the intent endpoint (120 per minute per address) and the agent-card query (60): then 429 with Retry-After; other addresses and the next minute are not affected", async () => {
     node = bootTestApp();
-    const path = `/ink/v1/${encodeURIComponent(node.agentId!)}/intent`;
-    for (let i = 0; i < 120; i++) expect((await send(node, "POST", path, "198.51.100.20")).status).not.toBe(429);
-    const limited = await send(node, "POST", path, "198.51.100.20");
-    expect(limited.status).toBe(429);
-    expect(await json(limited)).toMatchObject({ error: "rate_limited", code: "rate_limited", protocol: "ink/0.1" });
-    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
-    expect((await send(node, "POST", path, "198.51.100.21")).status).not.toBe(429);
+    const id = encodeURIComponent(node.agentId!);
+    for (const [n, { path, limit }] of [{ path: `/ink/v1/${id}/intent`, limit: 120 }, { path: `/ink/v1/${id}/agent-card-query`, limit: 60 }].entries()) {
+      for (let i = 0; i < limit; i++) expect((await send(node, "POST", path, `198.51.100.${20 + n}`)).status).not.toBe(429);
+      const limited = await send(node, "POST", path, `198.51.100.${20 + n}`);
+      expect({ path, status: limited.status }).toEqual({ path, status: 429 });
+      expect(await json(limited)).toMatchObject({ error: "rate_limited", code: "rate_limited", protocol: "ink/0.1" });
+      expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
+      expect((await send(node, "POST", path, "198.51.100.99")).status).not.toBe(429);
+    }
     node.clock.advance(60_000);
-    expect((await send(node, "POST", path, "198.51.100.20")).status).not.toBe(429);
-  });
-
-  test("the agent-card query: 60 requests per minute per address, then 429 with Retry-After", async () => {
-    node = bootTestApp();
-    const path = `/ink/v1/${encodeURIComponent(node.agentId!)}/agent-card-query`;
-    for (let i = 0; i < 60; i++) expect((await send(node, "POST", path, "198.51.100.30")).status).not.toBe(429);
-    const limited = await send(node, "POST", path, "198.51.100.30");
-    expect(limited.status).toBe(429);
-    expect(await json(limited)).toMatchObject({ error: "rate_limited", code: "rate_limited", protocol: "ink/0.1" });
-    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
-    expect((await send(node, "POST", path, "198.51.100.31")).status).not.toBe(429);
+    expect((await send(node, "POST", `/ink/v1/${id}/intent`, "198.51.100.20")).status).not.toBe(429);
   });
 });
 

@@ -40,7 +40,8 @@ export function requestGate(deps: SurfaceDeps, routes: () => RouteList) {
   };
   const gate = async (context: { request: Request; route: string }, _contentType: string): Promise<unknown> => {
     const spec = specOf(context);
-    if (!spec) return undefined;
+    // Never fall back to Elysia's own parsers: they are what this gate replaces.
+    if (!spec) throw new Error(`request gate: no route ${context.request.method} ${context.route}`);
     if (spec.perIp) throttle(deps, spec.perIp.bucket, context.request, spec.perIp);
     if (spec.kind === "raw") return null; // read by the route itself, after its own checks
     if (spec.kind === "own") return undefined;
