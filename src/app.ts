@@ -27,6 +27,7 @@ import { oauthRoutes } from "./http/surfaces/oauth.routes.ts";
 import { ownerRoutes } from "./http/surfaces/owner.routes.ts";
 import { createLogMailer } from "./mail/log-mailer.ts";
 import { listSignInProviders } from "./domain/owner/list-sign-in-providers.ts";
+import { REFRESH_REUSE_GRACE_MS } from "./domain/owner/owner.ts";
 import { buildSignIn, defaultAuthOptions, type AuthOptions } from "./sign-in-setup.ts";
 import { ownerAudience } from "./security/owner-token.ts";
 import { DEFAULT_REVALIDATE_MS, type DiscoveryDeps } from "./domain/discovery/deps.ts";
@@ -178,7 +179,7 @@ function oauthMetadata(publicUrl: string, providers: string[]): Record<string, u
       ),
       ...(oauth.includes("atproto") ? { atproto_client_id: `${publicUrl}/auth/atproto/client-metadata.json` } : {}),
       access_token: { type: "JWT", alg: "HS256", lifetime_seconds: 900, audience: ownerAudience(publicUrl), stateless: true },
-      refresh_token: { rotation: true, reuse_revokes_session: true, lifetime_seconds: 30 * 24 * 3600 },
+      refresh_token: { rotation: true, reuse_revokes_session: true, reuse_grace_seconds: REFRESH_REUSE_GRACE_MS / 1000, lifetime_seconds: 30 * 24 * 3600 },
     },
   };
 }

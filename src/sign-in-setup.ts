@@ -67,6 +67,7 @@ export function buildSignIn(auth: AuthOptions, node: { publicUrl: string }, cloc
   const signIn: SignInDeps = {
     tokens: createOwnerTokens({ key: deriveKey(auth.secret, "owner-jwt"), publicUrl: node.publicUrl, now }),
     codeKey: deriveKey(auth.secret, "owner-code"),
+    refreshKey: deriveKey(auth.secret, "owner-refresh"),
     ownerEmail: auth.ownerEmail,
     mailer: auth.mailer,
     publicUrl: node.publicUrl,

@@ -1,7 +1,8 @@
 import type { Actor, Ctx, Logger } from "../domain/context.ts";
 import type { NodeIdentity } from "../domain/identity/agent.ts";
 import { DomainError } from "../domain/errors.ts";
-import { addressKey, type MemoryRateLimiter, type RateDecision, type RateRule } from "../security/rate-limit.ts";
+import { clientKey } from "../security/client-key.ts";
+import type { MemoryRateLimiter, RateDecision, RateRule } from "../security/rate-limit.ts";
 
 /**
  * What every surface receives from the composition root. Surfaces never see the database: they
@@ -19,7 +20,7 @@ export interface SurfaceDeps {
 
 /** Counts one request of the client in `bucket`, keyed by its address (an IPv6 client by its /64). */
 export function consumeClient(deps: SurfaceDeps, bucket: string, request: Request, rule: RateRule): RateDecision {
-  return deps.limiter.consume(bucket, addressKey(deps.clientIp(request)), rule, deps.now());
+  return deps.limiter.consume(bucket, clientKey(deps.clientIp(request)), rule, deps.now());
 }
 
 /** Per-client throttle on the in-memory limiter: throws `rate_limited` (429 + Retry-After). */

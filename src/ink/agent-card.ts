@@ -3,6 +3,7 @@
 import * as v from "valibot";
 import { isValidEndpointUrl } from "./endpoint-url.ts";
 import { REGISTERED_INTENTS } from "./intents.ts";
+import { type KeyKind, decodeMultibaseKey } from "./multibase.ts";
 import { ProfileSnapshot } from "./payloads.ts";
 import { check, loose, positiveInt, str, strictTimestamp, text } from "./schema-kit.ts";
 
@@ -10,31 +11,42 @@ const VISIBILITY = ["public", "network_only", "capability_gated", "private"] as 
 export type Visibility = (typeof VISIBILITY)[number];
 
 const endpointUrl = v.pipe(v.string(), v.check((s: string) => isValidEndpointUrl(s), "endpoint URL grammar"));
-// Form only here (INK §11): `z` prefix, ≤128. Decoding and the multicodec role are checked when
-// keys are extracted for use (docs/decisions/ink-vectors-vs-spec.md, full-card vector).
-const multibaseForm = v.pipe(v.string(), v.startsWith("z"), v.maxLength(128));
+// INK §11: `z` prefix, ≤128 units, and (0.19 role rule, §2.3) it must decode to 32 bytes under
+// the multicodec of its role: Ed25519 (0xed01) for signing slots and the top-level legacy key,
+// X25519 (0xec01) for encryption slots. A key of the other role rejects the whole card.
+const multibaseKey = (kind: KeyKind) =>
+  v.pipe(
+    v.string(),
+    v.startsWith("z"),
+    v.maxLength(128),
+    v.check((s: string) => decodeMultibaseKey(s)?.kind === kind, `expected a multibase ${kind === "ed25519" ? "Ed25519" : "X25519"} key`),
+  );
 // Card capability arrays use the registered names ([C1]: vector bad-intent-enum-rejects).
 const intentList = v.pipe(v.array(v.picklist(REGISTERED_INTENTS)), v.maxLength(32));
 
-/** One entry of `keys.signing` / `keys.encryption` (INK §10). */
+/** One entry of `keys.signing` / `keys.encryption` (INK §10); the slot checks the key's role. */
 export const CardKeyEntry = loose({
   keyId: text(128),
   algorithm: v.picklist(["Ed25519", "X25519"]),
-  publicKeyMultibase: multibaseForm,
+  publicKeyMultibase: v.pipe(v.string(), v.startsWith("z"), v.maxLength(128)),
   status: v.picklist(["active", "retired", "revoked"]),
   validFrom: strictTimestamp,
   validUntil: v.optional(strictTimestamp),
   revokedAt: v.optional(strictTimestamp),
-  revokeReason: v.optional(str(500)),
+  // INK §10 gives revokeReason no cap, §11 none for supportedTransports: the card's 64 KiB bounds them.
+  revokeReason: v.optional(v.string()),
 });
 export type CardKeyEntry = v.InferOutput<typeof CardKeyEntry>;
+
+const roleKey = { Ed25519: multibaseKey("ed25519"), X25519: multibaseKey("x25519") };
 
 const keyList = (algorithm: "Ed25519" | "X25519") =>
   v.pipe(
     v.array(CardKeyEntry),
     v.maxLength(32),
-    // 0.19 role rule: a slot holds only its own algorithm.
+    // 0.19 role rule: a slot holds only its own algorithm, in label and in key bytes.
     v.check((keys) => keys.every((k) => k.algorithm === algorithm), `${algorithm} keys only`),
+    v.check((keys) => keys.every((k) => v.is(roleKey[algorithm], k.publicKeyMultibase)), `${algorithm} key bytes only`),
     v.check((keys) => new Set(keys.map((k) => k.keyId)).size === keys.length, "keyIds must be unique"),
   );
 
@@ -60,7 +72,7 @@ export const AgentCard = v.pipe(
     atprotoRecordUri: v.optional(str(2048)),
     endpoint: endpointUrl,
     inboxEndpoint: v.optional(endpointUrl),
-    publicKeyMultibase: multibaseForm,
+    publicKeyMultibase: multibaseKey("ed25519"),
     profileSnapshot: v.optional(ProfileSnapshot),
     capabilities: loose({
       intentsAccepted: intentList,
@@ -105,7 +117,7 @@ export const AgentCard = v.pipe(
     governance: v.optional(
       loose({
         maxAcceptedDelegationDepth: v.optional(positiveInt),
-        supportedTransports: v.optional(v.pipe(v.array(str(64)), v.maxLength(16))),
+        supportedTransports: v.optional(v.array(v.string())),
         supportsCapabilityGatedDiscovery: v.optional(v.boolean()),
         handshakeBudget: v.optional(
           loose({

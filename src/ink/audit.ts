@@ -68,13 +68,14 @@ export function signAuditEvent(event: AuditEvent, secretKey: Uint8Array): { ok: 
 
 /**
  * Verify `agentSignature` rotation-aware: artifact clock = the event's own `timestamp`
- * (unparseable fails closed), hint = `signingKeyId`; retired-in-window keys verify, revoked never.
+ * (unparseable fails closed for a key set), hint = `signingKeyId`; retired-in-window keys verify,
+ * revoked never. A single pinned key (`bootstrap`) has no window, so it needs no clock.
  */
 export function verifyAuditEventSignature(event: unknown, keys: SenderKeys, verifier: Ed25519Verifier = nobleStrictVerifier): KeyVerifyResult {
   const text = auditEventCanonical(event);
   const sig = decodeSignature((event as { agentSignature?: unknown } | null)?.agentSignature);
-  const at = parseTimestamp((event as { timestamp?: unknown } | null)?.timestamp);
-  if (text === null || sig === null || at === null) return { ok: false, reason: "signature_verification_failed" };
+  const at = parseTimestamp((event as { timestamp?: unknown } | null)?.timestamp) ?? Number.NaN;
+  if (text === null || sig === null || (Number.isNaN(at) && keys?.kind !== "bootstrap")) return { ok: false, reason: "signature_verification_failed" };
   const hint = (event as { signingKeyId?: unknown }).signingKeyId;
   const message = utf8(EVENT_DOMAIN + text);
   return verifyWithSenderKeys(keys, at, typeof hint === "string" ? hint : null, (pk) => verifier(pk, message, sig));

@@ -9,7 +9,8 @@ import { type Ed25519Verifier, nobleStrictVerifier } from "./ed25519.ts";
 import { decodeEd25519PublicKey } from "./multibase.ts";
 import { cardSigningSet, equalBytes, parseRotationChain, sameSigningSet, walkLinks } from "./rotation-chain.ts";
 
-export type ContinuityFailure = "unsigned_after_signed" | "key_set_rollback" | "unreachable_signer";
+/** INK's reason codes for a card that breaks continuity with the cached authenticated one. */
+export type ContinuityFailure = "unsigned_after_authenticated" | "continuity_version_regression" | "continuity_unreachable_key";
 
 export type ContinuityResult = { ok: true } | { ok: false; reason: ContinuityFailure; issue: string };
 
@@ -23,10 +24,18 @@ export type ContinuityResult = { ok: true } | { ok: false; reason: ContinuityFai
  * link's set equal to the incoming `keys.signing`). Never throws.
  */
 export function checkCardContinuity(cached: unknown, incoming: unknown, options: { verifier?: Ed25519Verifier } = {}): ContinuityResult {
+  return isSignedCard(cached) ? checkContinuityFromAuthenticated(cached, incoming, options.verifier) : { ok: true };
+}
+
+/**
+ * The same rules for a cached card the caller knows was authenticated, whether or not it still
+ * carries its `cardSignature` (a cache may store cards without it; the vectors pass them so).
+ */
+export function checkContinuityFromAuthenticated(cached: unknown, incoming: unknown, verifier: Ed25519Verifier = nobleStrictVerifier): ContinuityResult {
   try {
-    return check(cached, incoming, options.verifier ?? nobleStrictVerifier);
+    return check(cached, incoming, verifier);
   } catch {
-    return fail("unreachable_signer", "continuity could not be checked");
+    return fail("continuity_unreachable_key", "continuity could not be checked");
   }
 }
 
@@ -36,18 +45,18 @@ export function isSignedCard(card: unknown): boolean {
 }
 
 function check(cached: unknown, incoming: unknown, verifier: Ed25519Verifier): ContinuityResult {
-  if (!isSignedCard(cached)) return { ok: true };
-  const old = cached as Record<string, unknown>;
-  if (!isSignedCard(incoming)) return fail("unsigned_after_signed", "the cached card is signed; an unsigned card of this principal is refused");
+  if (!isPlainObject(cached)) return fail("continuity_unreachable_key", "the cached card is not a JSON object");
+  const old = cached;
+  if (!isSignedCard(incoming)) return fail("unsigned_after_authenticated", "the cached card is signed; an unsigned card of this principal is refused");
   const next = incoming as Record<string, unknown>;
   const oldVersion = versionOf(old);
   const newVersion = versionOf(next);
-  if (newVersion < oldVersion) return fail("key_set_rollback", `keySetVersion ${newVersion} is lower than the cached ${oldVersion}`);
+  if (newVersion < oldVersion) return fail("continuity_version_regression", `keySetVersion ${newVersion} is lower than the cached ${oldVersion}`);
   const signer = selectCardSigner(next);
-  if (!signer.ok) return fail("unreachable_signer", signer.issue);
+  if (!signer.ok) return fail("continuity_unreachable_key", signer.issue);
   const trusted = nonRevokedKeys(old);
   if (trusted.some((k) => equalBytes(k.publicKey, signer.publicKey))) return { ok: true };
-  if (newVersion === oldVersion) return fail("unreachable_signer", "the signing key is not in the cached card's non-revoked signing set");
+  if (newVersion === oldVersion) return fail("continuity_unreachable_key", "the signing key is not in the cached card's non-revoked signing set");
   return reachThroughChain(next, oldVersion, newVersion, trusted, verifier);
 }
 
@@ -59,13 +68,16 @@ function reachThroughChain(
   trusted: ReadonlyArray<{ keyId: string; publicKey: Uint8Array }>,
   verifier: Ed25519Verifier,
 ): ContinuityResult {
-  const unreachable = (why: string) => fail("unreachable_signer", `the signing key is not reachable from the cached card: ${why}`);
+  const unreachable = (why: string) => fail("continuity_unreachable_key", `the signing key is not reachable from the cached card: ${why}`);
   if (!hasOwn(card, "rotationChain") || !Array.isArray(card.rotationChain)) return unreachable("no rotationChain");
   const links = parseRotationChain(card.rotationChain);
   if (!Array.isArray(links)) return unreachable(links.issue);
   const above = links.filter((l) => l.keySetVersion > oldVersion);
   if (above.length === 0 || above[0]!.keySetVersion !== oldVersion + 1) return unreachable(`the chain has no link at version ${oldVersion + 1}`);
-  const first = (link: { prevKeyId: unknown }) => trusted.find((k) => k.keyId === link.prevKeyId)?.publicKey ?? `prevKeyId ${JSON.stringify(link.prevKeyId)} is not a non-revoked key of the cached card`;
+  const first = (link: { prevKeyId: unknown }) => {
+    const key = trusted.find((k) => k.keyId === link.prevKeyId)?.publicKey;
+    return key === undefined ? `prevKeyId ${JSON.stringify(link.prevKeyId)} is not a non-revoked key of the cached card` : [key];
+  };
   const walked = walkLinks(above, first, verifier, (i) => `link at version ${oldVersion + 1 + i}`);
   if (walked !== null) return unreachable(walked.issue);
   const head = above[above.length - 1]!;

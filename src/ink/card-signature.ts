@@ -22,23 +22,29 @@ export const CARD_SIGNATURE_DOMAIN = "ink/agent-card\n";
 /** INK §13 / [C16]: the keyId a legacy (single-key) card is signed under. */
 export const LEGACY_CARD_KEY_ID = "bootstrap";
 
+/** INK's reason codes for a card proof that fails (`invalid_card`: structurally malformed). */
 export type CardProofFailure =
-  | "malformed_proof"
-  | "missing_key_set_version"
-  | "signer_not_current"
+  | "invalid_card"
+  | "duplicate_key_id"
+  | "missing_current_signing_key_id"
+  | "signer_absent_from_signing"
   | "signer_not_active"
-  | "invalid_signer_key"
-  | "bad_signature"
-  | "unrooted"
+  | "signer_not_current"
+  | "legacy_bootstrap_mismatch"
+  | "invalid_key_encoding"
+  | "invalid_signature"
+  | "missing_key_set_version"
+  | "genesis_key_mismatch"
+  | "unrooted_principal"
   | RotationChainFailure
-  | "chain_head_version"
-  | "chain_head_mismatch"
-  | "did_web_key_not_found";
+  | "head_version_mismatch"
+  | "head_set_mismatch"
+  | "didweb_signer_not_anchored";
 
 /**
  * How the signer was rooted: the key-derived id's genesis key, a rotation chain from it, a key of
- * the resolved did:web document, or nothing (did:web document not resolved, or a principal kind
- * INK gives no anchor for).
+ * the resolved did:web document (directly or through a chain rooted there), or nothing (did:web
+ * document not resolved).
  */
 export type CardAnchor = "genesis" | "rotation-chain" | "did-web" | "unanchored";
 
@@ -86,55 +92,70 @@ export function signAgentCard<T extends Record<string, unknown>>(
  * (key-set card: keyId = `currentSigningKeyId`, an `active` entry; legacy card: `bootstrap` and
  * `publicKeyMultibase`), strict Ed25519 over the signing input, a positive `keySetVersion`, then
  * rooting: key-derived id → the genesis key or a `rotationChain` from it whose head is this card's
- * version and signing set; did:web → a key of the resolved DID document. Never throws.
+ * version and signing set; did:web → a key of the resolved DID document (or a chain rooted in
+ * one), `unanchored` while the document is not resolved; any other principal → `unrooted_principal`.
+ * Reasons are INK's codes. Never throws.
  */
 export function verifyAgentCardProof(card: unknown, options: CardProofOptions = {}): CardProofResult {
   try {
     return verify(card, options);
   } catch {
-    return reject("malformed_proof", "card proof could not be checked");
+    return reject("invalid_card", "card proof could not be checked");
   }
 }
 
 /**
  * The key a card names as its signer (the selection rule of INK §13), or why there is none.
- * Shared with the continuity check.
+ * Key-set card: `currentSigningKeyId` present, `cardSignature.keyId` names exactly one entry of
+ * `keys.signing`, which is `active` (no `revokedAt`), is the current one and holds an Ed25519 key.
+ * Legacy card: keyId `bootstrap` and the top-level key. Shared with the continuity check.
  */
 export function selectCardSigner(card: Record<string, unknown>): { ok: true; keyId: string; publicKey: Uint8Array } | { ok: false; reason: CardProofFailure; issue: string } {
   const proof = card.cardSignature;
   if (!isPlainObject(proof) || typeof proof.keyId !== "string" || proof.keyId.length < 1 || proof.keyId.length > 128) {
-    return reject("malformed_proof", "cardSignature must be {keyId, signature}");
+    return reject("invalid_card", "cardSignature must be {keyId, signature}");
   }
   const keyId = proof.keyId;
   const keys = card.keys;
-  if (isPlainObject(keys) && Array.isArray(keys.signing)) {
-    if (keyId !== card.currentSigningKeyId) return reject("signer_not_current", `cardSignature.keyId ${JSON.stringify(keyId)} is not the currentSigningKeyId`);
+  if (isPlainObject(keys) && hasOwn(keys, "signing") && keys.signing !== undefined) {
+    // A present but malformed set is never read as absent: that would demote the card to its
+    // legacy key and stop consulting the set that retires or revokes it (vectors *-bootstrap-signed).
+    if (!Array.isArray(keys.signing)) return reject("invalid_card", "keys.signing is not an array");
+    const ids = keys.signing.flatMap((k: unknown) => (isPlainObject(k) && typeof k.keyId === "string" ? [k.keyId] : []));
+    if (new Set(ids).size !== ids.length) return reject("duplicate_key_id", "keys.signing repeats a keyId");
+    if (typeof card.currentSigningKeyId !== "string") return reject("missing_current_signing_key_id", "a signed key-set card names its currentSigningKeyId");
     const entry = keys.signing.find((k: unknown) => isPlainObject(k) && k.keyId === keyId) as Record<string, unknown> | undefined;
+    if (entry === undefined) return reject("signer_absent_from_signing", `cardSignature.keyId ${JSON.stringify(keyId)} names no entry of keys.signing`);
     // INK §10: a present `revokedAt` makes a key unusable whatever its status says.
-    if (entry === undefined || entry.status !== "active" || (hasOwn(entry, "revokedAt") && entry.revokedAt !== undefined)) {
-      return reject("signer_not_active", `signing key ${JSON.stringify(keyId)} is not an active entry of keys.signing`);
+    if (entry.status !== "active" || (hasOwn(entry, "revokedAt") && entry.revokedAt !== undefined)) {
+      return reject("signer_not_active", `signing key ${JSON.stringify(keyId)} is not active`);
     }
+    if (keyId !== card.currentSigningKeyId) return reject("signer_not_current", `cardSignature.keyId ${JSON.stringify(keyId)} is not the currentSigningKeyId`);
     const publicKey = decodeEd25519PublicKey(entry.publicKeyMultibase);
-    if (publicKey === null) return reject("invalid_signer_key", `signing key ${JSON.stringify(keyId)} is not an Ed25519 key`);
+    if (publicKey === null) return reject("invalid_key_encoding", `signing key ${JSON.stringify(keyId)} is not an Ed25519 key`);
     return { ok: true, keyId, publicKey };
   }
-  if (keyId !== LEGACY_CARD_KEY_ID) return reject("signer_not_current", `a card without keys.signing is signed under keyId "${LEGACY_CARD_KEY_ID}"`);
+  if (keyId !== LEGACY_CARD_KEY_ID) return reject("legacy_bootstrap_mismatch", `a card without keys.signing is signed under keyId "${LEGACY_CARD_KEY_ID}"`);
   const publicKey = decodeEd25519PublicKey(card.publicKeyMultibase);
-  if (publicKey === null) return reject("invalid_signer_key", "publicKeyMultibase is not an Ed25519 key");
+  if (publicKey === null) return reject("invalid_key_encoding", "publicKeyMultibase is not an Ed25519 key");
   return { ok: true, keyId, publicKey };
 }
 
 function verify(card: unknown, options: CardProofOptions): CardProofResult {
-  if (!isPlainObject(card)) return reject("malformed_proof", "card is not a JSON object");
+  if (!isPlainObject(card)) return reject("invalid_card", "card is not a JSON object");
   if (!hasOwn(card, "cardSignature") || card.cardSignature === undefined) return { ok: true, kind: "unsigned" };
+  if (hasOwn(card, "keys") && card.keys !== undefined && !isPlainObject(card.keys)) return reject("invalid_card", "keys is not an object");
+  if (hasOwn(card, "rotationChain") && card.rotationChain !== undefined && !Array.isArray(card.rotationChain)) {
+    return reject("invalid_card", "rotationChain is not an array"); // never read as absent (vector malformed-rotation-chain-reject)
+  }
   const signer = selectCardSigner(card);
   if (!signer.ok) return signer;
   const signature = decodeSignature((card.cardSignature as Record<string, unknown>).signature);
-  if (signature === null) return reject("malformed_proof", "cardSignature.signature is not an 86-char base64url Ed25519 signature");
+  if (signature === null) return reject("invalid_card", "cardSignature.signature is not an 86-char base64url Ed25519 signature");
   const input = agentCardSigningInput(card);
-  if (!input.ok) return reject("malformed_proof", `card is not canonicalizable under INK's JCS profile (${input.reason})`);
+  if (!input.ok) return reject("invalid_card", `card is not canonicalizable under INK's JCS profile (${input.reason})`);
   const verifier = options.verifier ?? nobleStrictVerifier;
-  if (!verifier(signer.publicKey, utf8(input.text), signature)) return reject("bad_signature", "cardSignature does not verify under the signing key");
+  if (!verifier(signer.publicKey, utf8(input.text), signature)) return reject("invalid_signature", "cardSignature does not verify under the signing key");
   // INK §11: keySetVersion is a positive integer, required on a signed card (rollback compares it).
   const version = card.keySetVersion;
   if (typeof version !== "number" || !Number.isSafeInteger(version) || version < 1) {
@@ -143,35 +164,38 @@ function verify(card: unknown, options: CardProofOptions): CardProofResult {
   const signed = (anchor: CardAnchor): CardProofResult => ({ ok: true, kind: "signed", keyId: signer.keyId, publicKey: signer.publicKey, keySetVersion: version, anchor });
   const agentId = card.agentId;
   if (typeof agentId === "string" && KEY_DERIVED_PREFIXES.some((p) => agentId.startsWith(p))) {
-    const rooted = rootKeyDerived(card, agentId, signer.publicKey, version, verifier);
-    return rooted === null ? signed(hasChain(card) ? "rotation-chain" : "genesis") : rooted;
+    const genesis = agentIdPublicKey(agentId);
+    if (genesis === null) return reject("unrooted_principal", "the agent id does not decode to a genesis key");
+    if (!hasChain(card)) return equalBytes(genesis, signer.publicKey) ? signed("genesis") : reject("genesis_key_mismatch", "the signing key is not the genesis key and the card has no rotationChain");
+    const chained = rootThroughChain(card, [genesis], version, verifier);
+    return chained ?? signed("rotation-chain");
   }
   if (typeof agentId === "string" && agentId.startsWith("did:web:")) {
     const didKeys = options.didWebKeys;
     if (!Array.isArray(didKeys)) return signed("unanchored");
-    if (!didKeys.some((k) => k instanceof Uint8Array && equalBytes(k, signer.publicKey))) {
-      return reject("did_web_key_not_found", "the signing key is not a verification method of the did:web document");
-    }
+    const roots = didKeys.filter((k): k is Uint8Array => k instanceof Uint8Array);
+    // A chain on a did:web card roots its link 1 in the DID document (vector didweb-with-chain-accept).
+    if (hasChain(card)) return rootThroughChain(card, roots, version, verifier) ?? signed("did-web");
+    if (!roots.some((k) => equalBytes(k, signer.publicKey))) return reject("didweb_signer_not_anchored", "the signing key is not a verification method of the did:web document");
     return signed("did-web");
   }
-  return signed("unanchored");
+  // INK §13 defines trust roots for key-derived ids and did:web only (vector unrooted-principal-reject).
+  return reject("unrooted_principal", "INK defines no trust root for this principal kind");
 }
 
-/** Null when the signer of a key-derived card is rooted at its genesis key (INK §13). */
-function rootKeyDerived(card: Record<string, unknown>, agentId: string, signer: Uint8Array, version: number, verifier: Ed25519Verifier): CardProofResult | null {
-  const genesis = agentIdPublicKey(agentId);
-  if (genesis === null) return reject("unrooted", "the agent id does not decode to a genesis key");
-  if (!hasChain(card)) {
-    return equalBytes(genesis, signer) ? null : reject("unrooted", "the signing key is not the genesis key and the card has no rotationChain");
-  }
+/**
+ * Null when `rotationChain` roots at one of `roots` (link 1), walks to its head, and the head binds
+ * this card: its version is `keySetVersion` and its set is `keys.signing` (so it holds the signer).
+ */
+function rootThroughChain(card: Record<string, unknown>, roots: readonly Uint8Array[], version: number, verifier: Ed25519Verifier): CardProofResult | null {
   const links = parseRotationChain(card.rotationChain);
   if (!Array.isArray(links)) return reject(links.reason, links.issue);
-  const walked = walkLinks(links, () => genesis, verifier);
+  const walked = walkLinks(links, () => (roots.length > 0 ? roots : "no root key to verify link 1"), verifier);
   if (walked !== null) return reject(walked.reason, walked.issue);
   const head = links[links.length - 1]!;
-  if (head.keySetVersion !== version) return reject("chain_head_version", `chain head version ${head.keySetVersion} is not the card keySetVersion ${version}`);
+  if (head.keySetVersion !== version) return reject("head_version_mismatch", `chain head version ${head.keySetVersion} is not the card keySetVersion ${version}`);
   const set = cardSigningSet(card);
-  if (set === null || !sameSigningSet(head.signing, set)) return reject("chain_head_mismatch", "chain head signing set differs from keys.signing (keyId, key or status)");
+  if (set === null || !sameSigningSet(head.signing, set)) return reject("head_set_mismatch", "chain head signing set differs from keys.signing (keyId, key or status)");
   return null;
 }
 

@@ -2,8 +2,10 @@
 // Tolerant objects (unknown members ignored), no embedded signature: authenticity is the
 // transport signature, whose PATH binds the message kind (a /challenge signature fails at /rejection).
 import * as v from "valibot";
+import { type Ed25519Verifier, nobleStrictVerifier } from "./ed25519.ts";
 import { check, loose, positiveInt, str, text } from "./schema-kit.ts";
 import { parseHandshakeTimestamp } from "./timestamp.ts";
+import { type SignInput, verifyTransportSignature } from "./transport.ts";
 import { isAcceptedMessageType, type Wordmark } from "./wordmark.ts";
 
 export type HandshakeKind = "challenge" | "rejection" | "resolution";
@@ -76,4 +78,23 @@ export function validateHandshakeMessage(message: unknown, wordmark: Wordmark): 
   if (kind === undefined) return { ok: false, reason: "unsupported_intent", issue: "type" };
   const r = check(SCHEMAS[kind], message);
   return r.ok ? { ok: true, kind, message: message as Record<string, unknown> } : { ok: false, reason: "invalid_handshake", issue: r.issue };
+}
+
+export type SignedHandshakeResult = HandshakeResult | { ok: false; reason: "invalid_signature"; issue: string };
+
+/**
+ * A delivered handshake message (INK §17, H5/H6): the schema, then the §6 transport signature over
+ * the body exactly as delivered, for the path and recipient it was delivered to. An embedded
+ * `signature` member is an ignored unknown member, never provenance; both checks must pass.
+ */
+export function verifySignedHandshake(
+  input: { signInput: SignInput; signature: unknown; publicKey: Uint8Array },
+  wordmark: Wordmark,
+  verifier: Ed25519Verifier = nobleStrictVerifier,
+): SignedHandshakeResult {
+  const shape = validateHandshakeMessage(input.signInput?.body, wordmark);
+  if (!shape.ok) return shape;
+  if (input.signInput.timestamp !== shape.message.timestamp) return { ok: false, reason: "invalid_handshake", issue: "the transport timestamp must be the body's timestamp" };
+  if (!verifyTransportSignature(input.signInput, input.signature, input.publicKey, verifier)) return { ok: false, reason: "invalid_signature", issue: "the transport signature does not verify" };
+  return shape;
 }

@@ -91,8 +91,8 @@ function classifyIpv6(h: string): HostClass {
   return "public";
 }
 
-/** String-level expansion of a lowercase IPv6 literal to 8 groups; null for anything malformed (INK §14 step 4). */
-export function expandIpv6(h: string): number[] | null {
+/** String-level expansion to 8 groups; null for anything malformed (INK §14 step 4). */
+function expandIpv6(h: string): number[] | null {
   let text = h;
   let tail: number[] = [];
   const lastColon = text.lastIndexOf(":");

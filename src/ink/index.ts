@@ -114,11 +114,10 @@ export { type CardValidation, type Visibility, AgentCard, CardKeyEntry, CardDisc
  */
 export { isValidEndpointUrl, endpointPath, endpointHostname } from "./endpoint-url.ts";
 /**
- * SSRF host gate (INK §14), and the IPv6 literal parser it uses.
+ * SSRF host gate (INK §14).
  * @example classifyHost("169.254.169.254") // "private"
- * @example expandIpv6("2001:db8::1") // [0x2001, 0xdb8, 0, 0, 0, 0, 0, 1]
  */
-export { type HostClass, classifyHost, isPublicHostname, expandIpv6 } from "./hostname.ts";
+export { type HostClass, classifyHost, isPublicHostname } from "./hostname.ts";
 
 // ── Ed25519, signatures, headers ─────────────────────────────────────────────────────────────
 /**
@@ -316,9 +315,15 @@ export {
 } from "./rotation-chain.ts";
 /**
  * The unsigned-card ratchet, rollback and signer continuity against a cached authenticated card.
- * @example checkCardContinuity(cachedCard, fetchedCard) // { ok: false, reason: "key_set_rollback", issue }
+ * @example checkCardContinuity(cachedCard, fetchedCard) // { ok: false, reason: "continuity_version_regression", issue }
  */
 export { type ContinuityFailure, type ContinuityResult, checkCardContinuity, isSignedCard } from "./card-continuity.ts";
+/**
+ * The whole §13 decision on a fetched card: proof and rooting, ratchet and continuity against the
+ * last authenticated card, did:web anchoring, the staged Phase C rule; INK's reasons and audit events.
+ * @example authenticateAgentCard(card, { agentId, cachedCard, didWeb: { status: "unavailable" } }) // { ok: true, reason: "signed_authenticated", auditEvent: "card.anchor_unverified", proof }
+ */
+export { type CardTrustOptions, type CardTrustResult, type CardTrustFailure, type DidWebResolution, authenticateAgentCard } from "./card-trust.ts";
 /**
  * The first-contact transcript decision (INK §15).
  * @example verifyFirstContact({ cardFetch, clientSupportedVersions, now, nonceStore, request, response, wordmark })

@@ -1,4 +1,5 @@
-// RFC 6962 Merkle tree consistency proofs for witness logs (AUDIT.md §6, witness profile).
+// RFC 6962 Merkle tree proofs for witness logs (AUDIT.md §6, audit and witness profiles):
+// consistency between two tree heads, inclusion of a leaf, and the later-checkpoint cross-check.
 //   leaf  = SHA-256(0x00 ‖ data)          (auditLeafHash in audit.ts)
 //   node  = SHA-256(0x01 ‖ left ‖ right)
 //   empty = SHA-256("")
@@ -38,9 +39,58 @@ export function verifyConsistencyProof(input: ConsistencyInput | unknown): Consi
   return walk(first, second, firstRoot, secondRoot, proof);
 }
 
+/**
+ * Does `proof` walk the leaf hash at `leafIndex` up to `rootHash` in a tree of `treeSize` leaves?
+ * INK lists the siblings top-down (root side first: the `inclusion-receipt` and
+ * `audit-query-response` vectors verify only so), the reverse of RFC 9162's `inclusion_path`; the
+ * walk itself is RFC 9162 §2.1.3.2 over the reversed list. Sizes exact below 2^53; ≤ 64 nodes.
+ */
+export function verifyInclusionProof(input: InclusionInput | unknown): InclusionResult {
+  if (typeof input !== "object" || input === null) return { ok: false, reason: "malformed_input" };
+  const { leafHash, leafIndex, treeSize, rootHash, proof } = input as Record<string, unknown>;
+  if (!isHash(leafHash) || !isHash(rootHash) || !isTreeSize(leafIndex) || !isTreeSize(treeSize)) return { ok: false, reason: "malformed_input" };
+  if (!isHashList(proof)) return { ok: false, reason: "malformed_input" };
+  if (leafIndex >= treeSize) return { ok: false, reason: "leaf_index_out_of_range" };
+  let fn = leafIndex;
+  let sn = treeSize - 1;
+  let r = fromHex(leafHash) as Uint8Array;
+  for (const p of [...proof].reverse()) {
+    if (sn === 0) return { ok: false, reason: "proof_length" };
+    const node = fromHex(p as string) as Uint8Array;
+    if (fn % 2 === 1 || fn === sn) {
+      r = nodeHash(node, r);
+      while (fn % 2 === 0 && fn !== 0) [fn, sn] = [half(fn), half(sn)];
+    } else {
+      r = nodeHash(r, node);
+    }
+    [fn, sn] = [half(fn), half(sn)];
+  }
+  if (sn !== 0) return { ok: false, reason: "proof_length" };
+  return toHex(r) === rootHash ? { ok: true } : { ok: false, reason: "root_mismatch" };
+}
+
+/**
+ * Anti-rollback against a later checkpoint of the same log (AUDIT §6): a smaller tree means the
+ * log was rewound, the same size with another root is a fork; a larger tree is consistent (it only
+ * grew; proving the prefix needs a consistency proof, which the caller may add). Null when consistent.
+ */
+export function checkLaterCheckpoint(treeSize: number, rootHash: string, later: unknown): "invalid_checkpoint" | "checkpoint_rollback" | "checkpoint_fork" | null {
+  if (typeof later !== "object" || later === null) return "invalid_checkpoint";
+  const { treeSize: size, rootHash: root } = later as Record<string, unknown>;
+  if (!isTreeSize(size) || !isHash(root)) return "invalid_checkpoint";
+  if (size < treeSize) return "checkpoint_rollback";
+  if (size === treeSize && root !== rootHash) return "checkpoint_fork";
+  return null;
+}
+
 /** 64 lowercase hex characters: the only spelling of a hash the witness profile accepts. */
 export function isHash(value: unknown): value is string {
   return typeof value === "string" && /^[0-9a-f]{64}$/.test(value);
+}
+
+/** A proof: an array of at most 64 hashes (holes count as malformed, so `every` alone will not do). */
+export function isHashList(value: unknown): value is string[] {
+  return Array.isArray(value) && value.length <= MAX_CONSISTENCY_PROOF_NODES && Array.from(value).every(isHash);
 }
 
 /** A tree size: a safe non-negative integer (2^53 and above are refused, never rounded). */
@@ -82,8 +132,7 @@ function parseInput(input: unknown): (Omit<ConsistencyInput, "proof"> & { proof:
   const { first, second, firstRoot, secondRoot, proof } = input as Record<string, unknown>;
   if (!isTreeSize(first) || !isTreeSize(second)) return "malformed_input";
   if (!isHash(firstRoot) || !isHash(secondRoot)) return "malformed_input";
-  if (!Array.isArray(proof) || proof.length > MAX_CONSISTENCY_PROOF_NODES) return "malformed_input";
-  for (let i = 0; i < proof.length; i++) if (!isHash(proof[i])) return "malformed_input";
+  if (!isHashList(proof)) return "malformed_input";
   return { first, second, firstRoot, secondRoot, proof: proof.slice() as string[] };
 }
 
@@ -119,3 +168,7 @@ export type ConsistencyFailure =
   | "second_root_mismatch";
 
 export type ConsistencyResult = { ok: true } | { ok: false; reason: ConsistencyFailure };
+
+export type InclusionInput = { leafHash: string; leafIndex: number; treeSize: number; rootHash: string; proof: readonly string[] };
+
+export type InclusionResult = { ok: true } | { ok: false; reason: "malformed_input" | "leaf_index_out_of_range" | "proof_length" | "root_mismatch" };

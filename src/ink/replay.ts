@@ -30,12 +30,16 @@ export function recordNonce(store: NonceStore, scope: string, nonce: string): No
   }
 }
 
-/** An in-memory store for tests and tools (not for the server: nonces must survive restarts). */
-export function createMemoryNonceStore(seed: Iterable<readonly [string, string]> = []): NonceStore & { size(): number } {
+/**
+ * An in-memory store for tests and tools (not for the server: nonces must survive restarts).
+ * `has` is the read a grant verifier makes before its last checks (grant-kit.ts).
+ */
+export function createMemoryNonceStore(seed: Iterable<readonly [string, string]> = []): NonceStore & { has(scope: string, nonce: string): boolean; size(): number } {
   const seen = new Set<string>();
   const key = (scope: string, nonce: string) => `${scope.length}:${scope}${nonce}`;
   for (const [scope, nonce] of seed) seen.add(key(scope, nonce));
   return {
+    has: (scope, nonce) => seen.has(key(scope, nonce)),
     addIfAbsent(scope, nonce) {
       const k = key(scope, nonce);
       if (seen.has(k)) return false;

@@ -31,7 +31,14 @@ export type RotationLink = {
 export type ParsedLinkKey = { keyId: string; publicKey: Uint8Array; status: "active" | "retired" | "revoked" };
 export type ParsedLink = { keySetVersion: number; signing: ParsedLinkKey[]; prevKeyId: unknown; signature: Uint8Array; input: Uint8Array };
 
-export type RotationChainFailure = "chain_malformed" | "chain_too_long" | "chain_version_gap" | "chain_link_signer" | "chain_link_signature";
+/** INK's reason codes for a chain that fails (`invalid_card`: a link or the chain is malformed). */
+export type RotationChainFailure =
+  | "invalid_card"
+  | "chain_too_long"
+  | "chain_duplicate_key_id"
+  | "chain_noncontiguous_version"
+  | "chain_link_signer_not_active"
+  | "chain_link_invalid_signature";
 export type ChainIssue = { reason: RotationChainFailure; issue: string };
 
 /** The signed text of a link: `ink/card-rotation\n` + JCS(link minus `signature`). */
@@ -55,49 +62,50 @@ export function signRotationLink(
   return { ok: true, link: { ...link, signature: encodeSignature(ed25519Sign(utf8(input.text), secretKey)) } };
 }
 
-/** Parse a published chain (array of 1..32 links); a string is the issue when it is malformed. */
+/** Parse a published chain (array of 1..32 links), or say why it is malformed. */
 export function parseRotationChain(chain: unknown): ParsedLink[] | ChainIssue {
-  if (!Array.isArray(chain)) return { reason: "chain_malformed", issue: "rotationChain is not an array" };
+  if (!Array.isArray(chain)) return { reason: "invalid_card", issue: "rotationChain is not an array" };
   if (chain.length > MAX_ROTATION_LINKS) return { reason: "chain_too_long", issue: `rotationChain has ${chain.length} links (at most ${MAX_ROTATION_LINKS})` };
   const links: ParsedLink[] = [];
   for (let i = 0; i < chain.length; i++) {
     const link = parseLink(chain[i], i === 0);
-    if (typeof link === "string") return { reason: "chain_malformed", issue: `rotationChain[${i}]: ${link}` };
+    if (!("input" in link)) return { reason: link.reason, issue: `rotationChain[${i}]: ${link.issue}` };
     links.push(link);
   }
   return links;
 }
 
 /**
- * Walk links in order: strictly +1 versions; the first link signed by `firstSigner(link)` (a key,
- * or an issue string when there is none); every later link by the key its `prevKeyId` names, which
+ * Walk links in order: strictly +1 versions; the first link signed by one of the root candidates
+ * `firstSigners(link)` returns (the genesis key, a did:web document's keys, a cached card's key;
+ * an issue string when there is none); every later link by the key its `prevKeyId` names, which
  * must be `active` in the previous link's set. Null when every signature verifies.
  */
 export function walkLinks(
   links: readonly ParsedLink[],
-  firstSigner: (link: ParsedLink) => Uint8Array | string,
+  firstSigners: (link: ParsedLink) => readonly Uint8Array[] | string,
   verifier: Ed25519Verifier,
   label = (i: number) => `rotationChain[${i}]`,
 ): ChainIssue | null {
   for (let i = 0; i < links.length; i++) {
     const link = links[i] as ParsedLink;
-    let key: Uint8Array;
     if (i === 0) {
-      const first = firstSigner(link);
-      if (typeof first === "string") return { reason: "chain_link_signer", issue: `${label(i)}: ${first}` };
-      key = first;
-    } else {
-      const prev = links[i - 1] as ParsedLink;
-      if (link.keySetVersion !== prev.keySetVersion + 1) {
-        return { reason: "chain_version_gap", issue: `${label(i)}: keySetVersion ${link.keySetVersion} does not follow ${prev.keySetVersion}` };
-      }
-      const signer = prev.signing.find((k) => k.keyId === link.prevKeyId);
-      if (signer === undefined || signer.status !== "active") {
-        return { reason: "chain_link_signer", issue: `${label(i)}: prevKeyId ${JSON.stringify(link.prevKeyId)} is not an active key of the previous link` };
-      }
-      key = signer.publicKey;
+      const roots = firstSigners(link);
+      // Link 1 rooting on no candidate fails as its signature (INK's link-1 reason, vector
+      // chain-link-1-unknown-member-mutated-reject).
+      if (typeof roots === "string") return { reason: "chain_link_invalid_signature", issue: `${label(i)}: ${roots}` };
+      if (!roots.some((k) => verifier(k, link.input, link.signature))) return { reason: "chain_link_invalid_signature", issue: `${label(i)}: signature does not verify under a root key` };
+      continue;
     }
-    if (!verifier(key, link.input, link.signature)) return { reason: "chain_link_signature", issue: `${label(i)}: signature does not verify` };
+    const prev = links[i - 1] as ParsedLink;
+    if (link.keySetVersion !== prev.keySetVersion + 1) {
+      return { reason: "chain_noncontiguous_version", issue: `${label(i)}: keySetVersion ${link.keySetVersion} does not follow ${prev.keySetVersion}` };
+    }
+    const signer = prev.signing.find((k) => k.keyId === link.prevKeyId);
+    if (signer === undefined || signer.status !== "active") {
+      return { reason: "chain_link_signer_not_active", issue: `${label(i)}: prevKeyId ${JSON.stringify(link.prevKeyId)} is not an active key of the previous link` };
+    }
+    if (!verifier(signer.publicKey, link.input, link.signature)) return { reason: "chain_link_invalid_signature", issue: `${label(i)}: signature does not verify` };
   }
   return null;
 }
@@ -132,29 +140,31 @@ export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
   return true;
 }
 
-function parseLink(value: unknown, first: boolean): ParsedLink | string {
-  if (!isPlainObject(value)) return "not an object";
+function parseLink(value: unknown, first: boolean): ParsedLink | ChainIssue {
+  const malformed = (issue: string): ChainIssue => ({ reason: "invalid_card", issue });
+  if (!isPlainObject(value)) return malformed("not an object");
   const version = value.keySetVersion;
-  if (typeof version !== "number" || !Number.isSafeInteger(version) || version < 1) return "keySetVersion is not a positive integer";
+  if (typeof version !== "number" || !Number.isSafeInteger(version) || version < 1) return malformed("keySetVersion is not a positive integer");
   if (!Array.isArray(value.signing) || value.signing.length < 1 || value.signing.length > MAX_LINK_KEYS) {
-    return `signing must hold 1..${MAX_LINK_KEYS} keys`;
+    return malformed(`signing must hold 1..${MAX_LINK_KEYS} keys`);
   }
   const signing: ParsedLinkKey[] = [];
   for (const entry of value.signing) {
     const k = parseKey(entry);
-    if (typeof k === "string") return `signing: ${k}`;
-    if (signing.some((s) => s.keyId === k.keyId)) return `signing: duplicate keyId ${k.keyId}`;
+    if (typeof k === "string") return malformed(`signing: ${k}`);
+    // A committed set that repeats a keyId makes the next link's signer ambiguous.
+    if (signing.some((s) => s.keyId === k.keyId)) return { reason: "chain_duplicate_key_id", issue: `signing: duplicate keyId ${k.keyId}` };
     signing.push(k);
   }
-  if (!hasOwn(value, "prevKeyId")) return "prevKeyId is missing";
+  if (!hasOwn(value, "prevKeyId")) return malformed("prevKeyId is missing");
   const prev = value.prevKeyId;
-  // Link 1 is signed by the genesis key whatever it names (a string, or null); later links name a key.
+  // Link 1 is signed by a root key whatever it names (a string, or null); later links name a key.
   const prevOk = first ? prev === null || (typeof prev === "string" && prev.length <= 128) : typeof prev === "string" && prev.length >= 1 && prev.length <= 128;
-  if (!prevOk) return "prevKeyId is not a key id";
+  if (!prevOk) return malformed("prevKeyId is not a key id");
   const signature = decodeSignature(value.signature);
-  if (signature === null) return "signature is not an 86-char base64url Ed25519 signature";
+  if (signature === null) return malformed("signature is not an 86-char base64url Ed25519 signature");
   const input = rotationLinkSigningInput(value);
-  if (!input.ok) return `not canonicalizable (${input.reason})`;
+  if (!input.ok) return malformed(`not canonicalizable (${input.reason})`);
   return { keySetVersion: version, signing, prevKeyId: prev, signature, input: utf8(input.text) };
 }
 

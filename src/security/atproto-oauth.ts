@@ -33,7 +33,8 @@ export interface AtprotoPending {
 
 export interface AtprotoClient {
   start(input: { redirectUri: string; state: string; codeVerifier: string }): Promise<{ url: string; pending: AtprotoPending }>;
-  finish(input: { code: string; redirectUri: string; codeVerifier: string; iss: string | null; pending: AtprotoPending }): Promise<{ did: string }>;
+  /** `iss` is required: the profile makes every authorization server send it (RFC 9207). */
+  finish(input: { code: string; redirectUri: string; codeVerifier: string; iss: string; pending: AtprotoPending }): Promise<{ did: string }>;
 }
 
 interface AuthServer {
@@ -44,6 +45,8 @@ interface AuthServer {
 }
 
 export const ATPROTO_SCOPE = "atproto";
+/** How long the owner's resolved DID, PDS and authorization server are reused between sign-ins. */
+export const RESOLUTION_TTL_MS = 5 * 60 * 1000;
 const DID_PATTERN = /^did:(plc:[a-z2-7]{24}|web:[A-Za-z0-9.%-]+)$/;
 export const HANDLE_PATTERN = /^([a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\.)+[a-zA-Z]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?$/;
 
@@ -136,10 +139,21 @@ export function createAtprotoClient(options: AtprotoOptions): AtprotoClient {
     throw new OutboundError(`${url}: DPoP nonce not accepted`);
   };
 
+  // Anyone can call authorize: without this, each call would make the node fetch the owner's DID
+  // document (from plc.directory, shared by everyone), PDS and server metadata again. Only the
+  // pushed request itself is per sign-in. A failed resolution is not kept.
+  let resolved: { did: string; server: AuthServer; at: number } | null = null;
+  const resolveCached = async (): Promise<{ did: string; server: AuthServer }> => {
+    if (resolved && options.now() - resolved.at < RESOLUTION_TTL_MS) return resolved;
+    const { did, pds } = await resolveOwner();
+    const server = await authServerOf(pds);
+    resolved = { did, server, at: options.now() };
+    return resolved;
+  };
+
   return {
     async start({ redirectUri, state, codeVerifier }) {
-      const { did, pds } = await resolveOwner();
-      const server = await authServerOf(pds);
+      const { did, server } = await resolveCached();
       const { privateKey } = await generateKeyPair("ES256", { extractable: true });
       const dpopKey = await exportJWK(privateKey);
       const form = new URLSearchParams({
@@ -163,9 +177,11 @@ export function createAtprotoClient(options: AtprotoOptions): AtprotoClient {
     },
 
     async finish({ code, redirectUri, codeVerifier, iss, pending }) {
-      // RFC 9207: the authorization response names its issuer; it must be the one we started with.
-      if (iss !== null && iss !== pending.issuer) throw new SignInRejected("the authorization response came from another issuer");
-      const server = await authServerMetadata(pending.issuer);
+      // RFC 9207 §2.4: the authorization response names its issuer; it must be the one we started
+      // with. The AT Protocol profile requires servers to send it, so a response without it is refused.
+      if (iss !== pending.issuer) throw new SignInRejected("the authorization response came from another issuer, or named none");
+      const cached = resolved?.server.issuer === pending.issuer ? resolved.server : null;
+      const server = cached ?? (await authServerMetadata(pending.issuer));
       const form = new URLSearchParams({ grant_type: "authorization_code", code, redirect_uri: redirectUri, code_verifier: codeVerifier, client_id: options.clientId });
       const res = await dpopPost(server.tokenEndpoint, form, pending.dpopKey);
       if (res.status === 400 || res.status === 401) throw new SignInRejected(`token endpoint refused the code: ${String(res.json?.error ?? res.status)}`);

@@ -6,7 +6,7 @@ import { getJson, OutboundError, outboundRequest, type FetchLike } from "./outbo
  * Sign-in with an OpenID Connect provider (Google, Apple) for the node's one owner. Endpoints come
  * from the provider's discovery document (`<issuer>/.well-known/openid-configuration`), so the
  * production path and the tests (a fake provider on loopback) differ only by the issuer URL.
- * arctic builds the authorization URL (PKCE S256 when the provider supports it); the code
+ * arctic builds the authorization URL (always with the node's own PKCE S256); the code
  * exchange goes through the bounded outbound client (timeout, no redirects) because arctic's
  * uses the global fetch with neither; the ID token is verified with jose against the provider's
  * JWKS: signature, iss, aud, exp, nonce.
@@ -32,10 +32,13 @@ export interface VerifiedIdentity {
 }
 
 export interface OidcClient {
-  /** The provider's authorization URL; carries PKCE S256 when the provider supports it (Apple does not). */
+  /** The provider's authorization URL, with the node's PKCE S256 challenge and the nonce. */
   authorizationUrl(input: { redirectUri: string; state: string; codeVerifier: string; nonce: string }): Promise<string>;
-  /** Exchanges the code and verifies the ID token. Throws SignInRejected or OutboundError. */
-  finish(input: { code: string; redirectUri: string; codeVerifier: string; nonce: string }): Promise<VerifiedIdentity>;
+  /**
+   * Checks the authorization response's `iss` (RFC 9207), exchanges the code and verifies the ID
+   * token. Throws SignInRejected or OutboundError.
+   */
+  finish(input: { code: string; redirectUri: string; codeVerifier: string; nonce: string; iss: string | null }): Promise<VerifiedIdentity>;
 }
 
 /** The provider refused the code, or its answer did not verify: the sign-in is not accepted. */
@@ -50,7 +53,8 @@ interface Discovery {
   authorizationEndpoint: string;
   tokenEndpoint: string;
   jwks: JWTVerifyGetKey;
-  pkce: boolean;
+  /** RFC 9207 §3: the provider puts `iss` in every authorization response. */
+  issParameter: boolean;
   basicAuth: boolean;
   algorithms: string[];
   fetchedAt: number;
@@ -75,7 +79,7 @@ export function createOidcClient(options: OidcProviderOptions): OidcClient {
       authorizationEndpoint,
       tokenEndpoint,
       jwks: createRemoteJWKSet(new URL(jwksUri), { timeoutDuration: 10_000, ...(options.fetch ? { [customFetch]: options.fetch } : {}) }),
-      pkce: stringList(doc.code_challenge_methods_supported).includes("S256"),
+      issParameter: doc.authorization_response_iss_parameter_supported === true,
       // RFC 8414 §2: client_secret_basic is the default when the list is absent.
       basicAuth: methods.length === 0 || methods.includes("client_secret_basic"),
       algorithms: algorithms.length > 0 ? algorithms : ["RS256"],
@@ -88,18 +92,22 @@ export function createOidcClient(options: OidcProviderOptions): OidcClient {
     async authorizationUrl({ redirectUri, state, codeVerifier, nonce }) {
       const d = await discover();
       const client = new OAuth2Client(options.clientId, null, redirectUri);
-      const url = d.pkce
-        ? client.createAuthorizationURLWithPKCE(d.authorizationEndpoint, state, CodeChallengeMethod.S256, codeVerifier, options.scopes)
-        : client.createAuthorizationURL(d.authorizationEndpoint, state, options.scopes);
+      // PKCE towards every provider, advertised or not (Apple's discovery document does not list it
+      // but Apple enforces it once sent): RFC 6749 §3.1 and §3.2 make a server ignore parameters it
+      // does not know, so this costs nothing where unsupported.
+      const url = client.createAuthorizationURLWithPKCE(d.authorizationEndpoint, state, CodeChallengeMethod.S256, codeVerifier, options.scopes);
       url.searchParams.set("nonce", nonce);
       for (const [k, v] of Object.entries(options.extraParams ?? {})) url.searchParams.set(k, v);
       return url.toString();
     },
 
-    async finish({ code, redirectUri, codeVerifier, nonce }) {
+    async finish({ code, redirectUri, codeVerifier, nonce, iss }) {
       const d = await discover();
-      const body = new URLSearchParams({ grant_type: "authorization_code", code, redirect_uri: redirectUri });
-      if (d.pkce) body.set("code_verifier", codeVerifier);
+      // RFC 9207 §2.4: an `iss` that is there must name this provider; a provider that promises
+      // one in its metadata must send it (a mix-up attack would strip it).
+      if (iss !== null && ![options.issuer, ...(options.issuerAliases ?? [])].includes(iss)) throw new SignInRejected("the authorization response came from another issuer");
+      if (iss === null && d.issParameter) throw new SignInRejected("the authorization response carries no iss, which this provider always sends");
+      const body = new URLSearchParams({ grant_type: "authorization_code", code, redirect_uri: redirectUri, code_verifier: codeVerifier });
       const secret = await options.clientSecret();
       const headers: Record<string, string> = { "content-type": "application/x-www-form-urlencoded" };
       if (d.basicAuth) {

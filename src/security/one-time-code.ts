@@ -2,15 +2,17 @@ import { createHash, createHmac, randomBytes, randomInt } from "node:crypto";
 import { secretsEqual } from "./secret-box.ts";
 
 /**
- * Owner sign-in codes: 8 uniformly random digits (10^8: with 5 tries per code and the send limits,
- * guessing stays out of reach for years), stored only as an HMAC bound to the code's id and the
- * address, compared in constant time.
+ * Owner sign-in codes: uniformly random digits, stored only as an HMAC bound to the code's id and
+ * the address, compared in constant time. Mailed codes have 8 digits (their try budgets and the
+ * send limits bound guessing); `kith owner code` prints 12, because its code has no try cap a
+ * stranger could spend (docs/decisions/owner-sign-in.md has the arithmetic).
  */
-export const CODE_DIGITS = 8;
+export const EMAIL_CODE_DIGITS = 8;
+export const CLI_CODE_DIGITS = 12;
 
-export function generateCode(): string {
+export function generateCode(digits: number): string {
   let out = "";
-  for (let i = 0; i < CODE_DIGITS; i++) out += String(randomInt(10));
+  for (let i = 0; i < digits; i++) out += String(randomInt(10));
   return out;
 }
 
@@ -30,6 +32,14 @@ export function codeMatches(key: Uint8Array, codeId: string, email: string, cand
 /** Opaque high-entropy tokens (refresh tokens) and their at-rest form. */
 export function newOpaqueToken(prefix: string): string {
   return `${prefix}${randomBytes(32).toString("base64url")}`;
+}
+
+/**
+ * The token that replaces `token` on rotation: HMAC of it under a node-secret key, so presenting
+ * the same spent token again yields the same successor without keeping any token in clear.
+ */
+export function successorToken(key: Uint8Array, prefix: string, token: string): string {
+  return `${prefix}${createHmac("sha256", key).update(`kith-refresh/1\n${token}`).digest("base64url")}`;
 }
 
 export function sha256Base64url(value: string): string {

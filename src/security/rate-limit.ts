@@ -1,5 +1,3 @@
-import { expandIpv6 } from "../ink/index.ts";
-
 /**
  * In-memory fixed-window rate limiter for per-minute abuse throttles (per IP, per sender). A
  * restart resets these windows, which is acceptable for them; limits that must survive restarts
@@ -69,19 +67,4 @@ export function decision(count: number, windowStart: number, rule: RateRule, now
     remaining: Math.max(0, rule.limit - count),
     retryAfterSeconds: Math.max(1, Math.ceil((windowStart + rule.windowMs - nowMs) / 1000)),
   };
-}
-
-/**
- * The rate-limit key of a client address: an IPv4 address as is (also when written as an
- * IPv4-mapped IPv6 address), an IPv6 address by its /64 (one subscriber's usual allocation, so
- * the 2^64 addresses a client holds count as one), `unknown` without one.
- */
-export function addressKey(ip: string | null): string {
-  if (!ip) return "unknown";
-  const lower = ip.toLowerCase();
-  if (!lower.includes(":")) return lower;
-  const g = expandIpv6(lower);
-  if (g === null) return lower;
-  if (g.slice(0, 5).every((x) => x === 0) && g[5] === 0xffff) return `${g[6]! >> 8}.${g[6]! & 255}.${g[7]! >> 8}.${g[7]! & 255}`;
-  return `${g.slice(0, 4).map((x) => x.toString(16)).join(":")}::/64`;
 }

@@ -92,7 +92,7 @@ test("a served card that turns unsigned is refused; the cached signed card keeps
   const recorded = violations();
   expect(recorded).toHaveLength(1);
   expect(recorded[0]).toMatchObject({ peerPrincipal: bobPrincipal() });
-  expect(JSON.parse(recorded[0]!.dataJson!)).toMatchObject({ reason: "unsigned_after_signed", cachedKeySetVersion: 1 });
+  expect(JSON.parse(recorded[0]!.dataJson!)).toMatchObject({ reason: "unsigned_after_authenticated", cachedKeySetVersion: 1 });
   expect(alice.logLines.some((l) => l.level === "warn" && l.msg === "peer card refused: continuity violation; the stored card stays in use")).toBe(true);
   // Outbound too: Alice's delivery refetches, is refused again, and delivers with the cached card.
   const sent = await sendIntent(alice.ctx(owner), { to: bob.agentId!, intent: "ask", payload: { question: "ok?" } }, alice.federation);
@@ -113,7 +113,7 @@ test("an invalidly signed card is refused outright, never taken as unsigned; the
   expect(await bobAsks("tampered?")).toBe(true); // verified with the cached card (within the stale grace)
   const stored = storedBobCard();
   expect(stored.displayName).toBe("Bob Example");
-  expect(alice.logLines.some((l) => l.msg === "peer card refused: invalid card proof" && String(l.issue).startsWith("bad_signature"))).toBe(true);
+  expect(alice.logLines.some((l) => l.msg === "peer card refused: invalid card proof" && String(l.issue).startsWith("invalid_signature"))).toBe(true);
   const connection = (await import("../../src/domain/connections/list-connections.ts")).listConnections(alice.ctx(owner), {}).items[0]!;
   await expect(updateConnection(alice.ctx(owner), connection.id, { cardUrl: connection.cardUrl! }, alice.federation)).rejects.toThrow(/invalid_card_proof/);
   expect(violations()).toHaveLength(0);
@@ -131,5 +131,5 @@ test("a replayed older card (keySetVersion rollback) is refused; the newer cache
   expect(storedBobCard()).toMatchObject({ keySetVersion: 2, cardSignature: { keyId: "sig-bob-1" } });
   const recorded = violations();
   expect(recorded).toHaveLength(1);
-  expect(JSON.parse(recorded[0]!.dataJson!)).toMatchObject({ reason: "key_set_rollback", cachedKeySetVersion: 2, fetchedKeySetVersion: 1 });
+  expect(JSON.parse(recorded[0]!.dataJson!)).toMatchObject({ reason: "continuity_version_regression", cachedKeySetVersion: 2, fetchedKeySetVersion: 1 });
 });

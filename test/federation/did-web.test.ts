@@ -1,10 +1,11 @@
 import { afterEach, beforeEach, expect, test } from "bun:test";
-import { buildSignedEnvelope, formatTimestamp, prepareOutbound, signAgentCard } from "../../src/ink/index.ts";
+import { signAgentCard } from "../../src/ink/index.ts";
 import { publicKeyOf } from "../../src/security/agent-keys.ts";
+import { events } from "../../src/db/schema/index.ts";
 import { didWebDocumentUrl } from "../../src/domain/peers/did-web.ts";
 import { bootNetworkNode, type TestNode } from "../helpers/boot.ts";
 import { testClock } from "../helpers/clock.ts";
-import { freshNonce, postIntent } from "../helpers/ink.ts";
+import { postIntent, signedIntentFrom } from "../helpers/ink.ts";
 import { asOwner } from "../helpers/owner.ts";
 import { personaKey } from "../helpers/personas.ts";
 import { json } from "../helpers/process.ts";
@@ -70,12 +71,7 @@ afterEach(async () => {
 });
 
 function daveSends(intent: string, payload: Record<string, unknown>) {
-  const now = formatTimestamp(alice.clock.now());
-  const built = buildSignedEnvelope({ protocol: "ink/0.1", id: `d-${freshNonce()}`, correlationId: "t-dave", createdAt: now, from: did(), to: alice.agentId!, intent, payload, timestamp: now, nonce: freshNonce(), signingKeyId: key.keyId }, key.privateKey, "svc");
-  if (!built.ok) throw new Error(built.reason);
-  const req = prepareOutbound({ envelope: built.envelope, recipient: { agentId: alice.agentId!, endpoint: `${alice.publicUrl}/ink/v1/${alice.agentId}/intent` }, secretKey: key.privateKey, keyId: key.keyId, wordmark: "svc" });
-  if (!req.ok) throw new Error(req.reason);
-  return { body: req.bodyText, authorization: req.authorization, envelope: req.body, path: req.path };
+  return signedIntentFrom(key, did(), alice, intent, payload, { hint: true });
 }
 
 test("did:web document URLs follow the did:web method", () => {
@@ -134,7 +130,7 @@ test("a signed did:web card is anchored in its DID document (multibase or JWK ke
   await fresh();
   const refused = await ask("not listed");
   expect(refused.status).toBe(400);
-  expect((await json(refused)).message).toContain("invalid_card_proof (did_web_key_not_found");
+  expect((await json(refused)).message).toContain("invalid_card_proof (didweb_signer_not_anchored");
   docKeys = "none"; // a document without verification methods anchors nothing either
   await fresh();
   expect((await ask("no methods")).status).toBe(400);
@@ -143,6 +139,8 @@ test("a signed did:web card is anchored in its DID document (multibase or JWK ke
   await fresh();
   expect((await ask("no document")).status).toBe(202);
   expect(alice.logLines.some((l) => l.msg === "did:web document unavailable: card signature verified but not anchored")).toBe(true);
+  // INK §13's audit event for it (vector didweb-resolver-unavailable-warm-continuity-accept).
+  expect(alice.db.select().from(events).all().filter((e) => e.type === "card.anchor_unverified").map((e) => e.peerPrincipal)).toEqual([did()]);
   await alice.drainOutbox();
   expect(delivered.map((d) => (d.payload as { question: string }).question)).toEqual(["via multibase", "via jwk", "no document"]);
 });

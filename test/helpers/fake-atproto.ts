@@ -19,6 +19,8 @@ export interface FakeAtproto {
   pars: Array<{ form: URLSearchParams; jkt: string }>;
   tokenRequests: Array<{ form: URLSearchParams; jkt: string }>;
   nonceRetries: number;
+  /** The path of every request the fake received, in order. */
+  paths: string[];
   stop(): void;
 }
 
@@ -37,6 +39,7 @@ export async function startFakeAtproto(options: { did: string; handle: string; n
     pars: [],
     tokenRequests: [],
     nonceRetries: 0,
+    paths: [],
     stop: () => server.stop(true),
   };
 
@@ -68,6 +71,7 @@ export async function startFakeAtproto(options: { did: string; handle: string; n
     async fetch(request) {
       const url = new URL(request.url);
       const base = fake.url;
+      fake.paths.push(url.pathname);
       if (url.pathname === `/${fake.did}`) {
         return Response.json({
           "@context": ["https://www.w3.org/ns/did/v1"],

@@ -34,6 +34,8 @@ export interface FakeOidcOptions {
   appleKey?: { publicKey: JoseKey; teamId: string; keyId: string };
   pkce: boolean;
   authMethods: string[];
+  /** Advertise RFC 9207 support and put `iss` in every authorization response. */
+  issParameter?: boolean;
   now: () => number;
 }
 
@@ -61,6 +63,7 @@ export async function startFakeOidc(options: FakeOidcOptions): Promise<FakeOidc>
           id_token_signing_alg_values_supported: ["RS256"],
           token_endpoint_auth_methods_supported: options.authMethods,
           ...(options.pkce ? { code_challenge_methods_supported: ["S256"] } : {}),
+          ...(options.issParameter ? { authorization_response_iss_parameter_supported: true } : {}),
         });
       }
       if (url.pathname === "/jwks") return Response.json({ keys: [jwk] });
@@ -73,10 +76,12 @@ export async function startFakeOidc(options: FakeOidcOptions): Promise<FakeOidc>
         codes.set(code, { params: p, identity: { ...fake.next }, used: false });
         const target = new URL(p.get("redirect_uri")!);
         if (p.get("response_mode") === "form_post") {
-          return new Response(`<form method="post" action="${target}"><input name="code" value="${code}"><input name="state" value="${p.get("state")}"></form>`, { headers: { "content-type": "text/html" } });
+          const iss = options.issParameter ? `<input name="iss" value="${base}">` : "";
+          return new Response(`<form method="post" action="${target}"><input name="code" value="${code}"><input name="state" value="${p.get("state")}">${iss}</form>`, { headers: { "content-type": "text/html" } });
         }
         target.searchParams.set("code", code);
         target.searchParams.set("state", p.get("state")!);
+        if (options.issParameter) target.searchParams.set("iss", base);
         return new Response(null, { status: 302, headers: { location: target.toString() } });
       }
       if (url.pathname === "/token" && request.method === "POST") {
@@ -138,15 +143,16 @@ export async function startFakeOidc(options: FakeOidcOptions): Promise<FakeOidc>
   return fake;
 }
 
-/** Follows the node's authorization URL at the fake provider, as the owner's browser would: the code and state it hands back. */
-export async function visitProvider(url: string): Promise<{ code: string; state: string; redirectTo: string }> {
+/** Follows the node's authorization URL at the fake provider, as the owner's browser would: the code, state (and iss) it hands back. */
+export async function visitProvider(url: string): Promise<{ code: string; state: string; iss: string | null; redirectTo: string }> {
   const res = await fetch(url, { redirect: "manual" });
   if (res.status === 302) {
     const location = new URL(res.headers.get("location")!);
-    return { code: location.searchParams.get("code")!, state: location.searchParams.get("state")!, redirectTo: `${location.origin}${location.pathname}` };
+    const q = location.searchParams;
+    return { code: q.get("code")!, state: q.get("state")!, iss: q.get("iss"), redirectTo: `${location.origin}${location.pathname}` };
   }
   const html = await res.text();
   if (res.status !== 200) throw new Error(`provider answered ${res.status}: ${html}`);
-  const field = (name: string) => html.match(new RegExp(`name="${name}" value="([^"]*)"`))![1]!;
-  return { code: field("code"), state: field("state"), redirectTo: html.match(/action="([^"]*)"/)![1]! };
+  const field = (name: string) => html.match(new RegExp(`name="${name}" value="([^"]*)"`))?.[1] ?? null;
+  return { code: field("code")!, state: field("state")!, iss: field("iss"), redirectTo: html.match(/action="([^"]*)"/)![1]! };
 }

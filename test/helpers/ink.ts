@@ -1,4 +1,5 @@
 import { buildSignedEnvelope, decodeX25519PublicKey, formatTimestamp, prepareOutbound, type EnvelopeDraft } from "../../src/ink/index.ts";
+import type { AgentKey } from "../../src/security/agent-keys.ts";
 import type { TestNode } from "./boot.ts";
 import { personaKey, type PersonaName } from "./personas.ts";
 
@@ -51,6 +52,28 @@ export function signedIntent(
   });
   if (!prepared.ok) throw new Error(`cannot prepare: ${prepared.reason}`);
   return { body: prepared.bodyText, authorization: prepared.authorization, envelope: prepared.body, path: prepared.path };
+}
+
+/**
+ * What an agent that is not a persona sends (a did:web, a key-derived id of some key): `from`
+ * signs with `key`, no encryption; `hint` puts the key id in the body and the header.
+ */
+export function signedIntentFrom(
+  key: AgentKey,
+  from: string,
+  recipient: TestNode,
+  intent: string,
+  payload: Record<string, unknown>,
+  options: { hint?: boolean; extra?: Partial<EnvelopeDraft> } = {},
+): SignedRequest {
+  const now = formatTimestamp(recipient.clock.now());
+  const draft = { protocol: "ink/0.1", id: `m-${freshNonce()}`, correlationId: `t-${freshNonce()}`, createdAt: now, from, to: recipient.agentId!, intent, payload, timestamp: now, nonce: freshNonce(), ...(options.hint ? { signingKeyId: key.keyId } : {}), ...options.extra };
+  const built = buildSignedEnvelope(draft as EnvelopeDraft, key.privateKey, "svc");
+  if (!built.ok) throw new Error(built.reason);
+  const endpoint = `${recipient.publicUrl}/ink/v1/${recipient.agentId}/intent`;
+  const req = prepareOutbound({ envelope: built.envelope, recipient: { agentId: recipient.agentId!, endpoint }, secretKey: key.privateKey, keyId: options.hint ? key.keyId : null, wordmark: "svc" });
+  if (!req.ok) throw new Error(req.reason);
+  return { body: req.bodyText, authorization: req.authorization, envelope: req.body, path: req.path };
 }
 
 function recipientEncryptionPublicKey(node: TestNode): Uint8Array | null {

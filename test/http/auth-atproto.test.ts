@@ -71,7 +71,7 @@ describe("AT Protocol sign-in (against a fake PLC, PDS and authorization server 
   test("a handle the DID document does not claim back is refused before any sign-in starts (503, nothing pushed)", async () => {
     await boot(HANDLE);
     fake.alsoKnownAs = ["at://someone-else.test"];
-    const res = await node.request(`/auth/atproto/authorize?${new URLSearchParams({ redirect_uri: REDIRECT, state: "state-12345678", mode: "json" })}`);
+    const res = await node.request(`/auth/atproto/authorize?${new URLSearchParams({ redirect_uri: REDIRECT, state: "state-12345678", code_challenge: s256Challenge(VERIFIER), mode: "json" })}`);
     expect(res.status).toBe(503);
     expect(fake.pars).toHaveLength(0);
   });
@@ -92,6 +92,17 @@ describe("AT Protocol sign-in (against a fake PLC, PDS and authorization server 
     expect(await json(res)).toEqual(NOT_ACCEPTED);
   });
 
+  test("a callback without iss is refused (RFC 9207, issue 21): 400 naming iss, nothing exchanged, the state still usable with iss", async () => {
+    await boot();
+    const back = await start();
+    const { iss, ...withoutIss } = back;
+    const res = await callback(withoutIss);
+    expect(res.status).toBe(400);
+    expect(await json(res)).toEqual({ error: "invalid_input", message: "iss: required for AT Protocol sign-in (the authorization server's iss from the redirect, RFC 9207)" });
+    expect(fake.tokenRequests).toHaveLength(0);
+    expect((await callback({ ...withoutIss, iss })).status).toBe(200);
+  });
+
   test("a refused code → 400; state mismatch → 400; PKCE verifier mismatch → 400", async () => {
     await boot();
     const back = await start();
@@ -104,9 +115,35 @@ describe("AT Protocol sign-in (against a fake PLC, PDS and authorization server 
     expect((await json(mismatch)).message).toContain("code_verifier");
   });
 
+  test("PKCE is required (issue 21): authorize without code_challenge → 400 before anything is pushed; a callback without the verifier → 400, nothing exchanged", async () => {
+    await boot();
+    const res = await node.request(`/auth/atproto/authorize?${new URLSearchParams({ redirect_uri: REDIRECT, state: "state-12345678", mode: "json" })}`);
+    expect(res.status).toBe(400);
+    expect((await json(res)).message).toContain("code_challenge");
+    expect(fake.pars).toHaveLength(0);
+    const back = await start();
+    const stolen = await postJson(node, "/auth/atproto/callback", { redirect_uri: REDIRECT, ...back });
+    expect(stolen.status).toBe(400);
+    expect((await json(stolen)).message).toContain("code_verifier");
+    expect(fake.tokenRequests).toHaveLength(0);
+  });
+
+  test("authorize in a loop resolves the owner's DID, PDS and server once per 5 minutes; each start pushes only its own request (issue 21)", async () => {
+    await boot();
+    const count = (path: string) => fake.paths.filter((p) => p === path).length;
+    const backs = [];
+    for (let i = 0; i < 5; i++) backs.push(await start());
+    expect(fake.pars).toHaveLength(5);
+    expect((await callback(backs[4]!)).status).toBe(200);
+    expect([count(`/${DID}`), count("/.well-known/oauth-protected-resource"), count("/.well-known/oauth-authorization-server")]).toEqual([1, 1, 1]);
+    node.clock.advance(5 * 60 * 1000);
+    await start();
+    expect([count(`/${DID}`), count("/.well-known/oauth-protected-resource"), count("/.well-known/oauth-authorization-server")]).toEqual([2, 2, 2]);
+  });
+
   test("redirect URI not on the allowlist → 400 before anything is pushed", async () => {
     await boot();
-    const res = await node.request(`/auth/atproto/authorize?${new URLSearchParams({ redirect_uri: "https://evil.example.com/cb", state: "state-12345678" })}`);
+    const res = await node.request(`/auth/atproto/authorize?${new URLSearchParams({ redirect_uri: "https://evil.example.com/cb", state: "state-12345678", code_challenge: s256Challenge(VERIFIER) })}`);
     expect(res.status).toBe(400);
     expect(fake.pars).toHaveLength(0);
   });
@@ -133,6 +170,6 @@ describe("AT Protocol sign-in (against a fake PLC, PDS and authorization server 
   test("without KITH_ATPROTO_OWNER there is no AT Protocol sign-in (404)", async () => {
     node = bootTestApp();
     expect((await node.request("/auth/atproto/client-metadata.json")).status).toBe(404);
-    expect((await node.request(`/auth/atproto/authorize?${new URLSearchParams({ redirect_uri: REDIRECT, state: "state-12345678" })}`)).status).toBe(404);
+    expect((await node.request(`/auth/atproto/authorize?${new URLSearchParams({ redirect_uri: REDIRECT, state: "state-12345678", code_challenge: s256Challenge(VERIFIER) })}`)).status).toBe(404);
   });
 });

@@ -25,6 +25,13 @@ async function bootGoogle(extra: Partial<AuthOptions> = {}, google: Partial<NonN
   now = node.clock.now;
 }
 
+async function bootGoogleWithIss() {
+  let now = () => Date.parse("2026-06-01T12:00:00.000Z");
+  fake = await startFakeOidc({ clientId: "google-client", clientSecret: "google-secret", pkce: true, authMethods: ["client_secret_basic"], issParameter: true, now: () => now() });
+  node = bootTestApp({ auth: { ownerEmail: OWNER, redirectUris: [REDIRECT], google: { issuer: fake.url, clientId: "google-client", clientSecret: "google-secret", subject: null } } });
+  now = node.clock.now;
+}
+
 async function bootApple(subject: string | null = null) {
   let now = () => Date.parse("2026-06-01T12:00:00.000Z");
   const key = await generateKeyPair("ES256", { extractable: true });
@@ -34,8 +41,9 @@ async function bootApple(subject: string | null = null) {
   now = node.clock.now;
 }
 
+/** The authorize URL a client builds; it carries the PKCE challenge of VERIFIER unless `code_challenge` is given (undefined: none). */
 function authorizeUrl(provider: string, params: Record<string, string | undefined>): string {
-  const q = new URLSearchParams(Object.entries(params).filter((e): e is [string, string] => e[1] !== undefined));
+  const q = new URLSearchParams(Object.entries({ code_challenge: s256Challenge(VERIFIER), ...params }).filter((e): e is [string, string] => e[1] !== undefined));
   return `/auth/${provider}/authorize?${q}`;
 }
 
@@ -49,8 +57,15 @@ async function signIn(provider: "google" | "apple", options: { state?: string; v
   const back = await visitProvider(url);
   expect(back.state).toBe(state);
   expect(back.redirectTo).toBe(REDIRECT);
-  const body = { code: back.code, state: back.state, redirect_uri: REDIRECT, ...(verifier ? { code_verifier: verifier } : {}), ...options.callback };
+  const body = { code: back.code, state: back.state, redirect_uri: REDIRECT, ...(back.iss ? { iss: back.iss } : {}), ...(verifier ? { code_verifier: verifier } : {}), ...options.callback };
   return { res: await postJson(node, `/auth/${provider}/callback`, body), body, state };
+}
+
+/** The whole flow ends in the one answer for anyone but the owner. */
+async function expectNotAccepted(provider: "google" | "apple", options: Parameters<typeof signIn>[1] = {}) {
+  const { res } = await signIn(provider, options);
+  expect(res.status).toBe(400);
+  expect(await json(res)).toEqual(NOT_ACCEPTED);
 }
 
 describe("Google sign-in (against a fake provider on loopback)", () => {
@@ -88,28 +103,50 @@ describe("Google sign-in (against a fake provider on loopback)", () => {
     expect((await signIn("google")).res.status).toBe(200);
   });
 
+  test("with KITH_GOOGLE_SUBJECT set, another account holding the owner's verified email is refused (issue 21)", async () => {
+    await bootGoogle({}, { subject: "g-owner" });
+    fake.next = { sub: "g-attacker", email: OWNER, email_verified: true };
+    await expectNotAccepted("google");
+  });
+
+  test("RFC 9207: an iss naming another issuer is refused; a provider that promises iss must send it (mix-up defence)", async () => {
+    await bootGoogleWithIss();
+    fake.next = { sub: "g-1", email: OWNER, email_verified: true };
+    const withIss = await signIn("google");
+    expect(withIss.body.iss).toBe(fake.url);
+    expect(withIss.res.status).toBe(200);
+    for (const iss of [undefined, "https://evil.example.com"]) {
+      const { res } = await signIn("google", { callback: { iss } });
+      expect({ iss, status: res.status }).toEqual({ iss, status: 400 });
+      expect(await json(res)).toEqual(NOT_ACCEPTED);
+    }
+    expect(fake.tokenRequests).toHaveLength(1); // only the good one reached the token endpoint
+  });
+
+  test("RFC 9207 with a provider that does not promise iss: none is fine, a wrong one is refused", async () => {
+    await bootGoogle();
+    fake.next = { sub: "g-1", email: OWNER, email_verified: true };
+    expect((await signIn("google")).res.status).toBe(200);
+    const { res } = await signIn("google", { callback: { iss: "https://evil.example.com" } });
+    expect(res.status).toBe(400);
+  });
+
   test("provider identity that is not the owner → 400, the same answer as a refused code", async () => {
     await bootGoogle({}, { subject: "g-owner" });
     fake.next = { sub: "g-mallory", email: "mallory@gmail.com", email_verified: true };
-    const { res } = await signIn("google");
-    expect(res.status).toBe(400);
-    expect(await json(res)).toEqual(NOT_ACCEPTED);
+    await expectNotAccepted("google");
   });
 
   test("the owner's email but not verified by the provider → 400", async () => {
     await bootGoogle();
     fake.next = { sub: "g-999", email: OWNER, email_verified: false };
-    const { res } = await signIn("google");
-    expect(res.status).toBe(400);
-    expect(await json(res)).toEqual(NOT_ACCEPTED);
+    await expectNotAccepted("google");
   });
 
   test("a code the provider refuses → 400", async () => {
     await bootGoogle();
     fake.next = { sub: "g-1", email: OWNER, email_verified: true };
-    const { res } = await signIn("google", { callback: { code: "code-that-was-never-issued" } });
-    expect(res.status).toBe(400);
-    expect(await json(res)).toEqual(NOT_ACCEPTED);
+    await expectNotAccepted("google", { callback: { code: "code-that-was-never-issued" } });
   });
 
   test("ID tokens that do not verify → 400: other signing key, wrong audience, wrong issuer, wrong nonce, expired", async () => {
@@ -120,7 +157,7 @@ describe("Google sign-in (against a fake provider on loopback)", () => {
       const res = await node.request(authorizeUrl("google", { redirect_uri: REDIRECT, state, mode: "json" }));
       const back = await visitProvider((await json(res)).url);
       fake.tamper = tamper;
-      const cb = await postJson(node, "/auth/google/callback", { code: back.code, state, redirect_uri: REDIRECT });
+      const cb = await postJson(node, "/auth/google/callback", { code: back.code, state, redirect_uri: REDIRECT, code_verifier: VERIFIER });
       expect({ tamper, status: cb.status }).toEqual({ tamper, status: 400 });
       expect(await json(cb)).toEqual(NOT_ACCEPTED);
     }
@@ -141,20 +178,20 @@ describe("Google sign-in (against a fake provider on loopback)", () => {
 
     const start = await node.request(authorizeUrl("google", { redirect_uri: REDIRECT, state: "state-other-provider", mode: "json" }));
     const back = await visitProvider((await json(start)).url);
-    const otherProvider = await postJson(node, "/auth/apple/callback", { code: back.code, state: back.state, redirect_uri: REDIRECT });
+    const otherProvider = await postJson(node, "/auth/apple/callback", { code: back.code, state: back.state, redirect_uri: REDIRECT, code_verifier: VERIFIER });
     expect(otherProvider.status).toBe(404); // apple is not configured here; with both configured the state check says 400 (apple test)
 
     const start2 = await node.request(authorizeUrl("google", { redirect_uri: REDIRECT, state: "state-other-redirect", mode: "json" }));
     const back2 = await visitProvider((await json(start2)).url);
-    const otherRedirect = await postJson(node, "/auth/google/callback", { code: back2.code, state: back2.state, redirect_uri: "https://evil.example.com/cb" });
+    const otherRedirect = await postJson(node, "/auth/google/callback", { code: back2.code, state: back2.state, redirect_uri: "https://evil.example.com/cb", code_verifier: VERIFIER });
     expect(otherRedirect.status).toBe(400);
     // single use: the state is spent even by a failed callback
-    expect((await postJson(node, "/auth/google/callback", { code: back2.code, state: back2.state, redirect_uri: REDIRECT })).status).toBe(400);
+    expect((await postJson(node, "/auth/google/callback", { code: back2.code, state: back2.state, redirect_uri: REDIRECT, code_verifier: VERIFIER })).status).toBe(400);
 
     const start3 = await node.request(authorizeUrl("google", { redirect_uri: REDIRECT, state: "state-expires", mode: "json" }));
     const back3 = await visitProvider((await json(start3)).url);
     node.clock.advance(10 * 60 * 1000);
-    expect((await postJson(node, "/auth/google/callback", { code: back3.code, state: back3.state, redirect_uri: REDIRECT })).status).toBe(400);
+    expect((await postJson(node, "/auth/google/callback", { code: back3.code, state: back3.state, redirect_uri: REDIRECT, code_verifier: VERIFIER })).status).toBe(400);
   });
 
   test("a state can start only one sign-in", async () => {
@@ -174,14 +211,38 @@ describe("Google sign-in (against a fake provider on loopback)", () => {
     expect(fake.tokenRequests).toHaveLength(0);
   });
 
-  test("PKCE: a missing verifier when a challenge was sent → 400; a verifier without a challenge → 400; no PKCE at all is allowed", async () => {
+  test("PKCE is required (issue 21): authorize without code_challenge → 400 naming it, nothing stored, the provider never asked", async () => {
+    await bootGoogle();
+    const res = await node.request(authorizeUrl("google", { redirect_uri: REDIRECT, state: "state-without-pkce", code_challenge: undefined, mode: "json" }));
+    expect(res.status).toBe(400);
+    const body = await json(res);
+    expect(body.error).toBe("invalid_input");
+    expect(body.message).toContain("code_challenge");
+    expect(node.db.$client.query("SELECT count(*) AS n FROM oauth_states").get()).toEqual({ n: 0 });
+    expect(fake.authorizations).toHaveLength(0);
+  });
+
+  test("PKCE: someone holding the redirect's code and state but not the verifier cannot finish (none, another, malformed) → 400, nothing exchanged", async () => {
     await bootGoogle();
     fake.next = { sub: "g-1", email: OWNER, email_verified: true };
-    const missing = await signIn("google", { callback: { code_verifier: undefined } });
-    expect(missing.res.status).toBe(400);
-    const unexpected = await signIn("google", { verifier: null, callback: { code_verifier: VERIFIER } });
-    expect(unexpected.res.status).toBe(400);
-    expect((await signIn("google", { verifier: null })).res.status).toBe(200);
+    for (const code_verifier of [undefined, "another-verifier-0123456789-0123456789-01234567", "short", s256Challenge(VERIFIER)]) {
+      const { res } = await signIn("google", { callback: { code_verifier } });
+      expect({ code_verifier, status: res.status }).toEqual({ code_verifier, status: 400 });
+      expect((await json(res)).message).toContain("code_verifier");
+    }
+    expect(fake.tokenRequests).toHaveLength(0);
+  });
+
+  test("PKCE: a sign-in state stored without a client challenge (before PKCE was required) cannot be finished", async () => {
+    await bootGoogle();
+    fake.next = { sub: "g-1", email: OWNER, email_verified: true };
+    const start = await node.request(authorizeUrl("google", { redirect_uri: REDIRECT, state: "state-legacy-row", mode: "json" }));
+    const back = await visitProvider((await json(start)).url);
+    node.db.$client.run("UPDATE oauth_states SET client_code_challenge = NULL");
+    const res = await postJson(node, "/auth/google/callback", { code: back.code, state: back.state, redirect_uri: REDIRECT, code_verifier: VERIFIER });
+    expect(res.status).toBe(400);
+    expect((await json(res)).message).toContain("code_verifier");
+    expect(fake.tokenRequests).toHaveLength(0);
   });
 
   test("redirect URI not on the allowlist → 400 at authorize (and nothing is stored)", async () => {
@@ -244,7 +305,7 @@ describe("Google sign-in (against a fake provider on loopback)", () => {
 });
 
 describe("Apple sign-in (against a fake provider on loopback)", () => {
-  test("the owner signs in: email scope with form_post, an ES256 client secret, no PKCE towards Apple, email_verified as a string", async () => {
+  test("the owner signs in: email scope with form_post, an ES256 client secret, the node's own PKCE towards Apple, email_verified as a string", async () => {
     await bootApple();
     fake.next = { sub: "apple-001", email: OWNER, email_verified: "true" };
     const { res } = await signIn("apple");
@@ -254,7 +315,10 @@ describe("Apple sign-in (against a fake provider on loopback)", () => {
     const seen = fake.authorizations[0]!;
     expect(seen.get("response_mode")).toBe("form_post");
     expect(seen.get("scope")).toBe("email");
-    expect(seen.get("code_challenge")).toBeNull();
+    // Apple's discovery lists no PKCE, but Apple enforces it once sent: the node sends its own (not the client's).
+    expect(seen.get("code_challenge_method")).toBe("S256");
+    expect(seen.get("code_challenge")).not.toBe(s256Challenge(VERIFIER));
+    expect(s256Challenge(fake.tokenRequests[0]!.get("code_verifier")!)).toBe(seen.get("code_challenge")!);
     expect(fake.tokenRequests[0]!.get("client_secret")!.split(".")).toHaveLength(3);
   });
 
@@ -263,9 +327,13 @@ describe("Apple sign-in (against a fake provider on loopback)", () => {
     fake.next = { sub: "apple-owner" };
     expect((await signIn("apple")).res.status).toBe(200);
     fake.next = { sub: "apple-mallory", email: "mallory@icloud.com", email_verified: "true" };
-    const { res } = await signIn("apple");
-    expect(res.status).toBe(400);
-    expect(await json(res)).toEqual(NOT_ACCEPTED);
+    await expectNotAccepted("apple");
+  });
+
+  test("with KITH_APPLE_SUBJECT set, another Apple ID holding the owner's verified email is refused (issue 21)", async () => {
+    await bootApple("apple-owner");
+    fake.next = { sub: "apple-attacker", email: OWNER, email_verified: "true" };
+    await expectNotAccepted("apple");
   });
 
   test("a Google state cannot finish an Apple sign-in (state bound to its provider) → 400", async () => {
@@ -287,7 +355,7 @@ describe("Apple sign-in (against a fake provider on loopback)", () => {
     try {
       const start = await node.request(authorizeUrl("google", { redirect_uri: REDIRECT, state: "state-for-google", mode: "json" }));
       const back = await visitProvider((await json(start)).url);
-      const res = await postJson(node, "/auth/apple/callback", { code: back.code, state: back.state, redirect_uri: REDIRECT });
+      const res = await postJson(node, "/auth/apple/callback", { code: back.code, state: back.state, redirect_uri: REDIRECT, code_verifier: VERIFIER });
       expect(res.status).toBe(400);
       expect((await json(res)).message).toContain("another provider");
     } finally {

@@ -38,6 +38,16 @@ describe("Agent Card", () => {
     expect(JSON.stringify(card)).not.toMatch(/privateKey|secret/i);
   });
 
+  test("advertises no INK profile the node does not implement (docs/decisions/ink-profiles.md)", async () => {
+    node = bootTestApp();
+    const card = await json(await node.request(`/ink/v1/${encodeURIComponent(node.agentId!)}/agent.json`));
+    // evidence: attestations / evidencePolicy; containment and delegation: governance; audit and
+    // receipts: capabilities.receipts / auditExchange / thirdPartyAudit (endpoints not served yet).
+    for (const member of ["attestations", "evidencePolicy", "governance"]) expect({ member, present: member in card }).toEqual({ member, present: false });
+    expect(Object.keys(card.capabilities).sort()).toEqual(["intentsAccepted", "intentsSent"]);
+    expect(card.visibility).toBe("public"); // capability_gated visibility is containment's
+  });
+
   test("the unencoded path, the SPEC path and the .well-known alias are byte-identical", async () => {
     node = bootTestApp();
     const bodies = await Promise.all(
@@ -104,7 +114,7 @@ describe("Agent Card proof (INK §13 Phase B)", () => {
     expect(card.cardSignature).toMatchObject({ keyId: "sig-alice-0" });
     expect(card.rotationChain).toBeUndefined();
     expect(verifyAgentCardProof(card, { verifier: nativeStrictVerifier })).toMatchObject({ ok: true, kind: "signed", keyId: "sig-alice-0", keySetVersion: 1, anchor: "genesis" });
-    expect(verifyAgentCardProof({ ...card, displayName: "Mallory" })).toMatchObject({ ok: false, reason: "bad_signature" });
+    expect(verifyAgentCardProof({ ...card, displayName: "Mallory" })).toMatchObject({ ok: false, reason: "invalid_signature" });
   });
 
   for (const wordmark of ["svc", "tulpa"] as const) {
@@ -129,7 +139,7 @@ describe("Agent Card proof (INK §13 Phase B)", () => {
       expect(third.rotationChain[0]).toEqual(second.rotationChain[0]); // links are signed once, at rotation time
       expect(checkCardContinuity(first, second)).toEqual({ ok: true });
       expect(checkCardContinuity(first, third)).toEqual({ ok: true });
-      expect(checkCardContinuity(third, first)).toMatchObject({ ok: false, reason: "key_set_rollback" });
+      expect(checkCardContinuity(third, first)).toMatchObject({ ok: false, reason: "continuity_version_regression" });
       const paths = [`/ink/v1/${encodeURIComponent(node.agentId!)}/agent.json`, `/agents/${node.agentId}/agent.json`, "/.well-known/ink/agent.json"];
       const bodies = await Promise.all(paths.map(async (p) => (await node.request(p)).text()));
       expect(new Set(bodies).size).toBe(1);

@@ -57,10 +57,9 @@ describe("discovery documents", () => {
     const pair = doc.paths["/auth/email/verify"].post.responses["200"].content["application/json"].schema;
     expect(pair.required).toEqual(expect.arrayContaining(["accessToken", "refreshToken"]));
     const authorize = doc.paths["/auth/{provider}/authorize"].get.parameters.map((p: { name: string; required: boolean }) => [p.name, p.required]);
-    expect(authorize).toEqual(expect.arrayContaining([["provider", true], ["redirect_uri", true], ["state", true], ["code_challenge", false], ["mode", false]]));
+    expect(authorize).toEqual(expect.arrayContaining([["provider", true], ["redirect_uri", true], ["state", true], ["code_challenge", true], ["mode", false]]));
     const callback = doc.paths["/auth/{provider}/callback"].post.requestBody.content["application/json"].schema;
-    expect(callback.required.sort()).toEqual(["code", "redirect_uri", "state"]);
-    expect(Object.keys(callback.properties)).toContain("code_verifier");
+    expect(callback.required.sort()).toEqual(["code", "code_verifier", "redirect_uri", "state"]);
   });
 
   test("the OAuth metadata lists exactly what the node supports", async () => {
@@ -78,6 +77,7 @@ describe("discovery documents", () => {
     expect(meta.kith_sign_in.providers).toEqual(["email"]);
     expect(meta.kith_sign_in.email).toEqual({ send_endpoint: "https://alice.example.com/auth/email/send", verify_endpoint: "https://alice.example.com/auth/email/verify" });
     expect(meta.kith_sign_in.google).toBeUndefined();
+    expect(meta.kith_sign_in.refresh_token).toEqual({ rotation: true, reuse_revokes_session: true, reuse_grace_seconds: 30, lifetime_seconds: 30 * 24 * 3600 });
     expect(meta.authorization_endpoint).toBeUndefined();
   });
 

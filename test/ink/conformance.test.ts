@@ -1,7 +1,9 @@
 // Conformance runner: every case of every upstream vector file, one test per case, asserting
 // `expect.result` and every other `expect` member present. Signature-based categories run under
 // both the default noble strict verifier and the native strict verifier; a case counts once in
-// the total and passes only if it passes under both.
+// the total and passes only if it passes under both. Each category line names its INK profile;
+// a category of a profile Kith does not implement is named "not implemented", never skipped
+// silently, and a file with neither a handler nor such an entry fails.
 import { afterAll, describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -9,7 +11,8 @@ import { join } from "node:path";
 import { type Ed25519Verifier, nobleStrictVerifier } from "../../src/ink/index.ts";
 import { nativeStrictVerifier } from "../../src/security/ed25519-native.ts";
 import { FIXTURES, loadVectorFiles, type VectorCase } from "./conformance/fixtures.ts";
-import { HANDLERS, REQUIRED_CATEGORIES, SIGNATURE_CATEGORIES } from "./conformance/handlers.ts";
+import { HANDLERS, SIGNATURE_CATEGORIES } from "./conformance/handlers.ts";
+import { NOT_IMPLEMENTED, PROFILE_SUPPORT, profileOf } from "./conformance/profiles.ts";
 import { testVectorChecks } from "./conformance/test-vector-checks.ts";
 
 const BACKENDS: [string, Ed25519Verifier][] = [
@@ -19,6 +22,8 @@ const BACKENDS: [string, Ed25519Verifier][] = [
 
 type Tally = { passed: number; failed: number };
 const tallies = new Map<string, Tally>();
+/** Categories named "not implemented": their profile and case count, for the summary. */
+const notImplemented = new Map<string, { profile: string; cases: number }>();
 // Per case: which backends failed (a case passes only when every backend it ran under passed).
 const caseFailures = new Map<string, Set<string>>();
 const caseCategory = new Map<string, string>();
@@ -65,9 +70,23 @@ describe("fixtures are the unmodified upstream files", () => {
 
 for (const file of loadVectorFiles()) {
   const category = file.category;
+  const profile = profileOf(category) ?? "untagged";
+  test(`conformance ${category}: tagged with a profile (${profile}), handled or declared not implemented`, () => {
+    // A profile is implemented whole (every category has a handler) or not at all (every category
+    // is declared in NOT_IMPLEMENTED); base is always implemented.
+    const implemented = PROFILE_SUPPORT[profile] !== undefined;
+    expect({ profile, handler: HANDLERS[category] !== undefined, declared: NOT_IMPLEMENTED[category] !== undefined }).toEqual({
+      profile: profile === "untagged" ? "a profile tag" : profile,
+      handler: implemented,
+      declared: !implemented,
+    });
+  });
   if (HANDLERS[category] === undefined) {
-    // Every vector file has a handler: a new upstream category fails loudly instead of being skipped.
-    test(`conformance ${category} has a handler`, () => expect({ category, handler: false }).toEqual({ category, handler: true }));
+    if (NOT_IMPLEMENTED[category] !== undefined && PROFILE_SUPPORT[profile] === undefined) {
+      notImplemented.set(category, { profile, cases: file.cases.length });
+      continue;
+    }
+    // No handler and no declaration: a new upstream category fails loudly instead of being skipped.
     tallies.set(category, { passed: 0, failed: file.cases.length });
     continue;
   }
@@ -111,10 +130,17 @@ afterAll(() => {
   let passed = 0;
   let failed = 0;
   const lines: string[] = [];
-  for (const [category, t] of [...tallies].sort(([a], [b]) => a.localeCompare(b))) {
-    const required = REQUIRED_CATEGORIES.has(category) || category.startsWith("test-vectors/") ? "" : " (optional profile)";
+  const categories = [...new Set([...tallies.keys(), ...notImplemented.keys()])].sort((a, b) => a.localeCompare(b));
+  for (const category of categories) {
+    const skipped = notImplemented.get(category);
+    if (skipped) {
+      lines.push(`conformance ${category}: not implemented (${skipped.profile} profile, ${skipped.cases} cases not run; ${NOT_IMPLEMENTED[category]})`);
+      continue;
+    }
+    const t = tallies.get(category) as Tally;
+    const profile = category.startsWith("test-vectors/") ? "" : ` (${profileOf(category) ?? "untagged"})`;
     const both = SIGNATURE_CATEGORIES.has(category) ? " [each case under noble and native verifiers]" : "";
-    lines.push(`conformance ${category}: ${t.passed} passed, ${t.failed} failed${required}${both}`);
+    lines.push(`conformance ${category}: ${t.passed} passed, ${t.failed} failed${profile}${both}`);
     passed += t.passed;
     failed += t.failed;
   }

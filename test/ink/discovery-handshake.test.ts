@@ -1,6 +1,7 @@
 // Discovery queries (INK §18) signed and verified in both wordmark modes; handshake kinds (§17).
 import { describe, expect, test } from "bun:test";
-import { createMemoryNonceStore, signDiscoveryQuery, validateHandshakeMessage, verifyDiscoveryQuery, type Wordmark } from "../../src/ink/index.ts";
+import { createMemoryNonceStore, signDiscoveryQuery, signTransport, validateHandshakeMessage, verifyDiscoveryQuery, type Wordmark } from "../../src/ink/index.ts";
+import { verifySignedHandshake } from "../../src/ink/profiles.ts";
 import { ALICE, alice, mallory, NOW, TS } from "./helpers.ts";
 
 describe("discovery queries", () => {
@@ -41,5 +42,19 @@ describe("handshake messages", () => {
   });
   test("junk never throws", () => {
     for (const junk of [null, 1, "x", [], {}]) expect(validateHandshakeMessage(junk, "svc").ok).toBe(false);
+  });
+  test("a delivered message: schema, transport timestamp = body timestamp, then the transport signature (path and recipient bound)", () => {
+    const body = { ...common, type: "network.svc.challenge", challengeType: "none" };
+    const signInput = { method: "POST", path: "/ink/v1/svc:bob/challenge", recipientDid: "svc:bob", body, timestamp: common.timestamp };
+    const t = signTransport(signInput, alice.secretKey);
+    if (!t.ok) throw new Error(t.detail);
+    const ok = (over: Partial<typeof signInput>, key = alice.publicKey) => verifySignedHandshake({ signInput: { ...signInput, ...over }, signature: t.signature, publicKey: key }, "svc");
+    expect(ok({})).toMatchObject({ ok: true, kind: "challenge" });
+    expect(ok({ path: "/ink/v1/svc:bob/rejection" })).toMatchObject({ ok: false, reason: "invalid_signature" });
+    expect(ok({ recipientDid: "svc:carol" })).toMatchObject({ ok: false, reason: "invalid_signature" });
+    expect(ok({}, mallory.publicKey)).toMatchObject({ ok: false, reason: "invalid_signature" });
+    expect(ok({ timestamp: "2026-06-16T12:00:01.000Z" })).toMatchObject({ ok: false, reason: "invalid_handshake" });
+    expect(ok({ body: { ...body, challengeType: "teleport" } })).toMatchObject({ ok: false, reason: "invalid_handshake" });
+    expect(verifySignedHandshake({ signInput: null as never, signature: t.signature, publicKey: alice.publicKey }, "svc").ok).toBe(false);
   });
 });

@@ -69,9 +69,11 @@ describe("authority rule", () => {
     expect(verifyWithSenderKeys(resolveSenderKeys({ card: card({}), agentId: ALICE }), NOW, null, no)).toEqual({ ok: false, reason: "signature_verification_failed" });
     expect(verifyWithSenderKeys({ kind: "none" }, NOW, null, no)).toEqual({ ok: false, reason: "unresolvable_sender_key" });
   });
-  test("signing entries that are not Ed25519 multibase keys are dropped, not trusted", () => {
-    const c = card({ keys: { signing: [{ ...key("odd", alice.publicKey, "active"), publicKeyMultibase: encodeX25519PublicKey(alice.publicKey) }] } });
-    const keys = senderKeysFromCard(c);
+  test("signing entries that are not Ed25519 multibase keys reject the card (0.19 role rule), and are never used", () => {
+    const odd = { keys: { signing: [{ ...key("odd", alice.publicKey, "active"), publicKeyMultibase: encodeX25519PublicKey(alice.publicKey) }] } };
+    expect(validateAgentCard({ ...cardBase, ...odd })).toMatchObject({ ok: false, issue: "keys.signing: Ed25519 key bytes only" });
+    // Defence in depth for a card that skipped validation: the entry is dropped, not trusted.
+    const keys = senderKeysFromCard({ ...cardBase, ...odd } as unknown as AgentCard);
     expect(keys.kind === "key-set" && keys.keys.length).toBe(0);
   });
   test("only the first 20 entries are considered ([C15])", () => {
@@ -97,15 +99,27 @@ describe("card helpers", () => {
   test("recipientEncryptionKey prefers currentEncryptionKeyId and needs an X25519 multicodec", () => {
     const enc = (keyId: string, multibase: string, status = "active") => ({ keyId, algorithm: "X25519", publicKeyMultibase: multibase, status, validFrom: "2026-01-01T00:00:00.000Z" });
     const c = card({
-      keys: { encryption: [enc("wrong-codec", encodeEd25519PublicKey(alice.publicKey)), enc("enc-1", encodeX25519PublicKey(mallory.publicKey)), enc("enc-2", encodeX25519PublicKey(bobEncryptionPublic))] },
+      keys: { encryption: [enc("enc-1", encodeX25519PublicKey(mallory.publicKey)), enc("enc-2", encodeX25519PublicKey(bobEncryptionPublic))] },
       currentEncryptionKeyId: "enc-2",
     });
     expect(recipientEncryptionKey(c)?.keyId).toBe("enc-2");
     expect(recipientEncryptionKey(card({ ...c, currentEncryptionKeyId: "nope" }))?.keyId).toBe("enc-1");
     expect(recipientEncryptionKey(card({}))).toBeNull();
+    // A card that skipped validation: an Ed25519 key in the encryption slot is skipped, not sealed to.
+    const unchecked = { ...cardBase, keys: { encryption: [enc("wrong-codec", encodeEd25519PublicKey(alice.publicKey)), enc("enc-1", encodeX25519PublicKey(mallory.publicKey))] } };
+    expect(recipientEncryptionKey(unchecked as unknown as AgentCard)?.keyId).toBe("enc-1");
   });
-  test("role rule: an Ed25519 entry in the encryption slot rejects the card", () => {
+  test("role rule: an Ed25519 entry in the encryption slot rejects the card, by label and by key bytes", () => {
     expect(validateAgentCard({ ...cardBase, keys: { encryption: [key("e", alice.publicKey, "active")] } }).ok).toBe(false);
+    const mislabelled = { ...key("e", alice.publicKey, "active"), algorithm: "X25519" };
+    expect(validateAgentCard({ ...cardBase, keys: { encryption: [mislabelled] } })).toMatchObject({ ok: false, issue: "keys.encryption: X25519 key bytes only" });
+    expect(validateAgentCard({ ...cardBase, publicKeyMultibase: encodeX25519PublicKey(alice.publicKey) })).toMatchObject({ ok: false, issue: "publicKeyMultibase: expected a multibase Ed25519 key" });
+  });
+  test("accepts what INK's card rules accept: no caps INK does not set (issue 12)", () => {
+    const governance = { maxAcceptedDelegationDepth: 2, supportedTransports: Array.from({ length: 20 }, (_, i) => `transport_${"x".repeat(70)}_${i}`) };
+    expect(validateAgentCard({ ...cardBase, governance })).toMatchObject({ ok: true });
+    const revoked = key("old", mallory.publicKey, "revoked", { revokedAt: "2026-02-01T00:00:00.000Z", revokeReason: "leaked ".repeat(100) });
+    expect(validateAgentCard({ ...cardBase, keys: { signing: [key("k", alice.publicKey, "active"), revoked] } })).toMatchObject({ ok: true });
   });
   test("unknown top-level members are preserved (the card object itself is returned)", () => {
     const input = { ...cardBase, futureExtension: { note: "kept" } };

@@ -4,24 +4,8 @@ import { describe, expect, test } from "bun:test";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { EMPTY_TREE_ROOT, MAX_CONSISTENCY_PROOF_NODES, verifyConsistencyProof } from "../../src/ink/index.ts";
 import { rng } from "./helpers.ts";
+import { flip, hex, LEAVES, leaf, mth, node, split } from "./merkle-trees.ts";
 
-const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
-const leaf = (i: number) => sha256(new Uint8Array([0x00, ...new TextEncoder().encode(`event-${i}`)]));
-const node = (l: Uint8Array, r: Uint8Array) => sha256(new Uint8Array([0x01, ...l, ...r]));
-const LEAVES = Array.from({ length: 16 }, (_, i) => leaf(i));
-
-// RFC 6962 §2.1: k is the largest power of two smaller than n.
-function split(n: number): number {
-  let k = 1;
-  while (k * 2 < n) k *= 2;
-  return k;
-}
-function mth(d: Uint8Array[]): Uint8Array {
-  if (d.length === 0) return sha256(new Uint8Array());
-  if (d.length === 1) return d[0] as Uint8Array;
-  const k = split(d.length);
-  return node(mth(d.slice(0, k)), mth(d.slice(k)));
-}
 // RFC 6962 §2.1.2: PROOF(m, D[n]) = SUBPROOF(m, D[n], true).
 function subproof(m: number, d: Uint8Array[], complete: boolean): Uint8Array[] {
   if (m === d.length) return complete ? [] : [mth(d)];
@@ -38,7 +22,6 @@ function claim(m: number, n: number) {
     proof: m === 0 ? [] : subproof(m, LEAVES.slice(0, n), true).map(hex),
   };
 }
-const flip = (h: string, at: number) => h.slice(0, at) + (h[at] === "0" ? "1" : "0") + h.slice(at + 1);
 const PAIRS: [number, number][] = [];
 for (let n = 1; n <= 16; n++) for (let m = 0; m <= n; m++) PAIRS.push([m, n]);
 
@@ -179,14 +162,13 @@ describe("verifyConsistencyProof on hostile input", () => {
     expect(longest).toBe(54);
   });
 
-  test("sizes at the safe-integer ceiling are walked without rounding and reject fast", () => {
+  // A walk proportional to the size would not finish before the test's timeout: no clock needed.
+  test("sizes at the safe-integer ceiling are walked without rounding and reject", () => {
     const max = Number.MAX_SAFE_INTEGER;
-    const started = performance.now();
     for (const [first, second] of [[1, max], [max - 1, max], [2 ** 52, max], [max, max], [2 ** 52 + 1, max]]) {
       const r = verifyConsistencyProof({ first, firstRoot: good.firstRoot, second, secondRoot: good.secondRoot, proof: good.proof });
       expect(r.ok).toBe(false);
     }
-    expect(performance.now() - started).toBeLessThan(1000);
   });
 
   test("seeded mutations never throw and never accept a changed proof or root", () => {

@@ -21,7 +21,7 @@ export function issueOwnerCode(ctx: Ctx, input: { email?: string | undefined }, 
   const email = current ?? requested;
   if (!email) throw invalidInput("no owner email is set (kith init --owner-email, KITH_OWNER_EMAIL, or here): pass --email you@example.com (it is stored as the owner's)");
   const now = ctx.clock.now();
-  const prepared = prepareCode({ id: ctx.ids.next(), email, origin: "cli", now, codeKey: deps.codeKey });
+  const prepared = prepareCode({ id: ctx.ids.next(), email, origin: "cli", requester: null, now, codeKey: deps.codeKey });
   transaction(ctx.db, (tx) => {
     if (!current) tx.insert(settings).values({ key: "owner_email", value: email, updatedAt: now }).run();
     storeCode(tx, prepared, now);

@@ -2,6 +2,8 @@ import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { settings } from "../../db/schema/index.ts";
 import type { AtprotoClient } from "../../security/atproto-oauth.ts";
+import { clientKey } from "../../security/client-key.ts";
+import { sha256Base64url } from "../../security/one-time-code.ts";
 import type { OidcClient } from "../../security/oidc.ts";
 import type { OwnerTokens } from "../../security/owner-token.ts";
 import type { Mailer } from "./mailer.ts";
@@ -14,6 +16,8 @@ export interface SignInDeps {
   tokens: OwnerTokens;
   /** HMAC key for sign-in codes, derived from the node secret. */
   codeKey: Uint8Array;
+  /** HMAC key that derives a rotated refresh token's successor, derived from the node secret. */
+  refreshKey: Uint8Array;
   /** The owner email from flag or environment (or stored when the node started); the stored setting is read when null. */
   ownerEmail: string | null;
   mailer: Mailer;
@@ -44,9 +48,16 @@ export interface TokenPair {
 }
 
 export const CODE_TTL_MS = 10 * 60 * 1000;
+/** Wrong tries a mailed code allows the client that asked for it... */
 export const CODE_MAX_TRIES = 5;
+/** ...and every other client together (a stranger cannot use up the requester's own). */
+export const CODE_MAX_FOREIGN_TRIES = 3;
 export const OAUTH_STATE_TTL_MS = 10 * 60 * 1000;
+/** Pending OAuth sign-ins kept at most; beyond, the oldest are dropped (docs/decisions/owner-sign-in.md). */
+export const MAX_OAUTH_STATES = 1000;
 export const REFRESH_TOKEN_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+/** A just-rotated refresh token presented again this soon answers its successor (two tabs), not a revocation. */
+export const REFRESH_REUSE_GRACE_MS = 30 * 1000;
 /** Rows past their expiry by this much are deleted when new ones are written. */
 export const EXPIRED_ROW_GRACE_MS = 24 * 60 * 60 * 1000;
 
@@ -60,6 +71,11 @@ export function normalizeEmail(raw: string): string {
 
 export function isEmailAddress(value: string): boolean {
   return value.length <= 254 && EMAIL_PATTERN.test(value);
+}
+
+/** The anonymous caller's client key (IPv4, or IPv6 /64), hashed: how sign-in limits and code budgets name a client. */
+export function hashedClient(ip: string | null): string {
+  return sha256Base64url(`client\n${clientKey(ip)}`);
 }
 
 /** The owner's email: the configured one, else the one `kith init` or `kith owner code --email` stored. */

@@ -5,17 +5,21 @@ import type { Ctx } from "../context.ts";
 import { DomainError, invalidInput } from "../errors.ts";
 import { prepareCode, storeCode } from "./code-store.ts";
 import type { MailMessage } from "./mailer.ts";
-import { CODE_TTL_MS, findOwnerEmail, isEmailAddress, normalizeEmail, type SignInDeps } from "./owner.ts";
+import { CODE_TTL_MS, findOwnerEmail, hashedClient, isEmailAddress, normalizeEmail, type SignInDeps } from "./owner.ts";
 
-/** Per address, durable (a restart does not reset it): 5 codes an hour. */
-export const SEND_PER_ADDRESS = { limit: 5, windowMs: 60 * 60 * 1000 };
+/** Per address and client, durable (a restart does not reset it): 3 codes an hour, so one client cannot use up... */
+export const SEND_PER_ADDRESS_AND_CLIENT = { limit: 3, windowMs: 60 * 60 * 1000 };
+/** ...the address's ceiling, which bounds the codes a guesser can aim at and the mail the owner gets: 6 an hour. */
+export const SEND_PER_ADDRESS = { limit: 6, windowMs: 60 * 60 * 1000 };
 
 /**
  * `POST /auth/email/send`. Only the owner's address gets a code; every other address gets the
- * same answer after the same work (a code is made and hashed, the per-address limit is counted in
- * one transaction) and nothing is stored or sent, so the answer does not tell who the owner is.
+ * same answer after the same work (a code is made and hashed, the limits are counted in one
+ * transaction) and nothing is stored or sent, so the answer does not tell who the owner is.
  * The mail leaves after the answer, off the request path, so its delivery time does not show
- * either.
+ * either. The code belongs to the client that asked (its own try budget; a later request from
+ * another client does not retire it). A request refused by the per-client limit does not count
+ * against the address's ceiling.
  */
 export function sendEmailCode(ctx: Ctx, input: { email: string }, deps: Pick<SignInDeps, "codeKey" | "ownerEmail" | "mailer" | "publicUrl">): { sent: true; expiresIn: number } {
   if (ctx.actor.kind !== "public") throw new DomainError("forbidden", "sign-in codes are requested anonymously");
@@ -24,9 +28,12 @@ export function sendEmailCode(ctx: Ctx, input: { email: string }, deps: Pick<Sig
   const now = ctx.clock.now();
   const owner = findOwnerEmail(ctx.db, deps.ownerEmail);
   const isOwner = owner !== null && owner === email;
-  const prepared = prepareCode({ id: ctx.ids.next(), email, origin: "email", now, codeKey: deps.codeKey });
+  const client = hashedClient(ctx.actor.ip);
+  const prepared = prepareCode({ id: ctx.ids.next(), email, origin: "email", requester: client, now, codeKey: deps.codeKey });
   const decision = transaction(ctx.db, (tx) => {
-    // The limiter key is a hash: strangers' addresses are not kept in the database.
+    // The limiter keys are hashes: strangers' addresses are not kept in the database.
+    const perClient = consumeRateLimit(ctx, "email-send-client", sha256Base64url(`${email}\n${client}`), SEND_PER_ADDRESS_AND_CLIENT);
+    if (!perClient.allowed) return perClient;
     const result = consumeRateLimit(ctx, "email-send", sha256Base64url(email), SEND_PER_ADDRESS);
     if (result.allowed && isOwner) storeCode(tx, prepared, now);
     return result;

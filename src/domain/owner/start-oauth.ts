@@ -1,4 +1,4 @@
-import { eq, lt } from "drizzle-orm";
+import { asc, count, eq, inArray, lte, sql } from "drizzle-orm";
 import { transaction } from "../../db/client.ts";
 import { oauthStates } from "../../db/schema/index.ts";
 import { sha256Base64url } from "../../security/one-time-code.ts";
@@ -6,14 +6,14 @@ import { OutboundError } from "../../security/outbound.ts";
 import { newCodeVerifier, randomToken } from "../../security/pkce.ts";
 import type { Ctx } from "../context.ts";
 import { DomainError, invalidInput, notFound } from "../errors.ts";
-import { EXPIRED_ROW_GRACE_MS, OAUTH_STATE_TTL_MS, type OAuthProviderName, type SignInDeps } from "./owner.ts";
+import { MAX_OAUTH_STATES, OAUTH_STATE_TTL_MS, type OAuthProviderName, type SignInDeps } from "./owner.ts";
 
 export interface StartOAuthInput {
   provider: OAuthProviderName;
   redirectUri: string;
   state: string;
-  /** The client's PKCE S256 challenge; its verifier must come with the callback. */
-  codeChallenge?: string | undefined;
+  /** The client's PKCE S256 challenge (required); its verifier must come with the callback. */
+  codeChallenge: string;
 }
 
 /**
@@ -47,10 +47,18 @@ export async function startOAuth(ctx: Ctx, input: StartOAuthInput, deps: Pick<Si
   }
   const now = ctx.clock.now();
   const inserted = transaction(ctx.db, (tx) => {
-    tx.delete(oauthStates).where(lt(oauthStates.expiresAt, now - EXPIRED_ROW_GRACE_MS)).run();
+    // Bounded whoever calls authorize in a loop: expired states go, and past the cap the oldest
+    // pending ones are dropped (the newest, the owner's own just-started sign-in, survives).
+    tx.delete(oauthStates).where(lte(oauthStates.expiresAt, now)).run();
+    const over = tx.select({ n: count() }).from(oauthStates).get()!.n - (MAX_OAUTH_STATES - 1);
+    if (over > 0) {
+      // rowid breaks ties within a millisecond in insertion order.
+      const oldest = tx.select({ h: oauthStates.stateHash }).from(oauthStates).orderBy(asc(oauthStates.createdAt), sql`rowid`).limit(over);
+      tx.delete(oauthStates).where(inArray(oauthStates.stateHash, oldest)).run();
+    }
     return tx
       .insert(oauthStates)
-      .values({ stateHash, provider: input.provider, redirectUri: input.redirectUri, clientCodeChallenge: input.codeChallenge ?? null, providerCodeVerifier: codeVerifier, nonce, providerData, expiresAt: now + OAUTH_STATE_TTL_MS, createdAt: now })
+      .values({ stateHash, provider: input.provider, redirectUri: input.redirectUri, clientCodeChallenge: input.codeChallenge, providerCodeVerifier: codeVerifier, nonce, providerData, expiresAt: now + OAUTH_STATE_TTL_MS, createdAt: now })
       .onConflictDoNothing()
       .returning({ h: oauthStates.stateHash })
       .all();

@@ -1,13 +1,15 @@
 import { transaction } from "../../db/client.ts";
 import {
-  checkCardContinuity,
+  authenticateAgentCard,
   checkCardFetchResponse,
+  isSignedCard,
   normalizePrincipal,
-  verifyAgentCardProof,
   type AcceptedCardProof,
   type AgentCard,
   type CardFetchFailure,
+  type CardTrustFailure,
   type ContinuityFailure,
+  type DidWebResolution,
   type Ed25519Verifier,
 } from "../../ink/index.ts";
 import type { PeerFailureReason, PeerHttp } from "../../security/peer-http.ts";
@@ -30,15 +32,17 @@ export type FetchCardResult =
 export type CardFetchDeps = { http: PeerHttp; verifier: Ed25519Verifier; allowPrivatePeers: boolean };
 
 const CARD_TIMEOUT_MS = 5_000;
+const CONTINUITY: ReadonlySet<CardTrustFailure> = new Set<ContinuityFailure>(["unsigned_after_authenticated", "continuity_version_regression", "continuity_unreachable_key"]);
 
 /**
  * GET a peer's card and decide whether it may be used, in the one place every card fetch goes
  * through: the discovery-fetch contract (INK §12: SSRF gate, no redirects, 64 KiB, 5 s, status,
- * content type, schema, agentId binding, URL fields), the card proof (INK §13: a present
- * `cardSignature` must verify and be rooted; a did:web signer must be a key of its DID document;
- * an invalid proof rejects, it is never read as unsigned), then continuity with the card stored
- * for that principal (unsigned after signed, rollback, unreachable signer). A continuity violation
- * keeps the stored card: it is logged and recorded as a `card.continuity_violation` event.
+ * content type, schema, agentId binding, URL fields, and a present proof must verify), then the
+ * whole INK §13 decision (`authenticateAgentCard`): rooting (a did:web signer is anchored in its
+ * DID document, fetched only for a signed did:web card), the ratchet and continuity against the
+ * stored authenticated card. Phase C is not enforced (docs/decisions/ink-card-signature.md). A
+ * continuity violation keeps the stored card: it is logged and recorded as
+ * `card.continuity_violation`; an unanchored did:web signature is recorded as `card.anchor_unverified`.
  */
 export async function fetchPeerCard(ctx: Ctx, deps: CardFetchDeps, input: { cardUrl: string; agentId: string }): Promise<FetchCardResult> {
   const res = await deps.http.request(input.cardUrl, { headers: { accept: "application/json" }, timeoutMs: CARD_TIMEOUT_MS, maxBytes: 65_536 });
@@ -57,41 +61,42 @@ export async function fetchPeerCard(ctx: Ctx, deps: CardFetchDeps, input: { card
     if (checked.reason === "invalid_card_proof") ctx.log.warn("peer card refused: invalid card proof", { agentId: input.agentId, cardUrl: input.cardUrl, issue: checked.issue });
     return { ok: false, reason: checked.reason, httpStatus: res.status, ...(checked.issue ? { detail: checked.issue } : {}) };
   }
-  let proof = checked.proof;
-  if (proof.kind === "signed" && proof.anchor === "unanchored" && input.agentId.startsWith("did:web:")) {
-    const anchored = await anchorDidWeb(ctx, deps, checked.card, input);
-    if (!anchored.ok) return anchored;
-    proof = anchored.proof;
-  }
-  const violation = continuityViolation(ctx, checked.card, input, deps.verifier);
-  if (violation) return violation;
-  return { ok: true, card: checked.card, cardJson: JSON.stringify(checked.card), proof };
-}
-
-/**
- * INK §13 did:web rooting: the signer must be a verification method of the DID document. When the
- * document cannot be fetched the card stays accepted but unanchored (the reference's
- * resolver-unavailable branch; failing closed there is Phase C): docs/decisions/ink-card-signature.md.
- */
-async function anchorDidWeb(ctx: Ctx, deps: CardFetchDeps, card: AgentCard, input: { cardUrl: string; agentId: string }): Promise<{ ok: true; proof: AcceptedCardProof } | Extract<FetchCardResult, { ok: false }>> {
-  const didWebKeys = await didWebVerificationKeys(deps.http, input.agentId);
-  if (didWebKeys === null) {
-    ctx.log.info("did:web document unavailable: card signature verified but not anchored", { agentId: input.agentId });
-    return { ok: true, proof: verifyAgentCardProof(card, { verifier: deps.verifier }) as AcceptedCardProof };
-  }
-  const anchored = verifyAgentCardProof(card, { verifier: deps.verifier, didWebKeys });
-  if (anchored.ok) return { ok: true, proof: anchored };
-  ctx.log.warn("peer card refused: invalid card proof", { agentId: input.agentId, cardUrl: input.cardUrl, issue: anchored.issue });
-  return { ok: false, reason: "invalid_card_proof", detail: `${anchored.reason}: ${anchored.issue}`, httpStatus: 200 };
-}
-
-function continuityViolation(ctx: Ctx, card: AgentCard, input: { cardUrl: string; agentId: string }, verifier: Ed25519Verifier): Extract<FetchCardResult, { ok: false }> | null {
   const principal = normalizePrincipal(input.agentId);
-  if (!principal.ok) return null;
-  const cached = cardOf(findPeerCard(ctx.db, principal.principal));
-  if (cached === null) return null;
-  const continuity = checkCardContinuity(cached, card, { verifier });
-  if (continuity.ok) return null;
+  const stored = principal.ok ? cardOf(findPeerCard(ctx.db, principal.principal)) : null;
+  const trust = authenticateAgentCard(checked.card, {
+    agentId: input.agentId,
+    // Only a stored card that was authenticated (signed) makes this fetch warm (INK §13 ratchet).
+    cachedCard: isSignedCard(stored) ? stored : null,
+    didWeb: checked.proof.kind === "signed" && input.agentId.startsWith("did:web:") ? await resolveDidWeb(deps.http, input.agentId) : null,
+    enforcePhaseC: false,
+    verifier: deps.verifier,
+  });
+  if (!trust.ok) {
+    if (CONTINUITY.has(trust.reason) && principal.ok && stored !== null) return continuityViolation(ctx, { ...trust, reason: trust.reason as ContinuityFailure }, principal.principal, stored, checked.card, input);
+    ctx.log.warn("peer card refused: invalid card proof", { agentId: input.agentId, cardUrl: input.cardUrl, issue: `${trust.reason}: ${trust.issue}` });
+    return { ok: false, reason: "invalid_card_proof", detail: `${trust.reason}: ${trust.issue}`, httpStatus: res.status };
+  }
+  if (trust.reason === "signed_authenticated" && trust.auditEvent === "card.anchor_unverified") {
+    ctx.log.info("did:web document unavailable: card signature verified but not anchored", { agentId: input.agentId });
+    transaction(ctx.db, (tx) => recordEvent(tx, "card.anchor_unverified", ctx.clock.now(), { ...(principal.ok ? { peerPrincipal: principal.principal } : {}), cardUrl: input.cardUrl }));
+  }
+  return { ok: true, card: checked.card, cardJson: JSON.stringify(checked.card), proof: trust.proof };
+}
+
+/** A did:web's document keys (INK §13 anchoring), or that the document could not be had. */
+async function resolveDidWeb(http: PeerHttp, did: string): Promise<DidWebResolution> {
+  const keys = await didWebVerificationKeys(http, did);
+  return keys === null ? { status: "unavailable" } : { status: "resolved", keys };
+}
+
+function continuityViolation(
+  ctx: Ctx,
+  continuity: { reason: ContinuityFailure; issue: string },
+  principal: string,
+  cached: AgentCard,
+  card: AgentCard,
+  input: { cardUrl: string; agentId: string },
+): Extract<FetchCardResult, { ok: false }> {
   const now = ctx.clock.now();
   const facts = {
     reason: continuity.reason,
@@ -100,7 +105,7 @@ function continuityViolation(ctx: Ctx, card: AgentCard, input: { cardUrl: string
     cachedKeySetVersion: cached.keySetVersion ?? null,
     fetchedKeySetVersion: card.keySetVersion ?? null,
   };
-  ctx.log.warn("peer card refused: continuity violation; the stored card stays in use", { peer: principal.principal, ...facts });
-  transaction(ctx.db, (tx) => recordEvent(tx, "card.continuity_violation", now, { peerPrincipal: principal.principal, ...facts }));
+  ctx.log.warn("peer card refused: continuity violation; the stored card stays in use", { peer: principal, ...facts });
+  transaction(ctx.db, (tx) => recordEvent(tx, "card.continuity_violation", now, { peerPrincipal: principal, ...facts }));
   return { ok: false, reason: "card_continuity", detail: `${continuity.reason}: ${continuity.issue}`, httpStatus: 200, continuity: continuity.reason };
 }

@@ -39,8 +39,9 @@ export function authRoutes(deps: SurfaceDeps, signIn: SignInDeps) {
         response: { 200: v.object({ sent: v.literal(true), expiresIn: v.number() }), ...errors(400, 429) },
         detail: tag(
           "Email a one-time sign-in code to the owner",
-          "Answers the same for every well-formed address; only the owner's receives a code (10 minutes, single use, 5 tries). " +
-            "Limited to 5 codes per address per hour and 10 requests per minute per client IP (429 with Retry-After).",
+          "Answers the same for every well-formed address; only the owner's receives a code (10 minutes, single use; 5 wrong tries for the " +
+            "client that asked, 3 for all others). Limited to 3 codes per address per client and 6 per address per hour, and 10 requests " +
+            "per minute per client IP (429 with Retry-After). A client is an IPv4 address or an IPv6 /64.",
         ),
       },
     )
@@ -57,7 +58,8 @@ export function authRoutes(deps: SurfaceDeps, signIn: SignInDeps) {
         detail: tag(
           "Exchange the emailed code for a TokenPair",
           "400 invalid_input for a wrong, expired, used or exhausted code, and for any address but the owner's. " +
-            "Limited to 30 attempts per address per hour and 10 per minute per client IP (429 with Retry-After).",
+            "Limited to 30 attempts per client per hour and 10 per minute per client IP (429 with Retry-After); never per address, " +
+            "so nobody else's wrong guesses keep the owner out.",
         ),
       },
     )
@@ -87,8 +89,8 @@ export function authRoutes(deps: SurfaceDeps, signIn: SignInDeps) {
         response: { 200: v.union([TokenPairDoc, OAuthTokenDoc]), 400: v.union([ErrorBody, OAuthErrorDoc]), ...errors(401, 429) },
         detail: tag(
           "Rotate a refresh token for a new TokenPair",
-          "JSON `{refreshToken}` answers a TokenPair (401 when the token is unknown, expired, revoked or spent). A spent token presented " +
-            "again revokes its whole session. Also the OAuth token endpoint: a form body `grant_type=refresh_token&refresh_token=…` " +
+          "JSON `{refreshToken}` answers a TokenPair (401 when the token is unknown, expired, revoked or spent). Presented again within 30 s of " +
+            "its rotation (two tabs at once) it answers the same new refresh token; later it revokes its whole session. Also the OAuth token endpoint: a form body `grant_type=refresh_token&refresh_token=…` " +
             "answers RFC 6749 shapes (400 invalid_grant).",
         ),
       },

@@ -17,8 +17,9 @@ const Uri = v.pipe(v.string(), v.maxLength(2048), v.url(), v.description("Absolu
 
 /**
  * Owner sign-in through an OAuth provider: Google and Apple (OpenID Connect) and the AT Protocol.
- * The client (a console, an app) picks `state` and optionally a PKCE challenge, sends the owner
- * to the provider, receives the code at its redirect URI and posts it back here.
+ * The client (a console, an app) picks `state` and a PKCE S256 challenge (required), sends the
+ * owner to the provider, receives the code at its redirect URI and posts it back here with the
+ * verifier.
  */
 export function oauthRoutes(deps: SurfaceDeps, signIn: SignInDeps, atprotoClientMetadata: () => Record<string, unknown> | null) {
   const publicCtx = (request: Request) => deps.ctx({ kind: "public", ip: deps.clientIp(request) });
@@ -48,12 +49,17 @@ export function oauthRoutes(deps: SurfaceDeps, signIn: SignInDeps, atprotoClient
         return new Response(null, { status: 302, headers: { location: url, "cache-control": "no-store" } });
       },
       {
-        perIp: { bucket: "oauth-authorize-ip", limit: 30, windowMs: MINUTE },
+        // Each start writes a state row and, for atproto, makes several requests to the owner's PDS.
+        perIp: { bucket: "oauth-authorize-ip", limit: 10, windowMs: MINUTE },
         params: v.object({ provider: OAuthProvider }),
         query: v.object({
           redirect_uri: Uri,
           state: State,
-          code_challenge: v.optional(v.pipe(v.string(), v.regex(CODE_CHALLENGE_PATTERN, "a PKCE S256 challenge: 43 base64url characters"), v.description("PKCE S256: BASE64URL(SHA-256(code_verifier))"))),
+          code_challenge: v.pipe(
+            v.string("code_challenge: required (PKCE S256: BASE64URL(SHA-256(code_verifier)))"),
+            v.regex(CODE_CHALLENGE_PATTERN, "a PKCE S256 challenge: 43 base64url characters"),
+            v.description("Required. PKCE S256: BASE64URL(SHA-256(code_verifier)); the callback must bring the verifier"),
+          ),
           code_challenge_method: v.optional(v.literal("S256")),
           mode: v.optional(v.picklist(["redirect", "json"]), "redirect"),
         }),
@@ -62,7 +68,8 @@ export function oauthRoutes(deps: SurfaceDeps, signIn: SignInDeps, atprotoClient
           ...tag(
             "Start signing in with google, apple or atproto",
             "302 to the provider (mode=redirect, the default) or 200 {url} (mode=json). The redirect_uri must be on the allowlist; the " +
-              "state is single-use. 404 when the provider is not configured, 503 when it cannot be reached.",
+              "state is single-use; code_challenge (PKCE S256) is required. 404 when the provider is not configured, 503 when it cannot be reached. " +
+              "10 starts per minute per client IP (429 with Retry-After).",
           ),
           responses: { 302: { description: "To the provider's authorization URL", headers: { location: { schema: { type: "string", format: "uri" } } } } },
         },
@@ -82,14 +89,17 @@ export function oauthRoutes(deps: SurfaceDeps, signIn: SignInDeps, atprotoClient
             code: v.pipe(v.string(), v.minLength(1), v.maxLength(2048)),
             state: State,
             redirect_uri: Uri,
-            code_verifier: v.optional(v.pipe(v.string(), v.regex(CODE_VERIFIER_PATTERN, "43-128 characters of A-Z a-z 0-9 - . _ ~"))),
-            iss: v.optional(v.pipe(v.string(), v.maxLength(2048), v.description("The `iss` of the authorization response (RFC 9207; AT Protocol)"))),
+            code_verifier: v.pipe(
+              v.string("code_verifier: required (the PKCE verifier whose S256 challenge started this sign-in)"),
+              v.regex(CODE_VERIFIER_PATTERN, "43-128 characters of A-Z a-z 0-9 - . _ ~"),
+            ),
+            iss: v.optional(v.pipe(v.string(), v.maxLength(2048), v.description("The `iss` of the authorization response (RFC 9207): required for atproto; for google and apple checked when present, required when the provider advertises it"))),
           }),
         ),
         response: { 200: TokenPairDoc, ...errors(400, 404, 429, 503) },
         detail: tag(
           "Finish an OAuth sign-in: the code for a TokenPair",
-          "400 for an unknown, expired or reused state, another redirect_uri, a code_verifier that does not match the code_challenge, a code " +
+          "400 for an unknown, expired or reused state, another redirect_uri, a missing code_verifier or one that does not match the code_challenge, a code " +
             "the provider refuses, and any identity but the owner's.",
         ),
       },

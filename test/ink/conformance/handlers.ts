@@ -1,7 +1,8 @@
 // One handler per conformance-v1 category: turn a case's `input` into the outcome our core
 // decides, shaped like `expect` (result plus any pinned members). Handlers only adapt shapes;
-// every decision is made by src/ink.
+// every decision is made by src/ink. The optional profiles' handlers are in profile-handlers.ts.
 import {
+  authenticateAgentCard,
   auditLeafHash,
   canonicalize,
   checkCardFetchResponse,
@@ -10,6 +11,7 @@ import {
   checkReplay,
   classifyHost,
   createMemoryNonceStore,
+  decodeEd25519PublicKey,
   type Ed25519Verifier,
   formatCheckpoint,
   isValidIntentName,
@@ -29,18 +31,12 @@ import {
   verifyWithSenderKeys,
 } from "../../../src/ink/index.ts";
 import { hex } from "./fixtures.ts";
-
-export type Outcome = { result: "accept" | "reject"; [member: string]: unknown };
-export type Handler = (input: Record<string, any>, verifier: Ed25519Verifier) => Outcome;
-
-const accept = (extra: Record<string, unknown> = {}): Outcome => ({ result: "accept", ...extra });
-const reject = (extra: Record<string, unknown> = {}): Outcome => ({ result: "reject", ...extra });
-const verdict = (ok: boolean): Outcome => (ok ? accept() : reject());
-
-/** The vectors are reference INK: run them in `tulpa` mode. */
-const WORDMARK = "tulpa" as const;
+import { accept, type Handler, type Outcome, principalOf, reject, verdict, WORDMARK } from "./outcome.ts";
+import { PROFILE_HANDLERS } from "./profile-handlers.ts";
 
 export const HANDLERS: Record<string, Handler> = {
+  ...PROFILE_HANDLERS,
+
   "agent-card": (i) => verdict(validateAgentCard(i.card).ok),
 
   "agent-card-fetch": (i) =>
@@ -49,11 +45,16 @@ export const HANDLERS: Record<string, Handler> = {
         status: i.status,
         contentType: i.contentType,
         contentLength: i.contentLength,
-        body: i.bodyRaw,
+        body: hex(i.bodyHex),
         requestedAgentId: i.requestedAgentId,
         resolutionDid: i.resolutionDid,
       }).ok,
     ),
+
+  "agent-card-signature": (i, verifier) => cardTrust(i, verifier),
+
+  // Staged: the vectors carry the flag explicitly (on, or off over a 1.0 profile input).
+  "agent-card-signature-phase-c": (i, verifier) => cardTrust(i, verifier),
 
   "authorization-header": (i) => {
     const r = parseAuthorizationHeader(i.header);
@@ -189,35 +190,35 @@ export const HANDLERS: Record<string, Handler> = {
 
 /** Categories whose decision involves an Ed25519 verify: run under every backend. */
 export const SIGNATURE_CATEGORIES = new Set([
+  "agent-authorization",
+  "authorization-chain",
+  "authorization-grant",
+  "audit-query-response",
+  "inclusion-receipt",
+  "agent-card-signature",
+  "agent-card-signature-phase-c",
   "discovery-query-envelope",
   "first-contact-transcript",
+  "handshake-transport-signature",
   "key-rotation",
   "signature-base",
 ]);
 
-/** Required to pass 100% by the issue (merkle-* belong to the optional audit and witness profiles). */
-export const REQUIRED_CATEGORIES = new Set([
-  "agent-card",
-  "agent-card-fetch",
-  "authorization-header",
-  "connection-payload",
-  "discovery-query-envelope",
-  "encryption-required",
-  "first-contact-transcript",
-  "handshake-message",
-  "intent-vocabulary",
-  "jcs-number",
-  "key-rotation",
-  "payload-encryption",
-  "principal-normalization",
-  "private-hostname",
-  "replay-freshness",
-  "signature-base",
-  "signed-body-utf8",
-  "timestamp-validity",
-]);
-
-function principalOf(agentId: string): string {
-  const r = normalizePrincipal(agentId);
-  return r.ok ? r.principal : `invalid:${agentId}`;
+/**
+ * INK §13 card decision. The reference's `profile` input ("1.0") means Phase C rules unless an
+ * explicit `enforcePhaseC` says otherwise (vector phase-c-off-overrides-1-0-profile-accept): our
+ * core takes only the flag, so the adaptation is here.
+ */
+function cardTrust(i: Record<string, any>, verifier: Ed25519Verifier): Outcome {
+  const o = i.options ?? {};
+  const did = o.didVerificationKeys;
+  const r = authenticateAgentCard(i.card, {
+    agentId: i.agentId,
+    cachedCard: o.cachedCard ?? null,
+    didWeb: did === undefined ? null : did.status === "resolved" ? { status: "resolved", keys: (did.verificationKeys as string[]).flatMap((k) => decodeEd25519PublicKey(k) ?? []) } : { status: "unavailable" },
+    enforcePhaseC: typeof o.enforcePhaseC === "boolean" ? o.enforcePhaseC : o.profile === "1.0",
+    verifier,
+  });
+  const extra = "auditEvent" in r && r.auditEvent !== undefined ? { auditEvent: r.auditEvent } : {};
+  return r.ok ? accept({ reason: r.reason, ...extra }) : reject({ reason: r.reason, ...extra, why: r.issue });
 }
