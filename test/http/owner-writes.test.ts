@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import * as v from "valibot";
+import { issueMessage } from "../../src/http/schemas/body.ts";
 import { bootTestApp, type TestNode } from "../helpers/boot.ts";
 import { asOwner, ownerToken } from "../helpers/owner.ts";
 import { json } from "../helpers/process.ts";
@@ -129,4 +131,24 @@ describe("owner text: what the node would store damaged is refused, naming the m
     const res = await node.request("/api/svc/profile/public", { method: "PUT", headers: { "content-type": "application/json" }, body: '{"headline":"a\\u0000"}' });
     expect(res.status).toBe(401);
   });
+});
+
+describe("schema refusals", () => {
+  test("name the first failing member in the gate's spelling and never quote a long value back", async () => {
+    const rule = await asOwner(node, "/api/svc/rules", { body: { name: "r", match: { intents: ["ask", 5] }, action: { type: "hold" } } });
+    expect((await json(rule)).message).toStartWith("invalid request: body.match.intents[1]: ");
+    const long = "x".repeat(50_000);
+    const profile = await asOwner(node, "/api/svc/profile/public", { method: "PUT", body: { headline: "h", skills: [], interests: [], openTo: [], availability: { timezone: long } } });
+    expect((await json(profile)).message).toBe("invalid request: body.availability.timezone: Invalid length: Expected <=64 but received 50000");
+    // a verb's own message quoting the value is cut too
+    const intent = await asOwner(node, "/api/svc/intents", { body: { to: node.agentId, intent: long, payload: {} } });
+    expect(intent.status).toBe(400);
+    expect(((await json(intent)).message as string).length).toBeLessThanOrEqual(501);
+  });
+});
+
+test("issueMessage replaces a long quoted input by its length", () => {
+  const result = v.safeParse(v.object({ mode: v.picklist(["a", "b"]) }), { mode: "z".repeat(1000) });
+  expect(result.success).toBe(false);
+  expect(issueMessage(result.issues![0], "body")).toBe('body.mode: Invalid type: Expected ("a" | "b") but received a string of 1000 characters');
 });

@@ -67,8 +67,11 @@ export function errorHandler(log: Logger) {
   });
 }
 
+/** A message quoting what was sent (a verb's `"…" is not one of …`) is cut: an error never carries much of a body. */
+const MAX_MESSAGE = 500;
+
 export function body(error: string, message: string): ErrorBody {
-  return { error, message };
+  return { error, message: message.length > MAX_MESSAGE ? `${message.slice(0, MAX_MESSAGE)}…` : message };
 }
 
 function pathOf(request: Request): string {

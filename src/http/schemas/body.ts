@@ -66,13 +66,13 @@ function checkBody<S extends v.GenericSchema>(schema: S, raw: unknown): v.InferO
  * a long one is replaced by its length, so an error never carries much of what was sent.
  */
 export function issueMessage(issue: v.BaseIssue<unknown>, where: string): string {
-  const path = (issue.path ?? []).map((p) => String((p as { key?: unknown }).key)).join(".");
+  // the same spelling as the request gate's paths: body.rules[3].match
+  const path = (issue.path ?? []).map((p) => (p.type === "array" ? `[${String(p.key)}]` : `.${String(p.key)}`)).join("");
   let message = issue.message;
   if (typeof issue.input === "string" && issue.input.length > 40 && issue.received === `"${issue.input}"`) {
     message = message.replace(issue.received, `a string of ${issue.input.length} characters`);
   }
-  if (message.length > 300) message = `${message.slice(0, 300)}…`;
-  return `${path ? `${where}.${path}` : where}: ${message}`;
+  return `${where}${path}: ${message}`;
 }
 
 function invalid(detail: string): DomainError {
