@@ -44,11 +44,13 @@ let documentSource: (() => Promise<unknown>) | null = null;
 /** Called by the test nodes for every request they answer, with copies of both (unread). */
 export async function recordExchange(request: Request, response: Response, fetchDocument: () => Promise<Response>): Promise<void> {
   documentSource ??= async () => (await fetchDocument()).json();
+  const accepted = response.status >= 200 && response.status < 300;
   recorded.push({
     method: request.method,
     url: request.url,
     requestType: request.headers.get("content-type"),
-    requestBody: request.body ? await request.text() : null,
+    // only what the node accepted is checked against the document's request schemas
+    requestBody: accepted && request.body ? await request.text() : null,
     status: response.status,
     responseType: response.headers.get("content-type"),
     responseBody: await response.text(),
