@@ -34,12 +34,13 @@ type RouteList = AnyElysia["routes"];
  */
 export function requestGate(deps: SurfaceDeps, routes: () => RouteList) {
   let table: Map<string, RouteSpec> | null = null;
-  const specOf = (context: { request: Request; route: string }): RouteSpec | undefined => {
+  // Each hook reads `context.route` itself: Elysia sets it only where it sees a hook use it.
+  const specOf = (method: string, route: string): RouteSpec | undefined => {
     table ??= routeTable(routes());
-    return table.get(`${context.request.method} ${context.route}`);
+    return table.get(`${method} ${route}`);
   };
   const gate = async (context: { request: Request; route: string }, _contentType: string): Promise<unknown> => {
-    const spec = specOf(context);
+    const spec = specOf(context.request.method, context.route);
     // Never fall back to Elysia's own parsers: they are what this gate replaces.
     if (!spec) throw new Error(`request gate: no route ${context.request.method} ${context.route}`);
     if (spec.perIp) throttle(deps, spec.perIp.bucket, context.request, spec.perIp);
@@ -61,7 +62,7 @@ export function requestGate(deps: SurfaceDeps, routes: () => RouteList) {
     .onTransform({ as: "global" }, (context) => {
       // Requests without a parse stage (GET, HEAD) are counted here, still before validation.
       if (context.request.method !== "GET" && context.request.method !== "HEAD") return;
-      const spec = specOf(context);
+      const spec = specOf(context.request.method, context.route);
       if (spec?.perIp) throttle(deps, spec.perIp.bucket, context.request, spec.perIp);
     });
 }
