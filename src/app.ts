@@ -6,6 +6,7 @@ import type { NodeIdentity } from "./domain/identity/agent.ts";
 import type { SurfaceDeps } from "./http/deps.ts";
 import { errorHandler } from "./http/plugins/errors.ts";
 import { requestLog } from "./http/plugins/request-log.ts";
+import { requestGate } from "./http/plugins/request-gate.ts";
 import { cardRoutes } from "./http/surfaces/card.routes.ts";
 import { handleRoutes } from "./http/surfaces/handle.routes.ts";
 import { wellKnownRoutes } from "./http/surfaces/wellknown.routes.ts";
@@ -132,6 +133,7 @@ export function createApp(deps: AppDeps) {
   const app = new Elysia({ name: "kith" })
     .use(errorHandler(deps.log))
     .use(requestLog(deps.log, deps.ids))
+    .use(requestGate(surface, () => root!.routes))
     .use(wellKnownRoutes(surface, documents))
     .use(cardRoutes(surface, { vault: deps.vault }))
     .use(inkRoutes(surface, deps.federation))

@@ -36,6 +36,10 @@ test("the compiled binary starts on a fresh data directory and serves /health an
     const byId = await fetch(`${node.url}/ink/v1/${encodeURIComponent(card.agentId)}/agent.json`);
     expect(byId.status).toBe(200);
     expect((await fetch(`${node.url}/.well-known/openapi.json`)).status).toBe(200);
+    // the request gate finds its routes in the minified build: hostile bodies get its answers
+    const post = (body: string, type = "application/json") => fetch(`${node.url}/auth/email/send`, { method: "POST", headers: { "content-type": type }, body });
+    expect(await json(await post(`{"email":${"[".repeat(20_000)}${"]".repeat(20_000)}}`))).toMatchObject({ error: "invalid_input", message: expect.stringContaining("body.email[0]") });
+    expect((await post('{"email":"a@b.example"}', "application/octet-stream")).status).toBe(415);
   } finally {
     expect(await node.stop()).toBe(0);
   }

@@ -11,6 +11,7 @@ import { createJsonLogger } from "../log.ts";
 import { KeyFileError } from "../security/key-file.ts";
 import { createKeyVault, type KeyVault } from "../security/key-vault.ts";
 import { createPeerHttp } from "../security/peer-http.ts";
+import { serverOptions } from "../http/server-options.ts";
 import { startAssistantJob } from "../jobs/assistant.ts";
 import { startMaintenance } from "../jobs/maintenance.ts";
 import { startOutboxWorker, type OutboxWorker } from "../jobs/outbox-worker.ts";
@@ -29,8 +30,6 @@ import { nodeSecret, ownerSignInHint, signInOptions } from "./sign-in.ts";
 import { startWarnings } from "./start-warnings.ts";
 import { guardStorage, openStorage, storageFailure } from "./storage.ts";
 
-/** Bun's default body limit is 128 MiB; nothing this node accepts comes close. */
-const MAX_REQUEST_BODY = 16 * 1024 * 1024;
 const SHUTDOWN_GRACE_MS = 10_000;
 
 export const serveCommand: Command = {
@@ -103,16 +102,12 @@ export const serveCommand: Command = {
         server = Bun.serve({
           port: config.port,
           hostname: config.host,
-          maxRequestBodySize: MAX_REQUEST_BODY,
+          ...serverOptions(log),
           ...(tls ? { tls } : {}),
           fetch(request, srv) {
             const address = srv.requestIP(request)?.address;
             if (address) remote.set(request, address);
             return app!.handle(request);
-          },
-          error(e) {
-            log.error("server error", { cause: e });
-            return Response.json({ error: "internal_error", message: "internal error" }, { status: 500 });
           },
         });
       } catch (e) {

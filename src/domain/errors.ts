@@ -9,6 +9,8 @@ export const DOMAIN_ERROR_CODES = [
   "not_found",
   "conflict",
   "payload_too_large",
+  "unsupported_media_type",
+  "headers_too_large",
   "rate_limited",
   "unavailable",
   "internal_error",

@@ -1,12 +1,22 @@
 import * as v from "valibot";
 import { invalidInput } from "./errors.ts";
+import { wireDoc } from "./wire-doc.ts";
 
 /**
  * Keyset pagination for every list: newest first, `limit` (1–200, default 50) and an opaque
  * `cursor` (the last item's sort key and id) that is stable while new items arrive.
  */
 export const PageQuery = v.object({
-  limit: v.optional(v.pipe(v.string(), v.regex(/^\d{1,3}$/, "limit: an integer from 1 to 200"), v.transform(Number), v.minValue(1, "limit: at least 1"), v.maxValue(200, "limit: at most 200"))),
+  limit: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d{1,3}$/, "limit: an integer from 1 to 200"),
+      v.transform(Number),
+      v.minValue(1, "limit: at least 1"),
+      v.maxValue(200, "limit: at most 200"),
+      wireDoc({ type: "integer", minimum: 1, maximum: 200, default: 50 }),
+    ),
+  ),
   cursor: v.optional(v.pipe(v.string(), v.maxLength(200))),
 });
 export type PageQuery = v.InferOutput<typeof PageQuery>;

@@ -1,7 +1,8 @@
 import type { Actor, Ctx, Logger } from "../domain/context.ts";
 import type { NodeIdentity } from "../domain/identity/agent.ts";
 import { DomainError } from "../domain/errors.ts";
-import type { MemoryRateLimiter, RateRule } from "../security/rate-limit.ts";
+import { clientKey } from "../security/client-key.ts";
+import type { MemoryRateLimiter, RateDecision, RateRule } from "../security/rate-limit.ts";
 
 /**
  * What every surface receives from the composition root. Surfaces never see the database: they
@@ -17,9 +18,14 @@ export interface SurfaceDeps {
   now(): number;
 }
 
-/** Per-minute throttle on the in-memory limiter: throws `rate_limited` (429 + Retry-After). */
-export function throttle(deps: SurfaceDeps, bucket: string, key: string | null, rule: RateRule): void {
-  const result = deps.limiter.consume(bucket, key ?? "unknown", rule, deps.now());
+/** Counts one request of the client in `bucket`, keyed by its address (an IPv6 client by its /64). */
+export function consumeClient(deps: SurfaceDeps, bucket: string, request: Request, rule: RateRule): RateDecision {
+  return deps.limiter.consume(bucket, clientKey(deps.clientIp(request)), rule, deps.now());
+}
+
+/** Per-client throttle on the in-memory limiter: throws `rate_limited` (429 + Retry-After). */
+export function throttle(deps: SurfaceDeps, bucket: string, request: Request, rule: RateRule): void {
+  const result = consumeClient(deps, bucket, request, rule);
   if (!result.allowed) {
     throw new DomainError("rate_limited", "too many requests; retry later", { retryAfterSeconds: result.retryAfterSeconds });
   }

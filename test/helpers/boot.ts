@@ -17,7 +17,9 @@ import { createPeerHttp } from "../../src/security/peer-http.ts";
 import { createLogMailer } from "../../src/mail/log-mailer.ts";
 import type { AuthOptions } from "../../src/sign-in-setup.ts";
 import { sha256 } from "@noble/hashes/sha2.js";
+import { serverOptions } from "../../src/http/server-options.ts";
 import { testClock, type TestClock } from "./clock.ts";
+import { recordExchange } from "./openapi-contract.ts";
 import { personaKeyGenerator, type PersonaName } from "./personas.ts";
 import { testCa, testTls } from "./tls.ts";
 
@@ -96,7 +98,7 @@ export function bootTestApp(options: BootOptions = {}): TestNode {
  */
 export async function bootNetworkNode(options: BootOptions & { name: string }): Promise<TestNode & { url: string; stop(): Promise<void> }> {
   let target: TestNode | null = null;
-  const server = Bun.serve({ port: 0, hostname: "127.0.0.1", tls: testTls(), fetch: (req) => target!.app.handle(req) });
+  const server = Bun.serve({ port: 0, hostname: "127.0.0.1", tls: testTls(), ...serverOptions(serverLog), fetch: (req) => handleRecorded(target!.app, req) });
   const url = `https://${options.name}.kith.test:${server.port}`;
   const node = assemble(options, url);
   target = node;
@@ -165,7 +167,7 @@ function assemble(options: BootOptions, publicUrl: string): TestNode {
       return wakes;
     },
     secret: auth.secret,
-    request: (path, init) => app.handle(new Request(`http://localhost${path}`, init)),
+    request: (path, init) => handleRecorded(app, new Request(`http://localhost${path}`, init)),
     ctx,
     async drainOutbox() {
       let delivered = 0;
@@ -189,6 +191,17 @@ function assemble(options: BootOptions, publicUrl: string): TestNode {
 }
 
 export type NetworkNode = TestNode & { url: string; stop(): Promise<void> };
+
+/** app.handle, recording the exchange for the OpenAPI contract check (test/helpers/openapi-contract.ts). */
+async function handleRecorded(app: App, request: Request): Promise<Response> {
+  const copy = request.clone() as Request;
+  const response = await app.handle(request);
+  await recordExchange(copy, response.clone() as Response, () => app.handle(new Request("http://localhost/.well-known/openapi.json")));
+  return response;
+}
+
+/** Test servers' own errors (Bun.serve's error handler) go to stderr. */
+const serverLog = createJsonLogger({ level: "error", write: (line) => console.error(line) });
 
 /** Alice and Bob as two TLS nodes sharing one test clock (the usual two-node fixture). */
 export async function bootNetworkPair(options: { alice?: BootOptions; bob?: BootOptions } = {}): Promise<{ alice: NetworkNode; bob: NetworkNode; clock: TestClock }> {

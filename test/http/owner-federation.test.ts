@@ -109,6 +109,31 @@ describe("owner API for federation", () => {
     expect((await asOwner(alice, "/api/svc/inbox/does-not-exist")).status).toBe(404);
   });
 
+  test("inbox search by status and by receipt time (after/before, both inclusive), alone and combined", async () => {
+    await connect();
+    expect((await asOwner(alice, "/api/svc/policy", { method: "PUT", body: { maxAutonomyLevel: "full" } })).status).toBe(200);
+    const received: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      expect((await postIntent(alice, signedIntent("bob", alice, { intent: "ping", payload: { note: `n${i}` } }))).status).toBe(200);
+      received.push(new Date(alice.clock.now()).toISOString());
+      alice.clock.advance(1000);
+    }
+    expect((await asOwner(alice, "/api/svc/policy", { method: "PUT", body: { maxAutonomyLevel: "draft_only" } })).status).toBe(200);
+    expect((await postIntent(alice, signedIntent("bob", alice, { intent: "ping", payload: { note: "held" } }))).status).toBe(202);
+    const n1 = (await json(await asOwner(alice, "/api/svc/inbox/search?q=n1"))).items[0];
+    expect((await asOwner(alice, `/api/svc/inbox/${n1.id}`)).status).toBe(200); // opening it marks it read
+    const notes = async (query: string) => (await json(await asOwner(alice, `/api/svc/inbox/search?intent=ping&${query}`))).items.map((m: { payload: { note: string } }) => m.payload.note);
+    expect(await notes("status=read")).toEqual(["n1"]);
+    expect(await notes("status=unread")).toEqual(["n4", "n3", "n2", "n0"]);
+    expect(await notes("status=pending")).toEqual(["held"]);
+    expect(await notes("status=responded")).toEqual([]);
+    expect(await notes(`before=${received[2]}`)).toEqual(["n2", "n1", "n0"]);
+    expect(await notes(`after=${received[1]}&before=${received[3]}`)).toEqual(["n3", "n2", "n1"]);
+    expect(await notes(`before=${new Date(Date.parse(received[0]!) - 1).toISOString()}`)).toEqual([]);
+    expect(await notes(`status=unread&before=${received[2]}`)).toEqual(["n2", "n0"]);
+    expect((await asOwner(alice, "/api/svc/inbox/search?before=yesterday")).status).toBe(400);
+  });
+
   test("connection status changes follow the allowed transitions", async () => {
     await connect();
     const id = (await json(await asOwner(alice, "/api/svc/connections"))).items[0].id;

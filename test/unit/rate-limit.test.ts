@@ -19,11 +19,22 @@ describe("rate limiters", () => {
     expect(limiter.consume("b", "k", rule, 180_000).allowed).toBe(true);
   });
 
-  test("memory: bounded number of keys", () => {
-    const limiter = createMemoryRateLimiter(10);
-    for (let i = 0; i < 100; i++) limiter.consume("b", `k${i}`, rule, 0);
-    expect(limiter.consume("b", "k0", rule, 0).remaining).toBe(2); // k0 was evicted: a fresh window
+  test("memory: a full bucket refuses new keys and never resets a live window; buckets do not share room", () => {
+    const limiter = createMemoryRateLimiter({ maxKeysPerBucket: 10 });
+    const t = 60_000 + 1_000;
+    for (let i = 0; i < 3; i++) limiter.consume("b", "k0", rule, t);
+    expect(limiter.consume("b", "k0", rule, t).allowed).toBe(false);
+    const flood = Array.from({ length: 100 }, (_, i) => limiter.consume("b", `new${i}`, rule, t).allowed);
+    expect(flood.filter(Boolean).length).toBe(9); // room for 10 keys, k0 included
+    expect(limiter.consume("b", "k0", rule, t)).toMatchObject({ allowed: false, remaining: 0 }); // still spent
+    expect(limiter.consume("b", "new0", rule, t)).toMatchObject({ allowed: true, remaining: 1 }); // known keys keep counting
+    expect(limiter.consume("b", "new99", rule, t)).toMatchObject({ allowed: false, retryAfterSeconds: 59 });
+    expect(limiter.consume("other", "k", rule, t).allowed).toBe(true); // another bucket has its own room
+    // the window ends for every key at once: the table starts empty
+    expect(limiter.consume("b", "new99", rule, 120_000).allowed).toBe(true);
+    expect(limiter.consume("b", "k0", rule, 120_000)).toMatchObject({ allowed: true, remaining: 2 });
   });
+
 
   test("durable: survives a new connection (restart) and resets with the window", () => {
     node = bootTestApp();

@@ -1,5 +1,6 @@
 import * as v from "valibot";
 import type { Ctx } from "../context.ts";
+import { wireDoc } from "../wire-doc.ts";
 import { columnPhrase, MAX_QUERY_TERMS, queryTerms, textClause } from "./fts-query.ts";
 import { discoveryResult, facetNeedle, type DiscoveryResult, type FacetKind } from "./listings.ts";
 import { matchListings } from "./match-listings.ts";
@@ -35,6 +36,7 @@ const listParam = (name: string) =>
       v.minLength(1, `${name}: lists no value`),
       v.maxLength(MAX_LIST_ITEMS, `${name}: at most ${MAX_LIST_ITEMS} comma-separated values`),
       v.check((xs) => xs.every((x) => x.length <= MAX_ITEM_LENGTH), `${name}: each value at most ${MAX_ITEM_LENGTH} characters`),
+      wireDoc({ type: "string", maxLength: 2000, description: `Comma-separated: at most ${MAX_LIST_ITEMS} values of at most ${MAX_ITEM_LENGTH} characters` }),
     ),
   );
 
@@ -46,6 +48,7 @@ export const DiscoverQuery = v.object({
     v.maxLength(200, "q: at most 200 characters"),
     v.check((q) => queryTerms(q).length > 0, "q: needs at least one word of letters or digits"),
     v.check((q) => queryTerms(q).length <= MAX_QUERY_TERMS, `q: at most ${MAX_QUERY_TERMS} words`),
+    wireDoc({ type: "string", minLength: 2, maxLength: 200, description: `At most ${MAX_QUERY_TERMS} words` }),
   ),
   limit: v.optional(
     v.pipe(
@@ -54,6 +57,7 @@ export const DiscoverQuery = v.object({
       v.transform(Number),
       v.minValue(1, "limit: at least 1"),
       v.maxValue(MAX_DISCOVER_LIMIT, `limit: at most ${MAX_DISCOVER_LIMIT}`),
+      wireDoc({ type: "integer", minimum: 1, maximum: MAX_DISCOVER_LIMIT, default: DEFAULT_DISCOVER_LIMIT }),
     ),
   ),
   skills: listParam("skills"),
@@ -65,6 +69,7 @@ export const DiscoverQuery = v.object({
       queryText,
       v.maxLength(200, "location: at most 200 characters"),
       v.check((s) => queryTerms(s).length > 0, "location: needs at least one word of letters or digits"),
+      wireDoc({ type: "string", maxLength: 200 }),
     ),
   ),
 }, "q is required (at least 2 characters)");

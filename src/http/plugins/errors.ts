@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import type { Logger } from "../../domain/context.ts";
 import { DomainError, type DomainErrorCode } from "../../domain/errors.ts";
+import { issueMessage } from "../schemas/body.ts";
 
 export const STATUS_OF: Record<DomainErrorCode, number> = {
   invalid_input: 400,
@@ -9,6 +10,8 @@ export const STATUS_OF: Record<DomainErrorCode, number> = {
   not_found: 404,
   conflict: 409,
   payload_too_large: 413,
+  unsupported_media_type: 415,
+  headers_too_large: 431,
   rate_limited: 429,
   unavailable: 503,
   internal_error: 500,
@@ -25,8 +28,10 @@ export interface ErrorBody {
  * message; the cause goes to the log with the request id.
  */
 export function errorHandler(log: Logger) {
-  return new Elysia({ name: "kith/errors" }).onError({ as: "global" }, ({ code, error, set, request }) => {
+  return new Elysia({ name: "kith/errors" }).onError({ as: "global" }, ({ code, error: thrown, set, request }) => {
     set.headers["content-type"] = "application/json";
+    // Elysia wraps whatever a parse hook throws (the request gate's refusals) in a ParseError.
+    const error = code === "PARSE" && thrown.cause instanceof DomainError ? thrown.cause : thrown;
     if (error instanceof DomainError) {
       set.status = STATUS_OF[error.code];
       if (error.retryAfterSeconds !== undefined) set.headers["retry-after"] = String(Math.max(1, Math.ceil(error.retryAfterSeconds)));
@@ -62,8 +67,11 @@ export function errorHandler(log: Logger) {
   });
 }
 
+/** A message quoting what was sent (a verb's `"…" is not one of …`) is cut: an error never carries much of a body. */
+const MAX_MESSAGE = 500;
+
 export function body(error: string, message: string): ErrorBody {
-  return { error, message };
+  return { error, message: message.length > MAX_MESSAGE ? `${message.slice(0, MAX_MESSAGE)}…` : message };
 }
 
 function pathOf(request: Request): string {
@@ -75,22 +83,14 @@ function pathOf(request: Request): string {
 }
 
 /**
- * A readable one-line summary of the first few issues, `where: what`. Elysia flattens valibot's
- * issue paths into "[object Object]", so the standard schema is run again for its real paths.
+ * `invalid request: where.path: what` from the first issue Elysia already has (query, path and
+ * header schemas; bodies never get here, see schemas/body.ts). Nothing is validated again.
  */
 function validationMessage(error: unknown): string {
-  const e = error as { validator?: { schema?: unknown }; value?: unknown; type?: string; all?: Array<{ summary?: string; message?: string }> };
+  const e = error as { type?: string; valueError?: unknown };
   const where = e.type === "query" ? "query" : e.type === "params" ? "path" : e.type === "headers" ? "header" : "body";
-  const standard = (e.validator?.schema as { "~standard"?: { validate(v: unknown): unknown } } | undefined)?.["~standard"];
-  const result = standard?.validate(e.value) as { issues?: Array<{ message: string; path?: Array<{ key?: unknown } | PropertyKey> }> } | undefined;
-  const issues = result && !(result instanceof Promise) && Array.isArray(result.issues) ? result.issues : null;
-  const parts = issues
-    ? issues.slice(0, 5).map((i) => {
-        const path = (i.path ?? []).map((p) => String(typeof p === "object" && p !== null ? p.key : p)).join(".");
-        return `${path ? `${where}.${path}` : where}: ${i.message}`;
-      })
-    : (e.all ?? []).slice(0, 5).map((i) => `${where}: ${i.summary ?? i.message ?? "invalid"}`);
-  return parts.length > 0 ? `invalid request: ${parts.join("; ")}` : "invalid request";
+  const issue = e.valueError as { message?: unknown } | undefined;
+  return typeof issue?.message === "string" ? `invalid request: ${issueMessage(issue as never, where)}` : "invalid request";
 }
 
 function describe(error: unknown): unknown {

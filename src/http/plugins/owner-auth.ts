@@ -2,7 +2,6 @@ import { Elysia } from "elysia";
 import type { Actor } from "../../domain/context.ts";
 import { DomainError } from "../../domain/errors.ts";
 import type { OwnerTokens } from "../../security/owner-token.ts";
-import { illFormedStringPath } from "../well-formed.ts";
 
 /** OpenAPI `security` of every owner route (components.securitySchemes.ownerBearer). */
 export const OWNER_SECURITY = [{ ownerBearer: [] as string[] }];
@@ -18,8 +17,9 @@ export const OWNER_SECURITY = [{ ownerBearer: [] as string[] }];
  */
 export function ownerAuth(tokens: Pick<OwnerTokens, "verify">) {
   // derive (transform stage), not resolve: the token is checked before body and query validation,
-  // so an anonymous caller learns nothing about a route beyond "401".
-  return new Elysia().derive({ as: "scoped" }, async ({ request, set, body }) => {
+  // so an anonymous caller learns nothing about a route beyond "401". Only the request gate's
+  // checks, the same for every route (size, media type, encoding, depth), come before it.
+  return new Elysia().derive({ as: "scoped" }, async ({ request, set }) => {
     const header = request.headers.get("authorization");
     const match = header?.match(/^Bearer ([A-Za-z0-9\-._~+/]+=*)$/);
     if (!match) {
@@ -31,9 +31,6 @@ export function ownerAuth(tokens: Pick<OwnerTokens, "verify">) {
       set.headers["www-authenticate"] = 'Bearer realm="kith", error="invalid_token"';
       throw new DomainError("unauthorized", "the access token is invalid or expired");
     }
-    // After the token (an anonymous caller learns nothing), before the route's own validation.
-    const bad = illFormedStringPath(body);
-    if (bad) throw new DomainError("invalid_input", `${bad}: not valid Unicode text (an unpaired UTF-16 surrogate such as \\ud800)`);
     const actor: Actor = { kind: "owner", subject: claims.subject };
     return { actor };
   });

@@ -11,7 +11,7 @@ interface Timing {
 /**
  * Gives every request an id (a well-formed incoming `X-Request-Id` is kept, so a proxy's id
  * follows the request), returns it in `x-request-id`, and logs one line per request with
- * method, path (never the query: it may hold codes), status and duration.
+ * method, path (never the query: it may hold codes), the status the client received and duration.
  */
 export function requestLog(log: Logger, ids: Ids) {
   const timings = new WeakMap<Request, Timing>();
@@ -22,9 +22,10 @@ export function requestLog(log: Logger, ids: Ids) {
       timings.set(request, { id, start: performance.now() });
       set.headers["x-request-id"] = id;
     })
-    .onAfterResponse({ as: "global" }, ({ request, set }) => {
+    .onAfterResponse({ as: "global" }, ({ request, set, responseValue }) => {
       const t = timings.get(request);
-      const status = typeof set.status === "number" ? set.status : 200;
+      // A route that returns a Response (the INK routes, the card) sets its status there, not in `set`.
+      const status = responseValue instanceof Response ? responseValue.status : typeof set.status === "number" ? set.status : 200;
       log.info("request", {
         reqId: t?.id,
         method: request.method,

@@ -38,7 +38,8 @@ export const OAuthTokenDoc = v.object({
 /** RFC 6749 §5.2 error shape (form-encoded calls of the token endpoint only). */
 export const OAuthErrorDoc = v.object({ error: v.string(), error_description: v.string() });
 
-export const Email = v.pipe(v.string(), v.maxLength(320), v.description("Email address"));
+/** The same grammar as the sign-in verbs' check (WHATWG "valid e-mail address"), so the document says `format: email`. */
+export const Email = v.pipe(v.string(), v.maxLength(320), v.rfcEmail("email: not a valid email address"), v.description("Email address"));
 
 /** RFC 6749 `state`: printable ASCII; at least 8 characters so it can carry real randomness. */
 export const State = v.pipe(v.string(), v.regex(/^[\x21-\x7e]{8,512}$/, "8-512 printable ASCII characters"), v.description("Opaque, unguessable, single-use value echoed back by the provider"));

@@ -10,3 +10,11 @@ export const ErrorBody = v.object({
 export function errors(...statuses: number[]): Record<number, typeof ErrorBody> {
   return Object.fromEntries(statuses.map((s) => [s, ErrorBody]));
 }
+
+/** An error response written out as OpenAPI (`detail.responses`), for routes without schemas. */
+export function errorResponse(description: string) {
+  return {
+    description,
+    content: { "application/json": { schema: { type: "object" as const, required: ["error", "message"], properties: { error: { type: "string" as const }, message: { type: "string" as const } } } } },
+  };
+}

@@ -8,7 +8,9 @@ import { refreshSession } from "../../domain/owner/refresh-session.ts";
 import { sendEmailCode } from "../../domain/owner/send-email-code.ts";
 import { verifyEmailCode } from "../../domain/owner/verify-email-code.ts";
 import type { SurfaceDeps } from "../deps.ts";
-import { PUBLIC, throttle } from "../deps.ts";
+import { PUBLIC } from "../deps.ts";
+import { routeOptions } from "../plugins/route-options.ts";
+import { jsonBody } from "../schemas/body.ts";
 import { COOKIE_SIGN_IN, CookieSessionDoc, OAuthErrorDoc, OAuthTokenDoc, Email, TokenPairDoc } from "../schemas/auth.ts";
 import { ErrorBody, errors } from "../schemas/common.ts";
 import { deliverPair } from "../session-cookie.ts";
@@ -24,18 +26,17 @@ export function authRoutes(deps: SurfaceDeps, signIn: SignInDeps) {
   const publicCtx = (request: Request) => deps.ctx({ kind: "public", ip: deps.clientIp(request) });
   const tag = (summary: string, description?: string) => ({ tags: ["Owner sign-in"], summary, ...(description ? { description } : {}) });
   return new Elysia({ name: "kith/auth" })
+    .use(routeOptions)
     .get("/auth/providers", () => ({ providers: listSignInProviders(deps.ctx(PUBLIC), signIn) }), {
       response: { 200: v.object({ providers: v.array(v.picklist(["email", "google", "apple", "atproto"])) }) },
       detail: tag("Sign-in methods this node offers", "email once the owner email is set; google, apple and atproto when configured"),
     })
     .post(
       "/auth/email/send",
-      ({ body, request }) => {
-        throttle(deps, "email-send-ip", deps.clientIp(request), { limit: 10, windowMs: MINUTE });
-        return sendEmailCode(publicCtx(request), { email: body.email }, signIn);
-      },
+      ({ body, request }) => sendEmailCode(publicCtx(request), { email: body.email }, signIn),
       {
-        body: v.object({ email: Email }),
+        perIp: { bucket: "email-send-ip", limit: 10, windowMs: MINUTE },
+        body: jsonBody(v.object({ email: Email })),
         response: { 200: v.object({ sent: v.literal(true), expiresIn: v.number() }), ...errors(400, 429) },
         detail: tag(
           "Email a one-time sign-in code to the owner",
@@ -48,12 +49,12 @@ export function authRoutes(deps: SurfaceDeps, signIn: SignInDeps) {
     .post(
       "/auth/email/verify",
       async ({ body, request, set }) => {
-        throttle(deps, "email-verify-ip", deps.clientIp(request), { limit: 10, windowMs: MINUTE });
         set.headers["cache-control"] = NO_STORE;
         return deliverPair(await verifyEmailCode(publicCtx(request), body, signIn), request, set.headers, deps.node.publicUrl);
       },
       {
-        body: v.object({ email: Email, code: v.pipe(v.string(), v.maxLength(64)) }),
+        perIp: { bucket: "email-verify-ip", limit: 10, windowMs: MINUTE },
+        body: jsonBody(v.object({ email: Email, code: v.pipe(v.string(), v.maxLength(64)) })),
         response: { 200: v.union([TokenPairDoc, CookieSessionDoc]), ...errors(400, 429) },
         detail: tag(
           "Exchange the emailed code for a TokenPair",
@@ -66,7 +67,6 @@ export function authRoutes(deps: SurfaceDeps, signIn: SignInDeps) {
     .post(
       "/auth/refresh",
       async ({ body, request, set }) => {
-        throttle(deps, "refresh-ip", deps.clientIp(request), { limit: 30, windowMs: MINUTE });
         set.headers["cache-control"] = NO_STORE;
         if ("refreshToken" in body) return refreshSession(publicCtx(request), body, signIn);
         // Called as an RFC 6749 token endpoint (form body, grant_type=refresh_token): RFC 6749 shapes.
@@ -79,10 +79,14 @@ export function authRoutes(deps: SurfaceDeps, signIn: SignInDeps) {
         }
       },
       {
-        body: v.union([
-          v.object({ refreshToken: v.pipe(v.string(), v.maxLength(256)) }),
-          v.object({ grant_type: v.literal("refresh_token"), refresh_token: v.pipe(v.string(), v.maxLength(256)), client_id: v.optional(v.string()) }),
-        ], "refreshToken: a string of at most 256 characters is required (JSON {refreshToken}, or a form grant_type=refresh_token&refresh_token=…)"),
+        perIp: { bucket: "refresh-ip", limit: 30, windowMs: MINUTE },
+        body: jsonBody(
+          v.union([
+            v.object({ refreshToken: v.pipe(v.string(), v.maxLength(256)) }),
+            v.object({ grant_type: v.literal("refresh_token"), refresh_token: v.pipe(v.string(), v.maxLength(256)), client_id: v.optional(v.pipe(v.string(), v.maxLength(256))) }),
+          ], "refreshToken: a string of at most 256 characters is required (JSON {refreshToken}, or a form grant_type=refresh_token&refresh_token=…)"),
+          { form: true },
+        ),
         response: { 200: v.union([TokenPairDoc, OAuthTokenDoc]), 400: v.union([ErrorBody, OAuthErrorDoc]), ...errors(401, 429) },
         detail: tag(
           "Rotate a refresh token for a new TokenPair",
@@ -96,15 +100,19 @@ export function authRoutes(deps: SurfaceDeps, signIn: SignInDeps) {
       "/auth/logout",
       ({ body, request }) => logout(publicCtx(request), { refreshToken: "refreshToken" in body ? body.refreshToken : body.token }),
       {
-        body: v.union([
-          v.object({ refreshToken: v.pipe(v.string(), v.maxLength(256)) }),
-          v.object({ token: v.pipe(v.string(), v.maxLength(256)), token_type_hint: v.optional(v.string()) }),
-        ], "refreshToken: a string of at most 256 characters is required (JSON {refreshToken}, or a form token=…)"),
-        response: { 200: v.object({ loggedOut: v.literal(true) }), ...errors(400) },
+        perIp: { bucket: "logout-ip", limit: 30, windowMs: MINUTE },
+        body: jsonBody(
+          v.union([
+            v.object({ refreshToken: v.pipe(v.string(), v.maxLength(256)) }),
+            v.object({ token: v.pipe(v.string(), v.maxLength(256)), token_type_hint: v.optional(v.pipe(v.string(), v.maxLength(64))) }),
+          ], "refreshToken: a string of at most 256 characters is required (JSON {refreshToken}, or a form token=…)"),
+          { form: true },
+        ),
+        response: { 200: v.object({ loggedOut: v.literal(true) }), ...errors(400, 429) },
         detail: tag(
           "End the session of a refresh token",
           "Revokes every refresh token of the session (also as RFC 7009 revocation: form `token=…`). Unknown tokens answer the same. " +
-            "Access tokens already issued stay valid until they expire (15 minutes).",
+            "Access tokens already issued stay valid until they expire (15 minutes). 30 requests per minute per client IP (429 with Retry-After).",
         ),
       },
     );

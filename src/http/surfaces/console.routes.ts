@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import consolePage from "../../console/index.html";
 import type { SurfaceDeps } from "../deps.ts";
+import { readRawBody } from "../plugins/raw-body.ts";
 import { loadConsoleBundle, type ConsoleAsset, type ConsoleBundle } from "../console-bundle.ts";
 
 export const CONSOLE_PATH = "/console";
@@ -49,11 +50,13 @@ export function consoleRoutes(deps: SurfaceDeps) {
     // Apple answers a sign-in by POSTing code and state to the redirect URI (response_mode=form_post).
     // The console reads them from its query string instead; nothing here trusts or stores them.
     .post(CONSOLE_PATH, async ({ request }) => {
-      const form = await request.formData().catch(() => null);
+      // Read here, bounded (a form of code and state is well under 16 KiB); anything else is ignored.
+      const bytes = (request.headers.get("content-type") ?? "").startsWith("application/x-www-form-urlencoded") ? await readRawBody(request, 16 * 1024) : null;
+      const form = new URLSearchParams(bytes ? new TextDecoder().decode(bytes) : "");
       const params = new URLSearchParams();
       for (const key of ["code", "state", "iss", "error"]) {
-        const value = form?.get(key);
-        if (typeof value === "string" && value.length <= 2048) params.set(key, value);
+        const value = form.get(key);
+        if (value !== null && value.length <= 2048) params.set(key, value);
       }
       return redirect(`${CONSOLE_PATH}?${params}`);
     }, { parse: "none", detail: { hide: true } })

@@ -3,9 +3,11 @@ import * as v from "valibot";
 import { answerDiscoveryQuery, MAX_QUERY_BYTES } from "../../domain/discovery/answer-discovery-query.ts";
 import type { DiscoveryDeps } from "../../domain/discovery/deps.ts";
 import { MAX_LISTING_BYTES, receiveListing } from "../../domain/discovery/receive-listing.ts";
-import type { SurfaceDeps } from "../deps.ts";
+import { consumeClient, type SurfaceDeps } from "../deps.ts";
 import { inkErrorBody, inkStatus } from "../ink-errors.ts";
 import { isJsonRequest, readRawBody } from "../plugins/raw-body.ts";
+import { routeOptions } from "../plugins/route-options.ts";
+import { DiscoveryQueryBodyDoc, ListingBodyDoc } from "../schemas/ink-bodies.ts";
 import { DiscoveryQueryAnswerDoc, ListingAnswerDoc } from "../schemas/discovery.ts";
 
 const PER_IP_LISTING = { limit: 20, windowMs: 60_000 };
@@ -22,13 +24,14 @@ const inkErrors = (...statuses: number[]) => Object.fromEntries(statuses.map((s)
  */
 export function directoryRoutes(deps: SurfaceDeps, discovery: DiscoveryDeps) {
   const gate = async (request: Request, bucket: string, rule: { limit: number; windowMs: number }, max: number): Promise<Uint8Array | Response> => {
-    const limited = deps.limiter.consume(bucket, deps.clientIp(request) ?? "unknown", rule, deps.now());
+    const limited = consumeClient(deps, bucket, request, rule);
     if (!limited.allowed) return inkError("rate_limited", undefined, limited.retryAfterSeconds);
     if (!isJsonRequest(request)) return inkError("unsupported_media_type");
     const body = await readRawBody(request, max);
     return body ?? inkError("body_too_large");
   };
   return new Elysia({ name: "kith/directory" })
+    .use(routeOptions)
     .post(
       "/ink/v1/directory/listings",
       async ({ request }) => {
@@ -45,6 +48,7 @@ export function directoryRoutes(deps: SurfaceDeps, discovery: DiscoveryDeps) {
       },
       {
         parse: "none",
+        bodyDoc: ListingBodyDoc,
         response: { 200: ListingAnswerDoc, ...inkErrors(400, 401, 403, 404, 409, 413, 415, 429) },
         detail: {
           tags: ["INK"],
@@ -74,6 +78,7 @@ export function directoryRoutes(deps: SurfaceDeps, discovery: DiscoveryDeps) {
       },
       {
         parse: "none",
+        bodyDoc: DiscoveryQueryBodyDoc,
         response: { 200: DiscoveryQueryAnswerDoc, ...inkErrors(400, 401, 403, 404, 409, 413, 415, 429) },
         detail: {
           tags: ["INK"],

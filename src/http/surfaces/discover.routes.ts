@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import { DiscoverQuery, searchDirectory } from "../../domain/discovery/search-directory.ts";
 import type { SurfaceDeps } from "../deps.ts";
-import { throttle } from "../deps.ts";
+import { routeOptions } from "../plugins/route-options.ts";
 import { errors } from "../schemas/common.ts";
 import { DiscoverResponseDoc } from "../schemas/discovery.ts";
 
@@ -9,12 +9,12 @@ import { DiscoverResponseDoc } from "../schemas/discovery.ts";
 const PER_IP = { limit: 30, windowMs: 60_000 };
 
 /**
- * `GET /discover` (no auth): search the registry. The per-IP limit is counted in `transform`,
- * before the query is validated, so malformed requests count too.
+ * `GET /discover` (no auth): search the registry. The per-IP limit is counted by the request
+ * gate before the query is validated, so malformed requests count too.
  */
 export function discoverRoutes(deps: SurfaceDeps) {
-  return new Elysia({ name: "kith/discover" }).get("/discover", ({ query, request }) => searchDirectory(deps.ctx({ kind: "public", ip: deps.clientIp(request) }), query), {
-    transform: ({ request }) => throttle(deps, "discover-ip", deps.clientIp(request), PER_IP),
+  return new Elysia({ name: "kith/discover" }).use(routeOptions).get("/discover", ({ query, request }) => searchDirectory(deps.ctx({ kind: "public", ip: deps.clientIp(request) }), query), {
+    perIp: { bucket: "discover-ip", ...PER_IP },
     query: DiscoverQuery,
     response: { 200: DiscoverResponseDoc, ...errors(400, 429) },
     detail: {

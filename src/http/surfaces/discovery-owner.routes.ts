@@ -7,6 +7,7 @@ import { unpublishAgent } from "../../domain/discovery/unpublish-agent.ts";
 import type { OwnerTokens } from "../../security/owner-token.ts";
 import type { SurfaceDeps } from "../deps.ts";
 import { OWNER_SECURITY } from "../plugins/owner-auth.ts";
+import { jsonBody } from "../schemas/body.ts";
 import { errors } from "../schemas/common.ts";
 import { DirectoryListingDoc, PublicationDoc } from "../schemas/discovery.ts";
 import { pageDoc } from "../schemas/federation.ts";
@@ -21,13 +22,14 @@ export function discoveryOwnerRoutes(deps: SurfaceDeps, o: { tokens: Pick<OwnerT
       detail: doc("Publication state", "Whether the agent is listed, its card's discovery descriptor, and each configured directory's push state (queued with attempts and next attempt, delivered, failed with the error)."),
     })
     .post("/discovery/publish", ({ actor, body }) => publishAgent(deps.ctx(actor), body ?? {}, o.discovery), {
-      body: v.optional(PublishInput),
-      response: { 200: PublicationDoc, ...errors(400, 401, 404) },
+      body: jsonBody(v.optional(PublishInput)),
+      response: { 200: PublicationDoc, ...errors(400, 401, 404, 409) },
       detail: doc(
         "Make the agent discoverable",
         "Lists the agent from its `public` profile snapshot and turns the card's INK discovery descriptor on (`enabled: true`, scope public, tags). " +
           "Optional body `{tags?: string[] (≤32, 1-64 chars), location?: string|null (≤200), roles?: string[] (≤16, 1-100 chars)}`; an omitted member keeps " +
-          "its previous value. Queues a publish to every directory of KITH_DIRECTORIES (retried with backoff).",
+          "its previous value. Queues a publish to every directory of KITH_DIRECTORIES (retried with backoff). 409 while the card is private " +
+          "(PUT /api/svc/visibility).",
       ),
     })
     .post("/discovery/unpublish", ({ actor }) => unpublishAgent(deps.ctx(actor), o.discovery), {

@@ -7,6 +7,7 @@ import { DomainError } from "../../domain/errors.ts";
 import type { OwnerTokens } from "../../security/owner-token.ts";
 import type { SurfaceDeps } from "../deps.ts";
 import { OWNER_SECURITY } from "../plugins/owner-auth.ts";
+import { readRawBody } from "../plugins/raw-body.ts";
 import { DraftDoc, SummaryDoc, TranscriptDoc } from "../schemas/assistant.ts";
 import { errors } from "../schemas/common.ts";
 import { ownerApi } from "./owner.routes.ts";
@@ -35,11 +36,13 @@ export function draftRoutes(deps: SurfaceDeps, o: { tokens: Pick<OwnerTokens, "v
       parse: async ({ request }) => {
         // Before auth (Elysia parses first): an anonymous request is not read at all, it gets its 401.
         if (!request.headers.get("authorization")) return {};
-        const length = Number(request.headers.get("content-length") ?? "0");
-        if (length > MAX_AUDIO_BYTES + 64 * 1024) return new DomainError("payload_too_large", `audio: at most ${MAX_AUDIO_BYTES / 1024 / 1024} MiB (a short clip)`);
-        if (!(request.headers.get("content-type") ?? "").toLowerCase().startsWith("multipart/form-data")) return new DomainError("invalid_input", "send multipart/form-data with the clip in a field named audio");
+        const contentType = request.headers.get("content-type") ?? "";
+        if (!contentType.toLowerCase().startsWith("multipart/form-data")) return new DomainError("invalid_input", "send multipart/form-data with the clip in a field named audio");
+        // Bounded like every other body read (chunked bodies declare no length).
+        const bytes = await readRawBody(request, MAX_AUDIO_BYTES + 64 * 1024);
+        if (bytes === null) return new DomainError("payload_too_large", `audio: at most ${MAX_AUDIO_BYTES / 1024 / 1024} MiB (a short clip)`);
         try {
-          return await request.formData();
+          return await new Response(bytes, { headers: { "content-type": contentType } }).formData();
         } catch {
           return new DomainError("invalid_input", "the multipart body could not be read");
         }

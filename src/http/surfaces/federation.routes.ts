@@ -14,6 +14,7 @@ import { sendIntent, SendIntentInput } from "../../domain/outbox/send-intent.ts"
 import type { OwnerTokens } from "../../security/owner-token.ts";
 import type { SurfaceDeps } from "../deps.ts";
 import { OWNER_SECURITY } from "../plugins/owner-auth.ts";
+import { jsonBody } from "../schemas/body.ts";
 import { errors } from "../schemas/common.ts";
 import { ConnectionDoc, ConversationDetailDoc, ConversationDoc, MessageDoc, pageDoc, PendingActionDoc, SendResultDoc } from "../schemas/federation.ts";
 import { ownerApi } from "./owner.routes.ts";
@@ -53,7 +54,7 @@ export function federationRoutes(deps: SurfaceDeps, o: { tokens: Pick<OwnerToken
       },
       {
         params: IdParam,
-        body: RespondInput,
+        body: jsonBody(RespondInput),
         response: { 202: SendResultDoc, ...errors(400, 401, 404, 409, 503) },
         detail: doc("Inbox", "Answer a message with its matching _response intent", "Queued in the outbox (202); answering a connection_request accepts or declines it (payload.status). The answer goes to the cardUrl given, else to the card the node knows for the sender (including a card hint its key signed); 409 when there is neither (pass cardUrl)."),
       },
@@ -71,7 +72,7 @@ export function federationRoutes(deps: SurfaceDeps, o: { tokens: Pick<OwnerToken
         return result;
       },
       {
-        body: AddConnectionInput,
+        body: jsonBody(AddConnectionInput),
         response: { 202: v.object({ connection: ConnectionDoc, request: v.nullable(SendResultDoc) }), ...errors(400, 401, 409, 503) },
         detail: doc("Connections", "Connect to an agent by its Agent Card URL (or base URL + agent id)", "Fetches the card (SSRF-gated), sends a connection_request. If they already asked us, accepts their request instead."),
       },
@@ -83,7 +84,7 @@ export function federationRoutes(deps: SurfaceDeps, o: { tokens: Pick<OwnerToken
     })
     .patch("/connections/:id", ({ actor, params, body }) => updateConnection(deps.ctx(actor), params.id, body, o.federation), {
       params: IdParam,
-      body: UpdateConnectionInput,
+      body: jsonBody(UpdateConnectionInput),
       response: { 200: ConnectionDoc, ...errors(400, 401, 404, 409) },
       detail: doc("Connections", "Change a connection's status or Dunbar layer", "status: pending → connected/declined answers the request with a connection_response (to cardUrl when given, else the card known for the peer; 409 when there is none); requested → disconnected withdraws it; blocked refuses everything from that agent. layer: overrides the computed layer until cleared with null (the health band is then measured against that layer's cadence)."),
     })
@@ -105,7 +106,7 @@ export function federationRoutes(deps: SurfaceDeps, o: { tokens: Pick<OwnerToken
         return sent;
       },
       {
-        body: SendIntentInput,
+        body: jsonBody(SendIntentInput),
         response: { 202: SendResultDoc, ...errors(400, 401, 409, 503) },
         detail: doc("Intents", "Send an intent to another agent", "Validated against the INK payload schema, queued in the durable outbox (202); `cardUrl` is required when `to` is not yet a known contact. Confidential intents are sealed; ink/0.2 only to peers that advertise it."),
       },
@@ -127,7 +128,7 @@ export function federationRoutes(deps: SurfaceDeps, o: { tokens: Pick<OwnerToken
     })
     .post("/pending/:id", ({ actor, params, body }) => decidePending(deps.ctx(actor), params.id, body, o.federation), {
       params: IdParam,
-      body: DecidePendingInput,
+      body: jsonBody(DecidePendingInput),
       response: { 200: PendingActionDoc, ...errors(400, 401, 404, 409) },
       detail: doc("Pending actions", "Approve or reject, once", "approve runs the held action (accept the connection, release the message and send its drafted reply, or send the held intent); reject does not. A second decision answers 409, and so does answering a connection request from an agent whose card the node does not know (answer it with cardUrl through respond or PATCH)."),
     });

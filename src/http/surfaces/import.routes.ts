@@ -1,10 +1,14 @@
 import * as v from "valibot";
-import { importLinkedIn, ImportLinkedInInput } from "../../domain/contacts/import-linkedin.ts";
+import { importLinkedIn, ImportLinkedInInput, MAX_CSV_BYTES } from "../../domain/contacts/import-linkedin.ts";
 import type { OwnerTokens } from "../../security/owner-token.ts";
 import type { SurfaceDeps } from "../deps.ts";
 import { OWNER_SECURITY } from "../plugins/owner-auth.ts";
+import { jsonBody } from "../schemas/body.ts";
 import { errors } from "../schemas/common.ts";
 import { ownerApi } from "./owner.routes.ts";
+
+/** The CSV's 2 MiB as a JSON string: escaping can double it, plus room for the wrapper. */
+const IMPORT_MAX_BYTES = 2 * MAX_CSV_BYTES + 64 * 1024;
 
 const ImportResultDoc = v.pipe(
   v.object({
@@ -20,7 +24,7 @@ const ImportResultDoc = v.pipe(
 /** Contact imports (SPEC `POST /api/svc/import/linkedin`). */
 export function importRoutes(deps: SurfaceDeps, o: { tokens: Pick<OwnerTokens, "verify"> }) {
   return ownerApi(o.tokens).post("/import/linkedin", ({ actor, body }) => importLinkedIn(deps.ctx(actor), body), {
-    body: ImportLinkedInInput,
+    body: jsonBody(ImportLinkedInInput, { maxBytes: IMPORT_MAX_BYTES }),
     response: { 200: ImportResultDoc, ...errors(400, 401, 413) },
     detail: {
       tags: ["Connections"],

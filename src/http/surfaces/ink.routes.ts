@@ -4,9 +4,11 @@ import type { FederationDeps } from "../../domain/federation/deps.ts";
 import { receiveIntent, type ReceiveOutcome } from "../../domain/inbox/receive-intent.ts";
 import { queryAgentCard } from "../../domain/identity/query-card.ts";
 import { AgentCardDoc } from "../schemas/card.ts";
-import type { SurfaceDeps } from "../deps.ts";
+import { consumeClient, type SurfaceDeps } from "../deps.ts";
 import { inkErrorBody, inkStatus } from "../ink-errors.ts";
 import { isJsonRequest, readRawBody } from "../plugins/raw-body.ts";
+import { routeOptions } from "../plugins/route-options.ts";
+import { CardQueryBodyDoc, InkEnvelopeBodyDoc } from "../schemas/ink-bodies.ts";
 
 /** INK's inbound body cap (the reference receiver's 64 KiB, INK [C9]). */
 const MAX_INBOUND_BYTES = 65_536;
@@ -33,7 +35,7 @@ const inkErrors = Object.fromEntries([400, 401, 403, 404, 409, 413, 415, 429].ma
 export function inkRoutes(deps: SurfaceDeps, federation: FederationDeps) {
   const handle = async (request: Request, agentId: string, bucket: string, rule: { limit: number; windowMs: number }) => {
     const ip = deps.clientIp(request);
-    const limited = deps.limiter.consume(bucket, ip ?? "unknown", rule, deps.now());
+    const limited = consumeClient(deps, bucket, request, rule);
     if (!limited.allowed) return inkError("rate_limited", undefined, { "retry-after": String(limited.retryAfterSeconds) });
     if (!isJsonRequest(request)) return inkError("unsupported_media_type");
     const body = await readRawBody(request, MAX_INBOUND_BYTES);
@@ -47,14 +49,17 @@ export function inkRoutes(deps: SurfaceDeps, federation: FederationDeps) {
   };
   const detail = (summary: string) => ({ tags: ["INK"], summary, security: [{ inkSignature: [] }] });
   return new Elysia({ name: "kith/ink" })
+    .use(routeOptions)
     .post("/ink/v1/:agentId/intent", ({ request, params }) => handle(request, params.agentId, "ink-intent-ip", PER_IP_INTENT), {
       parse: "none",
+      bodyDoc: InkEnvelopeBodyDoc,
       params: v.object({ agentId: v.string() }),
       response: { 200: Accepted, 202: Accepted, ...inkErrors },
       detail: detail("Receive a signed INK envelope (the Agent Card's endpoint). 200 stored, 202 held for the owner."),
     })
     .post("/agents/:agentId/inbox", ({ request, params }) => handle(request, params.agentId, "ink-inbox-ip", PER_IP_INBOX), {
       parse: "none",
+      bodyDoc: InkEnvelopeBodyDoc,
       params: v.object({ agentId: v.string() }),
       response: { 200: Accepted, 202: Accepted, ...inkErrors },
       detail: detail("Receive a signed INK envelope (SPEC path; 60 requests per minute per IP)"),
@@ -63,7 +68,7 @@ export function inkRoutes(deps: SurfaceDeps, federation: FederationDeps) {
       "/ink/v1/:agentId/agent-card-query",
       async ({ request, params }) => {
         const ip = deps.clientIp(request);
-        const limited = deps.limiter.consume("card-query-ip", ip ?? "unknown", PER_IP_CARD_QUERY, deps.now());
+        const limited = consumeClient(deps, "card-query-ip", request, PER_IP_CARD_QUERY);
         if (!limited.allowed) return inkError("rate_limited", undefined, { "retry-after": String(limited.retryAfterSeconds) });
         if (!isJsonRequest(request)) return inkError("unsupported_media_type");
         const body = await readRawBody(request, MAX_INBOUND_BYTES);
@@ -78,6 +83,7 @@ export function inkRoutes(deps: SurfaceDeps, federation: FederationDeps) {
       },
       {
         parse: "none",
+        bodyDoc: CardQueryBodyDoc,
         params: v.object({ agentId: v.string() }),
         response: { 200: AgentCardDoc, ...inkErrors },
         detail: {

@@ -6,10 +6,12 @@ import type { SignInDeps } from "../../domain/owner/owner.ts";
 import { startOAuth } from "../../domain/owner/start-oauth.ts";
 import { CODE_CHALLENGE_PATTERN, CODE_VERIFIER_PATTERN } from "../../security/pkce.ts";
 import type { SurfaceDeps } from "../deps.ts";
-import { throttle } from "../deps.ts";
+import { routeOptions } from "../plugins/route-options.ts";
+import { jsonBody } from "../schemas/body.ts";
 import { COOKIE_SIGN_IN, CookieSessionDoc, OAuthProvider, State, TokenPairDoc } from "../schemas/auth.ts";
-import { errors } from "../schemas/common.ts";
+import { errorResponse, errors } from "../schemas/common.ts";
 import { deliverPair } from "../session-cookie.ts";
+import { jsonDocument } from "./wellknown.routes.ts";
 
 const MINUTE = 60_000;
 const Uri = v.pipe(v.string(), v.maxLength(2048), v.url(), v.description("Absolute URI, exactly as on the node's allowlist (KITH_OAUTH_REDIRECT_URIS)"));
@@ -24,6 +26,7 @@ export function oauthRoutes(deps: SurfaceDeps, signIn: SignInDeps, atprotoClient
   const publicCtx = (request: Request) => deps.ctx({ kind: "public", ip: deps.clientIp(request) });
   const tag = (summary: string, description: string) => ({ tags: ["Owner sign-in"], summary, description });
   return new Elysia({ name: "kith/oauth" })
+    .use(routeOptions)
     .get(
       "/auth/atproto/client-metadata.json",
       () => {
@@ -31,19 +34,24 @@ export function oauthRoutes(deps: SurfaceDeps, signIn: SignInDeps, atprotoClient
         if (!doc) throw notFound("AT Protocol sign-in");
         return new Response(JSON.stringify(doc), { headers: { "content-type": "application/json", "cache-control": "max-age=300" } });
       },
-      { detail: tag("AT Protocol OAuth client metadata", "This node's client_id document for AT Protocol sign-in (404 when not configured)") },
+      {
+        detail: {
+          ...tag("AT Protocol OAuth client metadata", "This node's client_id document for AT Protocol sign-in (404 when not configured)"),
+          responses: { ...jsonDocument("AT Protocol OAuth client metadata"), 404: errorResponse("AT Protocol sign-in is not configured") },
+        },
+      },
     )
     .get(
       "/auth/:provider/authorize",
       async ({ params, query, request, set }) => {
-        // Each start writes a state row and, for atproto, makes several requests to the owner's PDS.
-        throttle(deps, "oauth-authorize-ip", deps.clientIp(request), { limit: 10, windowMs: MINUTE });
         const { url } = await startOAuth(publicCtx(request), { provider: params.provider, redirectUri: query.redirect_uri, state: query.state, codeChallenge: query.code_challenge }, signIn);
         set.headers["cache-control"] = "no-store";
         if (query.mode === "json") return { url };
         return new Response(null, { status: 302, headers: { location: url, "cache-control": "no-store" } });
       },
       {
+        // Each start writes a state row and, for atproto, makes several requests to the owner's PDS.
+        perIp: { bucket: "oauth-authorize-ip", limit: 10, windowMs: MINUTE },
         params: v.object({ provider: OAuthProvider }),
         query: v.object({
           redirect_uri: Uri,
@@ -57,34 +65,39 @@ export function oauthRoutes(deps: SurfaceDeps, signIn: SignInDeps, atprotoClient
           mode: v.optional(v.picklist(["redirect", "json"]), "redirect"),
         }),
         response: { 200: v.object({ url: v.pipe(v.string(), v.description("The provider's authorization URL")) }), ...errors(400, 404, 429, 503) },
-        detail: tag(
-          "Start signing in with google, apple or atproto",
-          "302 to the provider (mode=redirect, the default) or 200 {url} (mode=json). The redirect_uri must be on the allowlist; the " +
-            "state is single-use; code_challenge (PKCE S256) is required. 404 when the provider is not configured, 503 when it cannot be reached. " +
-            "10 starts per minute per client IP (429 with Retry-After).",
-        ),
+        detail: {
+          ...tag(
+            "Start signing in with google, apple or atproto",
+            "302 to the provider (mode=redirect, the default) or 200 {url} (mode=json). The redirect_uri must be on the allowlist; the " +
+              "state is single-use; code_challenge (PKCE S256) is required. 404 when the provider is not configured, 503 when it cannot be reached. " +
+              "10 starts per minute per client IP (429 with Retry-After).",
+          ),
+          responses: { 302: { description: "To the provider's authorization URL", headers: { location: { schema: { type: "string", format: "uri" } } } } },
+        },
       },
     )
     .post(
       "/auth/:provider/callback",
       async ({ params, body, request, set }) => {
-        throttle(deps, "oauth-callback-ip", deps.clientIp(request), { limit: 20, windowMs: MINUTE });
         set.headers["cache-control"] = "no-store";
         const pair = await finishOAuth(publicCtx(request), { provider: params.provider, code: body.code, state: body.state, redirectUri: body.redirect_uri, codeVerifier: body.code_verifier, iss: body.iss }, signIn);
         return deliverPair(pair, request, set.headers, deps.node.publicUrl);
       },
       {
+        perIp: { bucket: "oauth-callback-ip", limit: 20, windowMs: MINUTE },
         params: v.object({ provider: OAuthProvider }),
-        body: v.object({
-          code: v.pipe(v.string(), v.minLength(1), v.maxLength(2048)),
-          state: State,
-          redirect_uri: Uri,
-          code_verifier: v.pipe(
-            v.string("code_verifier: required (the PKCE verifier whose S256 challenge started this sign-in)"),
-            v.regex(CODE_VERIFIER_PATTERN, "43-128 characters of A-Z a-z 0-9 - . _ ~"),
-          ),
-          iss: v.optional(v.pipe(v.string(), v.maxLength(2048), v.description("The `iss` of the authorization response (RFC 9207): required for atproto; for google and apple checked when present, required when the provider advertises it"))),
-        }),
+        body: jsonBody(
+          v.object({
+            code: v.pipe(v.string(), v.minLength(1), v.maxLength(2048)),
+            state: State,
+            redirect_uri: Uri,
+            code_verifier: v.pipe(
+              v.string("code_verifier: required (the PKCE verifier whose S256 challenge started this sign-in)"),
+              v.regex(CODE_VERIFIER_PATTERN, "43-128 characters of A-Z a-z 0-9 - . _ ~"),
+            ),
+            iss: v.optional(v.pipe(v.string(), v.maxLength(2048), v.description("The `iss` of the authorization response (RFC 9207): required for atproto; for google and apple checked when present, required when the provider advertises it"))),
+          }),
+        ),
         response: { 200: v.union([TokenPairDoc, CookieSessionDoc]), ...errors(400, 404, 429, 503) },
         detail: tag(
           "Finish an OAuth sign-in: the code for a TokenPair",

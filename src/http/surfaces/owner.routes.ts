@@ -9,6 +9,7 @@ import type { KeyVault } from "../../security/key-vault.ts";
 import type { OwnerTokens } from "../../security/owner-token.ts";
 import type { SurfaceDeps } from "../deps.ts";
 import { OWNER_SECURITY, ownerAuth } from "../plugins/owner-auth.ts";
+import { jsonBody } from "../schemas/body.ts";
 import { errors } from "../schemas/common.ts";
 
 /**
@@ -51,13 +52,13 @@ export function ownerRoutes(deps: SurfaceDeps, options: { tokens: Pick<OwnerToke
         return identity;
       },
       {
-        body: CreateAgentInput,
+        body: jsonBody(CreateAgentInput),
         response: { 201: AgentIdentityDoc, ...errors(400, 401, 409) },
         detail: detail("Create the agent", "For a node started without one: new Ed25519 signing and X25519 encryption keys in agent-key.json. 409 when the agent exists."),
       },
     )
     .put("/visibility", ({ actor, body }) => setCardVisibility(deps.ctx(actor), body, { node: options.node }), {
-      body: CardVisibilityInput,
+      body: jsonBody(CardVisibilityInput),
       response: { 200: v.object({ visibility: v.picklist(["public", "private"]) }), ...errors(400, 401, 404, 409) },
       detail: detail(
         "Make the Agent Card public or private",

@@ -6,6 +6,7 @@ import type { OwnerTokens } from "../../security/owner-token.ts";
 import type { SurfaceDeps } from "../deps.ts";
 import { OWNER_SECURITY } from "../plugins/owner-auth.ts";
 import { ProfileSnapshotDoc } from "../schemas/assistant.ts";
+import { jsonBody } from "../schemas/body.ts";
 import { errors } from "../schemas/common.ts";
 import { pageDoc } from "../schemas/federation.ts";
 import { ownerApi } from "./owner.routes.ts";
@@ -23,7 +24,7 @@ export function profileRoutes(deps: SurfaceDeps, o: { tokens: Pick<OwnerTokens, 
     })
     .put("/profile/:scope", ({ actor, params, body }) => putProfileSnapshot(deps.ctx(actor), params.scope, body), {
       params: ProfileScopeParam,
-      body: PutProfileInput,
+      body: jsonBody(PutProfileInput),
       response: { 200: ProfileSnapshotDoc, ...errors(400, 401, 409) },
       detail: doc("Write a profile snapshot", `INK ProfileSnapshot, strict: headline ≤500, skills ≤50 × ≤100, interests ≤50 × ≤100, openTo ≤20 × ≤100 (arrays may be empty, keys required), availability? {timezone ≤64, meetingHours? ≤200, responseSla? ≤200}. ${SCOPES}`),
     })

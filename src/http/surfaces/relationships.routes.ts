@@ -5,6 +5,7 @@ import type { OwnerTokens } from "../../security/owner-token.ts";
 import type { SurfaceDeps } from "../deps.ts";
 import { OWNER_SECURITY } from "../plugins/owner-auth.ts";
 import { NoteDoc } from "../schemas/assistant.ts";
+import { jsonBody } from "../schemas/body.ts";
 import { errors } from "../schemas/common.ts";
 import { pageDoc } from "../schemas/federation.ts";
 import { ownerApi } from "./owner.routes.ts";
@@ -29,7 +30,7 @@ export function relationshipRoutes(deps: SurfaceDeps, o: { tokens: Pick<OwnerTok
       },
       {
         params: IdParam,
-        body: AddNoteInput,
+        body: jsonBody(AddNoteInput),
         response: { 201: NoteDoc, ...errors(400, 401, 404, 409) },
         detail: doc("Add a relationship note", "text: 1–5000 characters (trimmed). At most 1000 notes per connection (409 beyond)."),
       },

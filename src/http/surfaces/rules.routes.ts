@@ -10,10 +10,13 @@ import type { OwnerTokens } from "../../security/owner-token.ts";
 import type { SurfaceDeps } from "../deps.ts";
 import { OWNER_SECURITY } from "../plugins/owner-auth.ts";
 import { PolicyDoc, RuleDoc, RuleRunDoc } from "../schemas/assistant.ts";
+import { jsonBody } from "../schemas/body.ts";
 import { errors } from "../schemas/common.ts";
 import { pageDoc } from "../schemas/federation.ts";
 import { ownerApi } from "./owner.routes.ts";
 
+/** Room for the policy's own maxima (five lists of 200 entries of up to 512 characters). */
+const POLICY_MAX_BYTES = 1024 * 1024;
 const IdParam = v.object({ id: v.pipe(v.string(), v.minLength(1), v.maxLength(256)) });
 const RUNS =
   "Rules run after an inbound message is committed (a background job reading the events log), enabled ones in ascending priority; the first terminal action wins (label is not terminal). " +
@@ -28,7 +31,7 @@ export function ruleRoutes(deps: SurfaceDeps, o: { tokens: Pick<OwnerTokens, "ve
       detail: doc("Policy", "The autonomy and foreign-sender policy", "Defaults: maxAutonomyLevel draft_only, maxInboundRate 10, acceptForeignAgents true, empty lists."),
     })
     .put("/policy", ({ actor, body }) => updatePolicy(deps.ctx(actor), body), {
-      body: PolicyInput,
+      body: jsonBody(PolicyInput, { maxBytes: POLICY_MAX_BYTES }),
       response: { 200: PolicyDoc, ...errors(400, 401) },
       detail: doc(
         "Policy",
@@ -48,7 +51,7 @@ export function ruleRoutes(deps: SurfaceDeps, o: { tokens: Pick<OwnerTokens, "ve
         return createRule(deps.ctx(actor), body);
       },
       {
-        body: CreateRuleInput,
+        body: jsonBody(CreateRuleInput),
         response: { 201: RuleDoc, ...errors(400, 401, 409) },
         detail: doc(
           "Rules",
@@ -64,7 +67,7 @@ export function ruleRoutes(deps: SurfaceDeps, o: { tokens: Pick<OwnerTokens, "ve
     })
     .patch("/rules/:id", ({ actor, params, body }) => updateRule(deps.ctx(actor), params.id, body), {
       params: IdParam,
-      body: UpdateRuleInput,
+      body: jsonBody(UpdateRuleInput),
       response: { 200: RuleDoc, ...errors(400, 401, 404) },
       detail: doc("Rules", "Update a rule", "The members given replace the rule's; match and action each as a whole, checked like on creation."),
     })

@@ -5,7 +5,7 @@ import { logout } from "../../domain/owner/logout.ts";
 import type { SignInDeps } from "../../domain/owner/owner.ts";
 import { INVALID_REFRESH, refreshSession } from "../../domain/owner/refresh-session.ts";
 import type { SurfaceDeps } from "../deps.ts";
-import { throttle } from "../deps.ts";
+import { routeOptions } from "../plugins/route-options.ts";
 import { CookieSessionDoc } from "../schemas/auth.ts";
 import { errors } from "../schemas/common.ts";
 import { clearedSessionCookie, COOKIE_MODE_HEADER, cookieSession, isSecureContext, readSessionCookie } from "../session-cookie.ts";
@@ -23,10 +23,10 @@ export function sessionRoutes(deps: SurfaceDeps, signIn: SignInDeps) {
   const detail = (summary: string, description: string) => ({ tags: ["Owner sign-in"], summary, description });
   const headers = v.object({ [COOKIE_MODE_HEADER]: v.pipe(v.literal("cookie", `${COOKIE_MODE_HEADER}: must be "cookie"`), v.description("Required; makes a cross-origin request need a preflight the node never grants")) });
   return new Elysia({ name: "kith/session" })
+    .use(routeOptions)
     .post(
       "/auth/session/refresh",
       async ({ request, set }) => {
-        throttle(deps, "refresh-ip", deps.clientIp(request), { limit: 30, windowMs: MINUTE });
         set.headers["cache-control"] = "no-store";
         const secure = isSecureContext(request, deps.node.publicUrl);
         const token = readSessionCookie(request);
@@ -43,6 +43,7 @@ export function sessionRoutes(deps: SurfaceDeps, signIn: SignInDeps) {
         }
       },
       {
+        perIp: { bucket: "refresh-ip", limit: 30, windowMs: MINUTE },
         headers,
         response: { 200: CookieSessionDoc, ...errors(400, 401, 429) },
         detail: detail(

@@ -25,14 +25,23 @@ export function wellKnownRoutes(deps: SurfaceDeps, documents: { openapi(): Promi
       { response: { 200: Health, 503: Health }, detail: { tags: ["Node"], summary: "Liveness and database check" } },
     )
     .get("/.well-known/openapi.json", async () => json(await documents.openapi()), {
-      detail: { tags: ["Discovery"], summary: "This OpenAPI 3.1 document" },
+      detail: { tags: ["Discovery"], summary: "This OpenAPI 3.1 document", responses: jsonDocument("The OpenAPI 3.1 document") },
     })
     .get("/.well-known/oauth-authorization-server", () => json(documents.oauthMetadata()), {
-      detail: { tags: ["Discovery"], summary: "OAuth 2.0 Authorization Server Metadata (RFC 8414)" },
+      detail: { tags: ["Discovery"], summary: "OAuth 2.0 Authorization Server Metadata (RFC 8414)", responses: jsonDocument("RFC 8414 metadata") },
     })
     .get("/ai.txt", () => new Response(aiTxt(deps), { headers: { "content-type": "text/plain; charset=utf-8" } }), {
-      detail: { tags: ["Discovery"], summary: "Plain-text policy and discovery index for AI agents" },
+      detail: {
+        tags: ["Discovery"],
+        summary: "Plain-text policy and discovery index for AI agents",
+        responses: { 200: { description: "ai.txt", content: { "text/plain": { schema: { type: "string" as const } } } } },
+      },
     });
+}
+
+/** `detail.responses` of a route that serves a JSON document as a Response (no schema of ours). */
+export function jsonDocument(description: string) {
+  return { 200: { description, content: { "application/json": { schema: { type: "object" } } } } } as const;
 }
 
 function json(value: unknown): Response {
