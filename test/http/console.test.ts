@@ -79,6 +79,9 @@ describe("the console page and its files", () => {
     expect(Object.fromEntries(location.searchParams)).toEqual({ code: "c-1", state: "s-1", iss: "https://appleid.apple.com" });
     const long = await node.request("/console", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: `code=${"a".repeat(3000)}&state=s` });
     expect(new URL(long.headers.get("location")!, "http://localhost").searchParams.has("code")).toBe(false);
+    // The form is read within 16 KiB: a larger body is not read at all.
+    const huge = await node.request("/console", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: `code=c&state=s&pad=${"x".repeat(100_000)}` });
+    expect([huge.status, huge.headers.get("location")]).toEqual([303, "/console?"]);
     const junk = await node.request("/console", { method: "POST", headers: { "content-type": "application/json" }, body: "{" });
     expect([junk.status, junk.headers.get("location")]).toEqual([303, "/console?"]);
   });
