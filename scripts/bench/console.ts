@@ -59,7 +59,8 @@ try {
     const p = await ctx.newPage();
     await p.goto(`${node.url}/console`);
     // When the inbox heading (the first meaningful content: the session restored, the identity read) exists.
-    await p.waitForFunction(`document.querySelector("main h1")?.textContent === "Inbox"`, undefined, { polling: "raf" });
+    // A function, not a string: a string would be eval'd in the page, which its CSP (rightly) forbids.
+    await p.waitForFunction(() => (globalThis as any).document.querySelector("main h1")?.textContent === "Inbox", undefined, { polling: "raf" });
     paint.push((await p.evaluate("performance.now()")) as number);
     fcp.push((await p.evaluate(`performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? NaN`)) as number);
     await p.goto(`${node.url}/.well-known/ink/agent.json`);
