@@ -19,6 +19,7 @@ import type { AuthOptions } from "../../src/sign-in-setup.ts";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { serverOptions } from "../../src/http/server-options.ts";
 import { testClock, type TestClock } from "./clock.ts";
+import { exchangeLogEnabled, logExchange } from "./exchange-log.ts";
 import { recordExchange } from "./openapi-contract.ts";
 import { personaKeyGenerator, type PersonaName } from "./personas.ts";
 import { testCa, testTls } from "./tls.ts";
@@ -195,7 +196,9 @@ export type NetworkNode = TestNode & { url: string; stop(): Promise<void> };
 /** app.handle, recording the exchange for the OpenAPI contract check (test/helpers/openapi-contract.ts). */
 async function handleRecorded(app: App, request: Request): Promise<Response> {
   const copy = request.clone() as Request;
+  const logged = exchangeLogEnabled() ? (request.clone() as Request) : null;
   const response = await app.handle(request);
+  if (logged) logExchange(logged, response.clone() as Response);
   await recordExchange(copy, response.clone() as Response, () => app.handle(new Request("http://localhost/.well-known/openapi.json")));
   return response;
 }
