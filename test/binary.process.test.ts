@@ -1,10 +1,13 @@
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { validateAgentCard } from "../src/ink/index.ts";
 import { buildBinary } from "../scripts/build.ts";
 import { json, runKith, startKith } from "./helpers/process.ts";
+
+// Spawns kith processes (or compiles the binary): a longer per-test timeout than the suite's 5 s.
+setDefaultTimeout(60_000);
 
 /**
  * The compiled binary, alone in a directory (no node_modules, no migrations folder beside it),

@@ -1,10 +1,13 @@
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { validateAgentCard } from "../../src/ink/index.ts";
 import { json, runKith, startKith } from "../helpers/process.ts";
+
+// Spawns kith processes (or compiles the binary): a longer per-test timeout than the suite's 5 s.
+setDefaultTimeout(60_000);
 
 const work = mkdtempSync(join(tmpdir(), "kith-cli-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));

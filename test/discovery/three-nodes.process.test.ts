@@ -1,9 +1,12 @@
-import { afterAll, expect, test } from "bun:test";
+import { afterAll, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { json, runKith, startKith, type RunningNode } from "../helpers/process.ts";
 import { testCa, testTls, TLS_CA_FILE, TLS_CERT_FILE, TLS_KEY_FILE } from "../helpers/tls.ts";
+
+// Spawns kith processes (or compiles the binary): a longer per-test timeout than the suite's 5 s.
+setDefaultTimeout(60_000);
 
 /**
  * The proof of issue 7 with three real `kith serve` processes over TLS on loopback: directory node

@@ -218,5 +218,5 @@ describe("fuzz (seeded, bounded): receipts and responses never throw, and a chan
       expect(typeof qr.ok).toBe("boolean");
       if (q.serviceSignature === response.serviceSignature && JSON.stringify(q) !== JSON.stringify(response)) expect(qr.ok).toBe(false);
     }
-  });
+  }, 30_000); // heavy (thousands of requests, mutations or scrypt runs): slow on a loaded machine
 });
