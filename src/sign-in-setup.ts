@@ -3,10 +3,10 @@ import type { NodeConfig } from "./config.ts";
 import type { Clock } from "./domain/context.ts";
 import type { Mailer } from "./domain/owner/mailer.ts";
 import type { OidcSignIn, SignInDeps } from "./domain/owner/owner.ts";
-import { createAtprotoClient } from "./security/atproto-oauth.ts";
-import { deriveKey } from "./security/node-secret.ts";
-import { appleClientSecret, createOidcClient } from "./security/oidc.ts";
-import type { FetchLike } from "./security/outbound.ts";
+import { createAtprotoClient } from "./adapters/atproto-oauth.ts";
+import { deriveKey } from "./adapters/node-secret.ts";
+import { appleClientSecret, createOidcClient } from "./adapters/oidc.ts";
+import type { FetchLike } from "./adapters/outbound.ts";
 import { createOwnerTokens } from "./security/owner-token.ts";
 
 /** How the owner signs in on this node; built by `kith serve` from settings, by tests directly. */
@@ -19,7 +19,7 @@ export interface AuthOptions {
   google: { issuer: string; clientId: string; clientSecret: string; subject: string | null } | null;
   apple: { issuer: string; clientId: string; teamId: string; keyId: string; privateKeyPem: string; subject: string | null } | null;
   atproto: { owner: string; plcUrl: string; handleResolver: string | null } | null;
-  /** Outbound fetch for provider calls (defaults to the global fetch, bounded by security/outbound). */
+  /** Outbound fetch for provider calls (defaults to the global fetch, bounded by adapters/outbound). */
   fetch?: FetchLike;
 }
 

@@ -14,14 +14,14 @@ import { join } from "node:path";
 import { createApp, createFederationDeps } from "../../src/app.ts";
 import { closeDatabase, openDatabase, transaction, type Db } from "../../src/db/client.ts";
 import { migrate } from "../../src/db/migrate.ts";
-import { createLogMailer } from "../../src/mail/log-mailer.ts";
+import { createLogMailer } from "../../src/adapters/log-mailer.ts";
 import type { Ctx, Logger } from "../../src/domain/context.ts";
 import { saveListing, type ListingProfile } from "../../src/domain/discovery/listings.ts";
 import { DiscoverQuery, searchDirectory } from "../../src/domain/discovery/search-directory.ts";
 import { createSequentialIds } from "../../src/domain/ids.ts";
 import { encodeEd25519PublicKey } from "../../src/ink/index.ts";
-import { createKeyVault } from "../../src/security/key-vault.ts";
-import { createPeerHttp } from "../../src/security/peer-http.ts";
+import { createKeyVault } from "../../src/adapters/key-vault.ts";
+import { createPeerHttp } from "../../src/adapters/peer-http.ts";
 import * as v from "valibot";
 
 const SIZES = (process.argv[2] ?? "1000,10000,100000").split(",").map(Number);

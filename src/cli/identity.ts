@@ -4,7 +4,7 @@ import { agentIdOf, findAgentRow, type NodeIdentity } from "../domain/identity/a
 import { checkAgentInput, createAgent, type CreateAgentInput } from "../domain/identity/create-agent.ts";
 import { DomainError } from "../domain/errors.ts";
 import { storeSettings } from "../domain/node/settings.ts";
-import type { KeyVault } from "../security/key-vault.ts";
+import type { KeyVault } from "../adapters/key-vault.ts";
 import { CliError } from "./command.ts";
 
 export interface InitInput {

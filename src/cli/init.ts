@@ -5,7 +5,7 @@ import { agentIdOf } from "../domain/identity/agent.ts";
 import { createUlidIds } from "../domain/ids.ts";
 import { ConfigError, resolveConfig } from "../config.ts";
 import { createJsonLogger } from "../log.ts";
-import { createKeyVault } from "../security/key-vault.ts";
+import { createKeyVault } from "../adapters/key-vault.ts";
 import { CliError, UsageError, type Command } from "./command.ts";
 import { cardUrlOf, checkIdentityInput, initializeIdentity, systemTimeZone } from "./identity.ts";
 import { createNode } from "./create-node.ts";

@@ -23,7 +23,7 @@ for (const [name, fn] of Object.entries(real)) {
   };
 }
 mock.module("node:fs", () => ({ ...wrapped, default: wrapped }));
-const { createKeyFile, KeyFileError } = await import("../../src/security/key-file.ts");
+const { createKeyFile, KeyFileError } = await import("../../src/adapters/key-file.ts");
 const { personaKey } = await import("../helpers/personas.ts");
 
 const work = real.mkdtempSync(join(tmpdir(), "kith-keyrace-"));

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { chmodSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { appendKey, createKeyFile, KeyFileError, readKeyFile, readPublicKeys } from "../../src/security/key-file.ts";
+import { appendKey, createKeyFile, KeyFileError, readKeyFile, readPublicKeys } from "../../src/adapters/key-file.ts";
 import { openWithPassphrase, sealWithPassphrase, secretsEqual } from "../../src/security/secret-box.ts";
 import { personaKey } from "../helpers/personas.ts";
 

@@ -1,4 +1,4 @@
-import type { LlmClient, Transcriber } from "../../security/llm.ts";
+import type { LlmClient, Transcriber } from "../../adapters/llm.ts";
 
 /** What the AI-backed verbs need: each backend is null when not configured. */
 export interface AssistantDeps {

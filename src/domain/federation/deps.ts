@@ -1,8 +1,8 @@
 import type { WriteQueue } from "../../db/write-queue.ts";
 import type { Ed25519Verifier } from "../../ink/index.ts";
-import type { FetchBudget } from "../../security/fetch-budget.ts";
-import type { KeyVault } from "../../security/key-vault.ts";
-import type { PeerHttp } from "../../security/peer-http.ts";
+import type { FetchBudget } from "../../adapters/fetch-budget.ts";
+import type { KeyVault } from "../../adapters/key-vault.ts";
+import type { PeerHttp } from "../../adapters/peer-http.ts";
 import type { MemoryRateLimiter } from "../../security/rate-limit.ts";
 import type { NodeIdentity } from "../identity/agent.ts";
 

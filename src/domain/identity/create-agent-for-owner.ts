@@ -1,4 +1,4 @@
-import type { KeyVault } from "../../security/key-vault.ts";
+import type { KeyVault } from "../../adapters/key-vault.ts";
 import type { Ctx } from "../context.ts";
 import { DomainError } from "../errors.ts";
 import type { NodeIdentity } from "./agent.ts";

@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { transaction } from "../../db/client.ts";
 import { agentKeys, agents } from "../../db/schema/index.ts";
-import type { KeyVault } from "../../security/key-vault.ts";
+import type { KeyVault } from "../../adapters/key-vault.ts";
 import { generateAgentKey, newKeyId, type AgentKey, type KeyRole } from "../../security/agent-keys.ts";
 import type { Ctx } from "../context.ts";
 import { conflict, DomainError, invalidInput } from "../errors.ts";

@@ -3,7 +3,7 @@ import { transaction, type Tx } from "../../db/client.ts";
 import { agentKeys, connections } from "../../db/schema/index.ts";
 import type { RotationLinkKey } from "../../ink/index.ts";
 import { generateAgentKey, newKeyId, type AgentKey, type KeyRole } from "../../security/agent-keys.ts";
-import type { KeyVault } from "../../security/key-vault.ts";
+import type { KeyVault } from "../../adapters/key-vault.ts";
 import type { Ctx } from "../context.ts";
 import { conflict, DomainError, notFound } from "../errors.ts";
 import { enqueueOutbound } from "../outbox/enqueue.ts";

@@ -1,6 +1,6 @@
 import { signAgentCard, verifyAgentCardProof } from "../../ink/index.ts";
 import { nativeStrictVerifier } from "../../security/ed25519-native.ts";
-import type { KeyVault } from "../../security/key-vault.ts";
+import type { KeyVault } from "../../adapters/key-vault.ts";
 import type { Ctx } from "../context.ts";
 import { getAgentCard, type AgentCard } from "./agent-card.ts";
 import type { NodeIdentity } from "./agent.ts";

@@ -1,5 +1,5 @@
 import { agentKeys } from "../../db/schema/index.ts";
-import type { KeyVault } from "../../security/key-vault.ts";
+import type { KeyVault } from "../../adapters/key-vault.ts";
 import type { Ctx } from "../context.ts";
 import { conflict } from "../errors.ts";
 import { findAgentRow } from "./agent.ts";

@@ -1,10 +1,10 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { transaction } from "../../db/client.ts";
 import { oauthStates } from "../../db/schema/index.ts";
-import type { AtprotoPending } from "../../security/atproto-oauth.ts";
-import { SignInRejected } from "../../security/oidc.ts";
+import type { AtprotoPending } from "../../adapters/atproto-oauth.ts";
+import { SignInRejected } from "../../adapters/oidc.ts";
 import { sha256Base64url } from "../../security/one-time-code.ts";
-import { OutboundError } from "../../security/outbound.ts";
+import { OutboundError } from "../../adapters/outbound.ts";
 import { verifierMatches } from "../../security/pkce.ts";
 import type { Ctx } from "../context.ts";
 import { DomainError, invalidInput, notFound } from "../errors.ts";

@@ -1,10 +1,10 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { settings } from "../../db/schema/index.ts";
-import type { AtprotoClient } from "../../security/atproto-oauth.ts";
+import type { AtprotoClient } from "../../adapters/atproto-oauth.ts";
 import { clientKey } from "../../security/client-key.ts";
 import { sha256Base64url } from "../../security/one-time-code.ts";
-import type { OidcClient } from "../../security/oidc.ts";
+import type { OidcClient } from "../../adapters/oidc.ts";
 import type { OwnerTokens } from "../../security/owner-token.ts";
 import type { Mailer } from "./mailer.ts";
 

@@ -1,5 +1,5 @@
 import { decodeEd25519PublicKey } from "../../ink/index.ts";
-import type { PeerHttp } from "../../security/peer-http.ts";
+import type { PeerHttp } from "../../adapters/peer-http.ts";
 import { cardUrlFor, didWebBase } from "./card-url.ts";
 
 const SERVICE_TYPES = new Set(["INKAgentEndpoint", "TulpaAgentEndpoint"]);

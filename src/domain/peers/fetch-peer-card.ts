@@ -14,7 +14,7 @@ import {
   type DidWebResolution,
   type Ed25519Verifier,
 } from "../../ink/index.ts";
-import type { PeerFailureReason, PeerHttp } from "../../security/peer-http.ts";
+import type { PeerFailureReason, PeerHttp } from "../../adapters/peer-http.ts";
 import type { Ctx } from "../context.ts";
 import { recordEvent } from "../messages/store.ts";
 import type { FederationDeps } from "../federation/deps.ts";

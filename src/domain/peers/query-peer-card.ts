@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { connections } from "../../db/schema/index.ts";
 import { formatTimestamp, normalizePrincipal, signTransport } from "../../ink/index.ts";
-import type { PeerFailure, PeerResponse } from "../../security/peer-http.ts";
+import type { PeerFailure, PeerResponse } from "../../adapters/peer-http.ts";
 import type { Ctx } from "../context.ts";
 import type { FederationDeps } from "../federation/deps.ts";
 import { activeSigningKey, ownIdentity } from "../federation/own-identity.ts";

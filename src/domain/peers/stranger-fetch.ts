@@ -1,4 +1,4 @@
-import type { PeerHttp } from "../../security/peer-http.ts";
+import type { PeerHttp } from "../../adapters/peer-http.ts";
 import type { Ctx } from "../context.ts";
 import type { FederationDeps } from "../federation/deps.ts";
 import { fetchPeerCard, type FetchCardResult } from "./fetch-peer-card.ts";
@@ -12,7 +12,7 @@ export interface StrangerFetches {
 
 /**
  * The fetches an inbound request can make the node do (a sender's card, a did:web document, a
- * card hint, a listing's card), charged to the request's client address (security/fetch-budget.ts:
+ * card hint, a listing's card), charged to the request's client address (adapters/fetch-budget.ts:
  * global, per-host and per-source budgets, a negative cache). Call only after every check that
  * needs no key has passed (issue 21: no fetch before the cheap checks).
  */

@@ -7,7 +7,7 @@ import type { SurfaceDeps } from "../deps.ts";
 import { PUBLIC } from "../deps.ts";
 import { AgentCardDoc } from "../schemas/card.ts";
 import { errors } from "../schemas/common.ts";
-import type { KeyVault } from "../../security/key-vault.ts";
+import type { KeyVault } from "../../adapters/key-vault.ts";
 
 const AgentIdParam = v.object({ agentId: v.pipe(v.string(), v.description("The agent id, e.g. svc:z6Mk… (percent-encoded or not)")) });
 

@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { listAgentKeys } from "../../domain/identity/list-agent-keys.ts";
 import { revokeKey } from "../../domain/identity/revoke-key.ts";
-import type { KeyVault } from "../../security/key-vault.ts";
+import type { KeyVault } from "../../adapters/key-vault.ts";
 import type { OwnerTokens } from "../../security/owner-token.ts";
 import type { SurfaceDeps } from "../deps.ts";
 import { OWNER_SECURITY } from "../plugins/owner-auth.ts";

@@ -5,7 +5,7 @@ import { CreateAgentInput } from "../../domain/identity/create-agent.ts";
 import { createAgentForOwner } from "../../domain/identity/create-agent-for-owner.ts";
 import { getIdentity } from "../../domain/identity/get-identity.ts";
 import { CardVisibilityInput, setCardVisibility } from "../../domain/identity/set-card-visibility.ts";
-import type { KeyVault } from "../../security/key-vault.ts";
+import type { KeyVault } from "../../adapters/key-vault.ts";
 import type { OwnerTokens } from "../../security/owner-token.ts";
 import type { SurfaceDeps } from "../deps.ts";
 import { OWNER_SECURITY, ownerAuth } from "../plugins/owner-auth.ts";

@@ -4,7 +4,7 @@
  * gate does not apply; what does: a timeout on every call, redirects refused (never followed to
  * somewhere else with a code or a secret), and a cap on what is read back.
  */
-import { readBounded } from "./bounded-read.ts";
+import { readBounded } from "../security/bounded-read.ts";
 
 export const OUTBOUND_TIMEOUT_MS = 10_000;
 export const OUTBOUND_MAX_BYTES = 256 * 1024;

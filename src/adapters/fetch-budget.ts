@@ -1,5 +1,5 @@
 import type { PeerFailure, PeerHttp } from "./peer-http.ts";
-import type { MemoryRateLimiter, RateRule } from "./rate-limit.ts";
+import type { MemoryRateLimiter, RateRule } from "../security/rate-limit.ts";
 
 /**
  * Bounds on the fetches a stranger can make this node do (issue 21): a did:web sender's DID

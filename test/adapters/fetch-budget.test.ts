@@ -1,8 +1,8 @@
-// The stranger-fetch budgets (security/fetch-budget.ts) with a fake PeerHttp: negative cache,
+// The stranger-fetch budgets (adapters/fetch-budget.ts) with a fake PeerHttp: negative cache,
 // global / per-host / per-source budgets, bounded memory.
 import { describe, expect, test } from "bun:test";
-import { createFetchBudget, DEFAULT_FETCH_BUDGET } from "../../src/security/fetch-budget.ts";
-import type { PeerHttp, PeerResponse } from "../../src/security/peer-http.ts";
+import { createFetchBudget, DEFAULT_FETCH_BUDGET } from "../../src/adapters/fetch-budget.ts";
+import type { PeerHttp, PeerResponse } from "../../src/adapters/peer-http.ts";
 import { createMemoryRateLimiter } from "../../src/security/rate-limit.ts";
 
 function fakeHttp(status = 200) {

@@ -1,7 +1,7 @@
 import { exportJWK, generateKeyPair, importJWK, SignJWT, type JWK } from "jose";
 import { isLoopback, SignInRejected } from "./oidc.ts";
 import { getJson, OutboundError, outboundRequest, type FetchLike, type OutboundResponse } from "./outbound.ts";
-import { randomToken, s256Challenge } from "./pkce.ts";
+import { randomToken, s256Challenge } from "../security/pkce.ts";
 
 /**
  * Sign-in with the owner's AT Protocol identity, written to the AT Protocol OAuth profile

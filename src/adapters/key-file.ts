@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { closeSync, constants, fsyncSync, linkSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
-import { openWithPassphrase, scryptParamsProblem, sealWithPassphrase, type SealedBox } from "./secret-box.ts";
-import type { AgentKey, KeyRole } from "./agent-keys.ts";
-import { publicKeyMatches } from "./agent-keys.ts";
+import { openWithPassphrase, scryptParamsProblem, sealWithPassphrase, type SealedBox } from "../security/secret-box.ts";
+import type { AgentKey, KeyRole } from "../security/agent-keys.ts";
+import { publicKeyMatches } from "../security/agent-keys.ts";
 
 /**
  * `agent-key.json`: the only place private keys live. The public half (key ids, roles, public

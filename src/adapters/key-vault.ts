@@ -1,5 +1,5 @@
 import { existsSync, rmSync } from "node:fs";
-import type { AgentKey } from "./agent-keys.ts";
+import type { AgentKey } from "../security/agent-keys.ts";
 import { appendKey, createKeyFile, readKeyFile, readPublicKeys } from "./key-file.ts";
 
 /**

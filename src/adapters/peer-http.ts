@@ -1,5 +1,5 @@
 import { classifyHost } from "../ink/index.ts";
-import { readBounded } from "./bounded-read.ts";
+import { readBounded } from "../security/bounded-read.ts";
 
 /**
  * The only way the node talks to peers (card fetches, deliveries, directories). INK §12/§14 SSRF

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { createPeerHttp } from "../../src/security/peer-http.ts";
+import { createPeerHttp } from "../../src/adapters/peer-http.ts";
 import { testCa, testTls } from "../helpers/tls.ts";
 
 const hits: string[] = [];
