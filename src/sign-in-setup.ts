@@ -4,7 +4,7 @@ import type { Clock } from "./domain/context.ts";
 import type { Mailer } from "./domain/owner/mailer.ts";
 import type { OidcSignIn, SignInDeps } from "./domain/owner/owner.ts";
 import { createAtprotoClient } from "./adapters/atproto-oauth.ts";
-import { deriveKey } from "./adapters/node-secret.ts";
+import { deriveKey } from "./security/node-secret.ts";
 import { appleClientSecret, createOidcClient } from "./adapters/oidc.ts";
 import type { FetchLike } from "./adapters/outbound.ts";
 import { createOwnerTokens } from "./security/owner-token.ts";

@@ -1,6 +1,7 @@
 import { exportJWK, generateKeyPair, importJWK, SignJWT, type JWK } from "jose";
-import { isLoopback, SignInRejected } from "./oidc.ts";
-import { getJson, OutboundError, outboundRequest, type FetchLike, type OutboundResponse } from "./outbound.ts";
+import { OutboundError, SignInRejected } from "../security/outbound-errors.ts";
+import { isLoopback } from "./oidc.ts";
+import { getJson, outboundRequest, type FetchLike, type OutboundResponse } from "./outbound.ts";
 import { randomToken, s256Challenge } from "../security/pkce.ts";
 
 /**

@@ -1,4 +1,5 @@
-import { OutboundError, outboundRequest, type FetchLike } from "./outbound.ts";
+import { OutboundError } from "../security/outbound-errors.ts";
+import { outboundRequest, type FetchLike } from "./outbound.ts";
 
 /**
  * A small client for an operator-configured OpenAI-compatible API (Ollama, llama.cpp server,

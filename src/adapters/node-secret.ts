@@ -1,4 +1,4 @@
-import { createHmac, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { closeSync, constants, fsyncSync, openSync, readFileSync, writeSync } from "node:fs";
 import { assertPrivateMode, KeyFileError } from "./key-file.ts";
 
@@ -31,9 +31,4 @@ export function readNodeSecret(path: string): Uint8Array {
   const bytes = Buffer.from(readFileSync(path, "utf8").trim(), "base64url");
   if (bytes.length !== 32) throw new KeyFileError("corrupt", `${path} does not hold a 32-byte secret`);
   return new Uint8Array(bytes);
-}
-
-/** Independent keys for independent uses (key separation): HMAC-SHA256(secret, "kith/<purpose>"). */
-export function deriveKey(secret: Uint8Array, purpose: "owner-jwt" | "owner-code" | "owner-refresh"): Uint8Array {
-  return new Uint8Array(createHmac("sha256", secret).update(`kith/${purpose}`).digest());
 }

@@ -1,6 +1,7 @@
 import { CodeChallengeMethod, OAuth2Client } from "arctic";
 import { createRemoteJWKSet, customFetch, errors as joseErrors, importPKCS8, jwtVerify, SignJWT, type JWTVerifyGetKey } from "jose";
-import { getJson, OutboundError, outboundRequest, type FetchLike } from "./outbound.ts";
+import { OutboundError, SignInRejected } from "../security/outbound-errors.ts";
+import { getJson, outboundRequest, type FetchLike } from "./outbound.ts";
 
 /**
  * Sign-in with an OpenID Connect provider (Google, Apple) for the node's one owner. Endpoints come
@@ -42,12 +43,6 @@ export interface OidcClient {
 }
 
 /** The provider refused the code, or its answer did not verify: the sign-in is not accepted. */
-export class SignInRejected extends Error {
-  constructor(reason: string) {
-    super(reason);
-    this.name = "SignInRejected";
-  }
-}
 
 interface Discovery {
   authorizationEndpoint: string;

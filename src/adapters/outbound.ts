@@ -5,16 +5,11 @@
  * somewhere else with a code or a secret), and a cap on what is read back.
  */
 import { readBounded } from "../security/bounded-read.ts";
+import { OutboundError } from "../security/outbound-errors.ts";
 
 export const OUTBOUND_TIMEOUT_MS = 10_000;
 export const OUTBOUND_MAX_BYTES = 256 * 1024;
 
-export class OutboundError extends Error {
-  constructor(message: string, readonly status?: number) {
-    super(message);
-    this.name = "OutboundError";
-  }
-}
 
 export interface OutboundResponse {
   status: number;

@@ -6,7 +6,7 @@ import { readStoredSettings } from "../domain/node/settings.ts";
 import { checkOwnerCodeRequest, issueOwnerCode } from "../domain/owner/issue-owner-code.ts";
 import { isEmailAddress, normalizeEmail } from "../domain/owner/owner.ts";
 import { createJsonLogger } from "../log.ts";
-import { deriveKey } from "../adapters/node-secret.ts";
+import { deriveKey } from "../security/node-secret.ts";
 import { CliError, UsageError, type Command } from "./command.ts";
 import { configFrom } from "./init.ts";
 import { dataPaths } from "./paths.ts";

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { createAtprotoClient } from "../../src/adapters/atproto-oauth.ts";
-import { OutboundError, type FetchLike } from "../../src/adapters/outbound.ts";
+import type { FetchLike } from "../../src/adapters/outbound.ts";
+import { OutboundError } from "../../src/security/outbound-errors.ts";
 import { startFakeAtproto, type FakeAtproto } from "../helpers/fake-atproto.ts";
 
 // Handle resolution without an XRPC resolver (KITH_ATPROTO_HANDLE_RESOLVER unset), as in

@@ -1,4 +1,4 @@
-import { deriveKey } from "../../src/adapters/node-secret.ts";
+import { deriveKey } from "../../src/security/node-secret.ts";
 import { createOwnerTokens } from "../../src/security/owner-token.ts";
 import type { TestNode } from "./boot.ts";
 import { json } from "./process.ts";

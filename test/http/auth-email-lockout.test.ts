@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { issueOwnerCode } from "../../src/domain/owner/issue-owner-code.ts";
-import { deriveKey } from "../../src/adapters/node-secret.ts";
+import { deriveKey } from "../../src/security/node-secret.ts";
 import { bootTestApp, type TestNode } from "../helpers/boot.ts";
 import { mailedCode, mailLines, OWNER, postJson } from "../helpers/owner.ts";
 

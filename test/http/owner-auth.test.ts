@@ -4,7 +4,7 @@ import { SignJWT } from "jose";
 import { errorHandler } from "../../src/http/plugins/errors.ts";
 import { ownerApi } from "../../src/http/surfaces/owner.routes.ts";
 import { createJsonLogger } from "../../src/log.ts";
-import { deriveKey } from "../../src/adapters/node-secret.ts";
+import { deriveKey } from "../../src/security/node-secret.ts";
 import { createOwnerTokens, ownerAudience } from "../../src/security/owner-token.ts";
 import { bootTestApp, type TestNode } from "../helpers/boot.ts";
 import { bearer, OWNER, postJson, signInByEmail } from "../helpers/owner.ts";

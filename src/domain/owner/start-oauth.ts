@@ -2,7 +2,7 @@ import { asc, count, eq, inArray, lte, sql } from "drizzle-orm";
 import { transaction } from "../../db/client.ts";
 import { oauthStates } from "../../db/schema/index.ts";
 import { sha256Base64url } from "../../security/one-time-code.ts";
-import { OutboundError } from "../../adapters/outbound.ts";
+import { OutboundError } from "../../security/outbound-errors.ts";
 import { newCodeVerifier, randomToken } from "../../security/pkce.ts";
 import type { Ctx } from "../context.ts";
 import { DomainError, invalidInput, notFound } from "../errors.ts";
