@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { closeSync, constants, fsyncSync, linkSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
+import * as nodeFs from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import { openWithPassphrase, scryptParamsProblem, sealWithPassphrase, type SealedBox } from "../security/secret-box.ts";
 import type { AgentKey, KeyRole } from "../security/agent-keys.ts";
@@ -41,14 +42,17 @@ interface KeyFileJson {
  * silently), also when two processes create it at once: the complete file is linked into place,
  * which fails if the name exists (no check-then-rename window).
  */
-export function createKeyFile(path: string, keys: AgentKey[], passphrase: string | null): void {
-  writeAtomically(path, serialize(keys, passphrase), { exclusive: true });
+export function createKeyFile(path: string, keys: AgentKey[], passphrase: string | null, fs: KeyFileFs = nodeFs): void {
+  writeAtomically(fs, path, serialize(keys, passphrase), { exclusive: true });
 }
+
+/** The file-system calls that write a key file (a test hands in wrapped ones to interleave a competing creator). */
+export type KeyFileFs = Pick<typeof nodeFs, "closeSync" | "constants" | "existsSync" | "fsyncSync" | "linkSync" | "openSync" | "renameSync" | "rmSync" | "writeSync">;
 
 /** Rewrites the key file with one more key (rotation). The old keys stay: retired keys remain verifiable. */
 export function appendKey(path: string, key: AgentKey, passphrase: string | null): AgentKey[] {
   const keys = [...readKeyFile(path, passphrase), key];
-  writeAtomically(path, serialize(keys, passphrase), { exclusive: false });
+  writeAtomically(nodeFs, path, serialize(keys, passphrase), { exclusive: false });
   return keys;
 }
 
@@ -172,32 +176,32 @@ function isKeyFile(v: unknown): v is KeyFileJson {
  * temp file (0600) + fsync + rename (or, exclusive, link: atomic and failing with EEXIST) +
  * fsync(dir): a crash leaves either the old file or the new one, never a partial one.
  */
-function writeAtomically(path: string, content: string, options: { exclusive: boolean }): void {
+function writeAtomically(fs: KeyFileFs, path: string, content: string, options: { exclusive: boolean }): void {
   const tmp = `${path}.tmp-${randomBytes(6).toString("hex")}`;
-  const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
+  const fd = fs.openSync(tmp, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL, 0o600);
   try {
-    writeSync(fd, content);
-    fsyncSync(fd);
+    fs.writeSync(fd, content);
+    fs.fsyncSync(fd);
   } finally {
-    closeSync(fd);
+    fs.closeSync(fd);
   }
   try {
-    if (options.exclusive) linkExclusive(tmp, path, content);
-    else renameSync(tmp, path);
+    if (options.exclusive) linkExclusive(fs, tmp, path, content);
+    else fs.renameSync(tmp, path);
   } finally {
-    rmSync(tmp, { force: true });
+    fs.rmSync(tmp, { force: true });
   }
-  const dirFd = openSync(dirname(path), constants.O_RDONLY);
+  const dirFd = fs.openSync(dirname(path), fs.constants.O_RDONLY);
   try {
-    fsyncSync(dirFd);
+    fs.fsyncSync(dirFd);
   } finally {
-    closeSync(dirFd);
+    fs.closeSync(dirFd);
   }
 }
 
-function linkExclusive(tmp: string, path: string, content: string): void {
+function linkExclusive(fs: KeyFileFs, tmp: string, path: string, content: string): void {
   try {
-    linkSync(tmp, path);
+    fs.linkSync(tmp, path);
     return;
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
@@ -207,15 +211,15 @@ function linkExclusive(tmp: string, path: string, content: string): void {
   // No hard links on this file system (FAT, exFAT): O_EXCL on the name itself is still exclusive.
   let fd: number;
   try {
-    fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
+    fd = fs.openSync(path, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL, 0o600);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === "EEXIST") throw new KeyFileError("exists", `${path} already exists; refusing to overwrite an agent identity`);
     throw e;
   }
   try {
-    writeSync(fd, content);
-    fsyncSync(fd);
+    fs.writeSync(fd, content);
+    fs.fsyncSync(fd);
   } finally {
-    closeSync(fd);
+    fs.closeSync(fd);
   }
 }
