@@ -11,14 +11,14 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createApp, createFederationDeps } from "../../src/app.ts";
+import { createApp, createFederationDeps } from "../../src/http/app.ts";
 import { closeDatabase, openDatabase, transaction, type Db } from "../../src/db/client.ts";
 import { migrate } from "../../src/db/migrate.ts";
 import { createLogMailer } from "../../src/adapters/log-mailer.ts";
 import type { Ctx, Logger } from "../../src/domain/context.ts";
 import { saveListing, type ListingProfile } from "../../src/domain/discovery/listings.ts";
 import { DiscoverQuery, searchDirectory } from "../../src/domain/discovery/search-directory.ts";
-import { createSequentialIds } from "../../src/domain/ids.ts";
+import { createSequentialIds } from "../../src/ids.ts";
 import { encodeEd25519PublicKey } from "../../src/ink/index.ts";
 import { createKeyVault } from "../../src/adapters/key-vault.ts";
 import { createPeerHttp } from "../../src/adapters/peer-http.ts";

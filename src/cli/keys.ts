@@ -6,7 +6,7 @@ import { listAgentKeys } from "../domain/identity/list-agent-keys.ts";
 import { revokeKey } from "../domain/identity/revoke-key.ts";
 import { rotateSigningKey } from "../domain/identity/rotate-signing-key.ts";
 import { verifyKeyFile } from "../domain/identity/verify-key-file.ts";
-import { createUlidIds } from "../domain/ids.ts";
+import { createUlidIds } from "../ids.ts";
 import { DomainError } from "../domain/errors.ts";
 import { readStoredSettings } from "../domain/node/settings.ts";
 import { createJsonLogger } from "../log.ts";

@@ -1,7 +1,7 @@
 import { closeDatabase } from "../db/client.ts";
 import { systemClock } from "../domain/context.ts";
 import { DomainError } from "../domain/errors.ts";
-import { createUlidIds } from "../domain/ids.ts";
+import { createUlidIds } from "../ids.ts";
 import { readStoredSettings } from "../domain/node/settings.ts";
 import { checkOwnerCodeRequest, issueOwnerCode } from "../domain/owner/issue-owner-code.ts";
 import { isEmailAddress, normalizeEmail } from "../domain/owner/owner.ts";

@@ -6,7 +6,7 @@ import { createLogMailer } from "../adapters/log-mailer.ts";
 import { createSmtpMailer } from "../adapters/smtp-mailer.ts";
 import { KeyFileError } from "../adapters/key-file.ts";
 import { loadOrCreateNodeSecret } from "../adapters/node-secret.ts";
-import { authOptionsFromConfig, type AuthOptions } from "../sign-in-setup.ts";
+import { authOptionsFromConfig, type AuthOptions } from "../node/sign-in.ts";
 import { CliError } from "./command.ts";
 import type { DataPaths } from "./paths.ts";
 

@@ -1,41 +1,41 @@
 import { Elysia, type AnyElysia } from "elysia";
-import type { Db } from "./db/client.ts";
-import { createWriteQueue } from "./db/write-queue.ts";
-import type { Clock, Ids, Logger } from "./domain/context.ts";
-import type { NodeIdentity } from "./domain/identity/agent.ts";
-import type { SurfaceDeps } from "./http/deps.ts";
-import { errorHandler } from "./http/plugins/errors.ts";
-import { requestLog } from "./http/plugins/request-log.ts";
-import { requestGate } from "./http/plugins/request-gate.ts";
-import { cardRoutes } from "./http/surfaces/card.routes.ts";
-import { handleRoutes } from "./http/surfaces/handle.routes.ts";
-import { wellKnownRoutes } from "./http/surfaces/wellknown.routes.ts";
-import { clientIpResolver } from "./http/plugins/client-ip.ts";
-import { inkRoutes } from "./http/surfaces/ink.routes.ts";
-import { federationRoutes } from "./http/surfaces/federation.routes.ts";
-import { assistantRoutes } from "./http/surfaces/assistant.routes.ts";
-import type { AssistantDeps } from "./domain/assistant/deps.ts";
-import { createLlmClient, createTranscriber, type OpenAiSettings } from "./adapters/llm.ts";
-import type { FetchLike } from "./adapters/outbound.ts";
-import type { FederationDeps } from "./domain/federation/deps.ts";
-import { nativeStrictVerifier } from "./security/ed25519-native.ts";
-import type { KeyVault } from "./adapters/key-vault.ts";
-import type { PeerHttp } from "./adapters/peer-http.ts";
-import { createMemoryRateLimiter, type MemoryRateLimiter } from "./security/rate-limit.ts";
-import { createFetchBudget } from "./adapters/fetch-budget.ts";
-import { authRoutes } from "./http/surfaces/auth.routes.ts";
-import { oauthRoutes } from "./http/surfaces/oauth.routes.ts";
-import { keysRoutes } from "./http/surfaces/keys.routes.ts";
-import { ownerRoutes } from "./http/surfaces/owner.routes.ts";
-import { createLogMailer } from "./adapters/log-mailer.ts";
-import { listSignInProviders } from "./domain/owner/list-sign-in-providers.ts";
-import { REFRESH_REUSE_GRACE_MS } from "./domain/owner/owner.ts";
-import { buildSignIn, defaultAuthOptions, type AuthOptions } from "./sign-in-setup.ts";
-import { ownerAudience } from "./security/owner-token.ts";
-import { DEFAULT_REVALIDATE_MS, type DiscoveryDeps } from "./domain/discovery/deps.ts";
-import { discoverRoutes } from "./http/surfaces/discover.routes.ts";
-import { directoryRoutes } from "./http/surfaces/directory.routes.ts";
-import { discoveryOwnerRoutes } from "./http/surfaces/discovery-owner.routes.ts";
+import type { Db } from "../db/client.ts";
+import { createWriteQueue } from "../db/write-queue.ts";
+import type { Clock, Ids, Logger } from "../domain/context.ts";
+import type { NodeIdentity } from "../domain/identity/agent.ts";
+import type { SurfaceDeps } from "./deps.ts";
+import { errorHandler } from "./plugins/errors.ts";
+import { requestLog } from "./plugins/request-log.ts";
+import { requestGate } from "./plugins/request-gate.ts";
+import { cardRoutes } from "./surfaces/card.routes.ts";
+import { handleRoutes } from "./surfaces/handle.routes.ts";
+import { wellKnownRoutes } from "./surfaces/wellknown.routes.ts";
+import { clientIpResolver } from "./plugins/client-ip.ts";
+import { inkRoutes } from "./surfaces/ink.routes.ts";
+import { federationRoutes } from "./surfaces/federation.routes.ts";
+import { assistantRoutes } from "./surfaces/assistant.routes.ts";
+import type { AssistantDeps } from "../domain/assistant/deps.ts";
+import { createLlmClient, createTranscriber, type OpenAiSettings } from "../adapters/llm.ts";
+import type { FetchLike } from "../adapters/outbound.ts";
+import type { FederationDeps } from "../domain/federation/deps.ts";
+import { nativeStrictVerifier } from "../security/ed25519-native.ts";
+import type { KeyVault } from "../adapters/key-vault.ts";
+import type { PeerHttp } from "../adapters/peer-http.ts";
+import { createMemoryRateLimiter, type MemoryRateLimiter } from "../security/rate-limit.ts";
+import { createFetchBudget } from "../adapters/fetch-budget.ts";
+import { authRoutes } from "./surfaces/auth.routes.ts";
+import { oauthRoutes } from "./surfaces/oauth.routes.ts";
+import { keysRoutes } from "./surfaces/keys.routes.ts";
+import { ownerRoutes } from "./surfaces/owner.routes.ts";
+import { createLogMailer } from "../adapters/log-mailer.ts";
+import { listSignInProviders } from "../domain/owner/list-sign-in-providers.ts";
+import { REFRESH_REUSE_GRACE_MS } from "../domain/owner/owner.ts";
+import { buildSignIn, defaultAuthOptions, type AuthOptions } from "../node/sign-in.ts";
+import { ownerAudience } from "../security/owner-token.ts";
+import { DEFAULT_REVALIDATE_MS, type DiscoveryDeps } from "../domain/discovery/deps.ts";
+import { discoverRoutes } from "./surfaces/discover.routes.ts";
+import { directoryRoutes } from "./surfaces/directory.routes.ts";
+import { discoveryOwnerRoutes } from "./surfaces/discovery-owner.routes.ts";
 
 export interface AppDeps {
   db: Db;
@@ -124,7 +124,7 @@ export function createApp(deps: AppDeps) {
   const documents = {
     // Built on first request, and its generator loaded only then (~20 ms of start-up otherwise).
     openapi: (): Promise<Record<string, unknown>> =>
-      (openapi ??= import("./http/openapi.ts").then((m) => m.buildOpenApiDocument(root!, { publicUrl: deps.node.publicUrl, kithVersion: deps.node.version }))),
+      (openapi ??= import("./openapi.ts").then((m) => m.buildOpenApiDocument(root!, { publicUrl: deps.node.publicUrl, kithVersion: deps.node.version }))),
     oauthMetadata: () => oauthMetadata(deps.node.publicUrl, listSignInProviders(surface.ctx({ kind: "public", ip: null }), signIn)),
   };
   const app = new Elysia({ name: "kith" })

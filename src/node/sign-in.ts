@@ -1,13 +1,13 @@
 import { randomBytes } from "node:crypto";
-import type { NodeConfig } from "./config.ts";
-import type { Clock } from "./domain/context.ts";
-import type { Mailer } from "./domain/owner/mailer.ts";
-import type { OidcSignIn, SignInDeps } from "./domain/owner/owner.ts";
-import { createAtprotoClient } from "./adapters/atproto-oauth.ts";
-import { deriveKey } from "./security/node-secret.ts";
-import { appleClientSecret, createOidcClient } from "./adapters/oidc.ts";
-import type { FetchLike } from "./adapters/outbound.ts";
-import { createOwnerTokens } from "./security/owner-token.ts";
+import type { NodeConfig } from "../config.ts";
+import type { Clock } from "../domain/context.ts";
+import type { Mailer } from "../domain/owner/mailer.ts";
+import type { OidcSignIn, SignInDeps } from "../domain/owner/owner.ts";
+import { createAtprotoClient } from "../adapters/atproto-oauth.ts";
+import { deriveKey } from "../security/node-secret.ts";
+import { appleClientSecret, createOidcClient } from "../adapters/oidc.ts";
+import type { FetchLike } from "../adapters/outbound.ts";
+import { createOwnerTokens } from "../security/owner-token.ts";
 
 /** How the owner signs in on this node; built by `kith serve` from settings, by tests directly. */
 export interface AuthOptions {

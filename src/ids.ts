@@ -1,4 +1,4 @@
-import type { Clock, Ids } from "./context.ts";
+import type { Clock, Ids } from "./domain/context.ts";
 
 const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 
