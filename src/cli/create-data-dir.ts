@@ -16,12 +16,12 @@ const NODE_FILES = ["kith.db", "kith.db-wal", "kith.db-shm", "kith.db-journal", 
  * holding the marker is an interrupted creation; the next creation first removes what it left
  * (only the names a node creates). `build` gets the paths to build at and closes what it opens.
  */
-export function createNode<T>(paths: DataPaths, build: (at: DataPaths) => T): T {
+export function createDataDir<T>(paths: DataPaths, build: (at: DataPaths) => T): T {
   return existsSync(paths.dir) ? createInPlace(paths, build) : createBeside(paths, build);
 }
 
 /** Removes what a creation in place wrote (or all of a directory it created): rollback of a failed first start. */
-export function discardNode(paths: DataPaths, dirExisted: boolean): void {
+export function discardDataDir(paths: DataPaths, dirExisted: boolean): void {
   if (!dirExisted) {
     rmSync(paths.dir, { recursive: true, force: true });
     return;
@@ -63,7 +63,7 @@ function createInPlace<T>(paths: DataPaths, build: (at: DataPaths) => T): T {
     if (Number.isSafeInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid)) {
       throw new CliError(`another kith process (pid ${pid}) is creating a node in ${paths.dir}; wait for it to finish`);
     }
-    discardNode(paths, true); // an earlier creation was interrupted: its process is gone
+    discardDataDir(paths, true); // an earlier creation was interrupted: its process is gone
   }
   let fd: number;
   try {
@@ -85,7 +85,7 @@ function createInPlace<T>(paths: DataPaths, build: (at: DataPaths) => T): T {
     fsyncDir(paths.dir);
     return result;
   } catch (e) {
-    discardNode(paths, true);
+    discardDataDir(paths, true);
     throw e;
   }
 }

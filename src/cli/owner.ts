@@ -1,5 +1,5 @@
 import { closeDatabase } from "../db/client.ts";
-import { systemClock } from "../domain/context.ts";
+import { systemClock } from "../clock.ts";
 import { DomainError } from "../domain/errors.ts";
 import { createUlidIds } from "../ids.ts";
 import { readStoredSettings } from "../domain/node/settings.ts";

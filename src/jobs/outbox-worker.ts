@@ -1,5 +1,4 @@
-import type { Ctx, Logger } from "../domain/context.ts";
-import type { FederationDeps } from "../domain/federation/deps.ts";
+import type { Logger, With } from "../domain/context.ts";
 import { deliverOne, listDueDeliveries, nextDeliveryAt } from "../domain/outbox/deliver.ts";
 import { startKeyedDrain, type KeyedDrain } from "./keyed-drain.ts";
 
@@ -9,7 +8,7 @@ export type OutboxWorker = KeyedDrain;
  * Drains the outbox: up to `concurrency` peers at a time, one delivery per peer at a time (so a
  * peer receives messages in order), sleeping until the earliest scheduled retry or a wake-up.
  */
-export function startOutboxWorker(options: { ctx: () => Ctx; deps: FederationDeps; log: Logger; concurrency?: number }): OutboxWorker {
+export function startOutboxWorker(options: { ctx: () => With<"node" | "vault" | "peers">; log: Logger; concurrency?: number }): OutboxWorker {
   const concurrency = options.concurrency ?? 4;
   return startKeyedDrain({
     ctx: options.ctx,
@@ -17,7 +16,7 @@ export function startOutboxWorker(options: { ctx: () => Ctx; deps: FederationDep
     concurrency,
     scan: (ctx) => listDueDeliveries(ctx, concurrency * 4),
     key: (item) => item.peerPrincipal,
-    run: (ctx, item) => deliverOne(ctx, item, options.deps),
+    run: (ctx, item) => deliverOne(ctx, item),
     next: nextDeliveryAt,
     messages: { scanFailed: "outbox scan failed", runCrashed: "delivery crashed" },
     describe: (item) => ({ outbox: item.id }),

@@ -52,7 +52,7 @@ export const TIERS: Tier[] = [
   { name: "console", paths: ["console/"], src: ["console"], packages: ["preact"] },
   {
     name: "composition root",
-    paths: ["main.ts", "cli/", "node/", "config.ts", "config-values.ts", "log.ts", "version.ts", "ids.ts"],
+    paths: ["main.ts", "cli/", "node/", "config.ts", "config-values.ts", "log.ts", "version.ts", "ids.ts", "clock.ts"],
     src: ["*"],
     packages: ["*"],
   },

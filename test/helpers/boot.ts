@@ -1,13 +1,13 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createApp, createDiscoveryDeps, createFederationDeps, type App, type AssistantOptions } from "../../src/http/app.ts";
-import type { DiscoveryDeps } from "../../src/domain/discovery/deps.ts";
+import type { App } from "../../src/http/app.ts";
 import { closeDatabase, openDatabase, type Db } from "../../src/db/client.ts";
 import { migrate } from "../../src/db/migrate.ts";
-import type { Actor, Ctx, Ids } from "../../src/domain/context.ts";
-import type { FederationDeps } from "../../src/domain/federation/deps.ts";
-import { agentIdOf, type AgentRow, type Wordmark } from "../../src/domain/identity/agent.ts";
+import type { Actor, Collaborators, Ctx, DirectorySettings, Ids } from "../../src/domain/context.ts";
+import { agentIdOf, type AgentRow } from "../../src/domain/identity/agent.ts";
+import type { Wordmark } from "../../src/ink/index.ts";
+import { createNode, type AssistantOptions } from "../../src/node/create-node.ts";
 import { createAgent } from "../../src/domain/identity/create-agent.ts";
 import { createSequentialIds } from "../../src/ids.ts";
 import { deliverOne, listDueDeliveries } from "../../src/domain/outbox/deliver.ts";
@@ -37,9 +37,10 @@ export interface TestNode {
   agentId: string | null;
   publicUrl: string;
   wordmark: Wordmark;
-  federation: FederationDeps;
-  /** Discovery deps as the app has them (directories, re-validation period). */
-  discovery: DiscoveryDeps;
+  /** The node's collaborators as its verbs get them (node.ctx(actor) carries them too). */
+  collaborators: Collaborators;
+  /** The directory settings the node has (directories, re-validation period). */
+  discovery: DirectorySettings;
   logLines: Array<Record<string, unknown>>;
   /** The card URL other nodes use to reach this one. */
   cardUrl: string | null;
@@ -49,7 +50,7 @@ export interface TestNode {
   secret: Uint8Array;
   /** A request through the real app (`http://localhost` + path), no port. */
   request(path: string, init?: RequestInit): Promise<Response>;
-  ctx(actor?: Actor): Ctx;
+  ctx(actor?: Actor): Ctx & Collaborators;
   /** Runs every due outbox delivery now (what the worker does), until nothing is due. */
   drainOutbox(): Promise<number>;
   close(): void;
@@ -108,7 +109,7 @@ export async function bootNetworkNode(options: BootOptions & { name: string }): 
     url,
     async stop() {
       await server.stop(true);
-      await node.federation.writes.close();
+      await node.collaborators.writes.close();
       node.close();
     },
   };
@@ -125,15 +126,9 @@ function assemble(options: BootOptions, publicUrl: string): TestNode {
   migrate(db.$client, { file: join(dir, "kith.db"), now: clock.now() });
   const vault = createKeyVault(join(dir, "agent-key.json"), null);
   const wordmark = options.wordmark ?? "svc";
-  const ctx = (actor: Actor = { kind: "system", job: "test" }): Ctx => ({ actor, db, clock, ids, log });
   const persona = options.persona ?? (["alice", "bob", "carol", "acme"].includes(name) ? (name as PersonaName) : "alice");
-  const agent =
-    options.agent === false
-      ? null
-      : createAgent(ctx(), { handle: persona, displayName: `${persona[0]!.toUpperCase()}${persona.slice(1)} Example`, timezone: "Europe/Paris" }, { vault, generateKey: personaKeyGenerator(persona) });
   const node = { publicUrl, wordmark, version: "0.0.0-test" };
   let wakes = 0;
-  const federation = createFederationDeps({ db, node, vault, http: testPeerHttp(), allowPrivatePeers: true, wakeOutbox: () => void wakes++ });
   // In-process requests have no socket: a test sets the peer address with this header.
   const remoteAddress = (r: Request) => r.headers.get(TEST_REMOTE_HEADER) ?? "192.0.2.10";
   const auth: AuthOptions = {
@@ -146,8 +141,29 @@ function assemble(options: BootOptions, publicUrl: string): TestNode {
     atproto: null,
     ...options.auth,
   };
-  const discovery = createDiscoveryDeps(federation, { ...options.discovery, wakePusher: () => {} });
-  const app = createApp({ db, clock, ids, log, vault, node, federation, discovery, trustProxy: options.trustProxy ?? false, remoteAddress, auth, ...(options.assistant ? { assistant: options.assistant } : {}) });
+  const kith = createNode({
+    db,
+    clock,
+    ids,
+    log,
+    vault,
+    node,
+    allowPrivatePeers: true,
+    peerHttp: testPeerHttp(),
+    ...(options.discovery ? { directory: options.discovery } : {}),
+    trustProxy: options.trustProxy ?? false,
+    remoteAddress,
+    auth,
+    ...(options.assistant ? { assistant: options.assistant } : {}),
+    onWake: (job) => void (job === "outbox" && wakes++),
+  });
+  const app = kith.app;
+  const ctx = (actor: Actor = { kind: "system", job: "test" }) => kith.ctx(actor);
+  const agent =
+    options.agent === false
+      ? null
+      : createAgent(ctx(), { handle: persona, displayName: `${persona[0]!.toUpperCase()}${persona.slice(1)} Example`, timezone: "Europe/Paris" }, { generateKey: personaKeyGenerator(persona) });
+  const collaborators = ctx();
   const agentId = agent ? agentIdOf(agent, wordmark) : null;
   const testNode: TestNode = {
     name,
@@ -160,8 +176,8 @@ function assemble(options: BootOptions, publicUrl: string): TestNode {
     agentId,
     publicUrl,
     wordmark,
-    federation,
-    discovery,
+    collaborators,
+    discovery: collaborators.directory,
     logLines,
     cardUrl: agentId ? `${publicUrl}/ink/v1/${encodeURIComponent(agentId)}/agent.json` : null,
     get wakes() {
@@ -176,14 +192,14 @@ function assemble(options: BootOptions, publicUrl: string): TestNode {
         const due = listDueDeliveries(ctx({ kind: "system", job: "outbox" }), 100);
         if (due.length === 0) break;
         for (const item of due) {
-          await deliverOne(ctx({ kind: "system", job: "outbox" }), item, federation);
+          await deliverOne(ctx({ kind: "system", job: "outbox" }), item);
           delivered++;
         }
       }
       return delivered;
     },
     close() {
-      void federation.writes.close(); // nothing is pending once a test has awaited its requests
+      void collaborators.writes.close(); // nothing is pending once a test has awaited its requests
       closeDatabase(db);
       rmSync(dir, { recursive: true, force: true });
     },

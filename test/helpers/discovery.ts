@@ -11,9 +11,9 @@ export const LISTINGS_PATH = "/ink/v1/directory/listings";
 export async function drainPushes(node: TestNode): Promise<PushOutcome[]> {
   const outcomes: PushOutcome[] = [];
   for (let round = 0; round < 10; round++) {
-    const due = listDuePushes(node.ctx({ kind: "system", job: "pusher" }), node.discovery.directories);
+    const due = listDuePushes(node.ctx({ kind: "system", job: "pusher" }));
     if (due.length === 0) break;
-    for (const item of due) outcomes.push(await pushToDirectory(node.ctx({ kind: "system", job: "pusher" }), item, node.discovery));
+    for (const item of due) outcomes.push(await pushToDirectory(node.ctx({ kind: "system", job: "pusher" }), item));
   }
   return outcomes;
 }

@@ -1,9 +1,8 @@
 import { and, desc, eq, inArray, lt, or, type SQL } from "drizzle-orm";
 import * as v from "valibot";
 import { messages, pendingActions } from "../../db/schema/index.ts";
-import type { Ctx } from "../context.ts";
+import type { With } from "../context.ts";
 import { notFound } from "../errors.ts";
-import type { NodeIdentity } from "../identity/agent.ts";
 import { ownIdentity } from "../federation/own-identity.ts";
 import { messageView, pendingActionView, type PendingActionView } from "../messages/views.ts";
 import { DEFAULT_LIMIT, decodeCursor, PageQuery, pageOf, type Page } from "../pagination.ts";
@@ -15,7 +14,7 @@ export const PendingQuery = v.object({
 export type PendingQuery = v.InferOutput<typeof PendingQuery>;
 
 /** Actions awaiting the owner (by default only undecided ones), newest first, each with its message. */
-export function listPending(ctx: Ctx, query: PendingQuery, node: NodeIdentity): Page<PendingActionView> {
+export function listPending(ctx: With<"node">, query: PendingQuery): Page<PendingActionView> {
   const filters: SQL[] = [];
   const status = query.status ?? "pending";
   if (status !== "all") filters.push(eq(pendingActions.status, status));
@@ -25,16 +24,16 @@ export function listPending(ctx: Ctx, query: PendingQuery, node: NodeIdentity): 
   const rows = ctx.db.select().from(pendingActions).where(and(...filters)).orderBy(desc(pendingActions.createdAt), desc(pendingActions.id)).limit(limit + 1).all();
   const ids = rows.map((r) => r.messageId).filter((x): x is string => x !== null);
   const byId = new Map(ids.length ? ctx.db.select().from(messages).where(inArray(messages.id, ids)).all().map((m) => [m.id, m]) : []);
-  const own = ownIdentity(ctx.db, node)?.agentId ?? null;
+  const own = ownIdentity(ctx.db, ctx.node)?.agentId ?? null;
   return pageOf(rows, limit, (r) => ({ at: r.createdAt, id: r.id }), (r) => {
     const m = r.messageId ? byId.get(r.messageId) : undefined;
     return pendingActionView(r, m ? messageView(m, own) : null);
   });
 }
 
-export function getPendingAction(ctx: Ctx, id: string, node: NodeIdentity): PendingActionView {
+export function getPendingAction(ctx: With<"node">, id: string): PendingActionView {
   const row = ctx.db.select().from(pendingActions).where(eq(pendingActions.id, id)).get();
   if (!row) throw notFound("pending action");
   const m = row.messageId ? ctx.db.select().from(messages).where(eq(messages.id, row.messageId)).get() : undefined;
-  return pendingActionView(row, m ? messageView(m, ownIdentity(ctx.db, node)?.agentId ?? null) : null);
+  return pendingActionView(row, m ? messageView(m, ownIdentity(ctx.db, ctx.node)?.agentId ?? null) : null);
 }

@@ -1,8 +1,7 @@
 import type { Db, Tx } from "../../db/client.ts";
 import type { connections } from "../../db/schema/index.ts";
-import type { Ctx } from "../context.ts";
+import type { With } from "../context.ts";
 import { conflict, DomainError } from "../errors.ts";
-import type { FederationDeps } from "../federation/deps.ts";
 import { fetchPeerCard } from "../peers/fetch-peer-card.ts";
 import { findPeerCard, hasSigningSet, type PeerCardUpdate } from "../peers/peer-cards.ts";
 
@@ -16,10 +15,10 @@ type ConnectionRow = typeof connections.$inferSelect;
  * that sent no usable card — gets an error the owner can act on, instead of a "queued" answer
  * whose delivery can only fail.
  */
-export async function replyRoute(ctx: Ctx, connection: ConnectionRow, cardUrl: string | undefined, deps: FederationDeps): Promise<PeerCardUpdate | null> {
+export async function replyRoute(ctx: With<"node" | "vault" | "peers">, connection: ConnectionRow, cardUrl: string | undefined): Promise<PeerCardUpdate | null> {
   if (!connection.principal || !connection.agentId) throw conflict("this contact has no agent id to reply to or bind a card to");
   if (cardUrl !== undefined) {
-    const fetched = await fetchPeerCard(ctx, deps, { cardUrl, agentId: connection.agentId });
+    const fetched = await fetchPeerCard(ctx, { cardUrl, agentId: connection.agentId });
     if (!fetched.ok) throw new DomainError("invalid_input", `no valid Agent Card for ${connection.agentId} at cardUrl: ${fetched.reason}`);
     return { principal: connection.principal, agentId: connection.agentId, cardUrl, card: { json: fetched.cardJson, signingSet: hasSigningSet(fetched.card) }, refreshAttempt: true };
   }

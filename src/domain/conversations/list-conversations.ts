@@ -1,9 +1,8 @@
 import { and, asc, desc, eq, inArray, lt, or, type SQL } from "drizzle-orm";
 import * as v from "valibot";
 import { connections, conversations, messages, outbox } from "../../db/schema/index.ts";
-import type { Ctx } from "../context.ts";
+import type { Ctx, With } from "../context.ts";
 import { notFound } from "../errors.ts";
-import type { NodeIdentity } from "../identity/agent.ts";
 import { ownIdentity } from "../federation/own-identity.ts";
 import { messageView, type MessageView } from "../messages/views.ts";
 import { DEFAULT_LIMIT, decodeCursor, PageQuery, pageOf, type Page } from "../pagination.ts";
@@ -39,7 +38,7 @@ export function listConversations(ctx: Ctx, query: ConversationQuery): Page<Conv
   return pageOf(rows, limit, (r) => ({ at: r.lastMessageAt, id: r.id }), (r) => view(r, peers.get(r.peerPrincipal) ?? null));
 }
 
-export function getConversation(ctx: Ctx, id: string, node: NodeIdentity): ConversationDetail {
+export function getConversation(ctx: With<"node">, id: string): ConversationDetail {
   const row = ctx.db.select().from(conversations).where(eq(conversations.id, id)).get();
   if (!row) throw notFound("conversation");
   const rows = ctx.db.select().from(messages).where(eq(messages.conversationId, id)).orderBy(asc(messages.receivedAt), asc(messages.id)).all();
@@ -47,7 +46,7 @@ export function getConversation(ctx: Ctx, id: string, node: NodeIdentity): Conve
     rows.length ? ctx.db.select().from(outbox).where(inArray(outbox.messageId, rows.map((r) => r.id))).all().map((o) => [o.messageId, o]) : [],
   );
   const envelopeOf = new Map(rows.map((r) => [r.id, r.envelopeId]));
-  const own = ownIdentity(ctx.db, node)?.agentId ?? null;
+  const own = ownIdentity(ctx.db, ctx.node)?.agentId ?? null;
   return {
     ...view(row, peersOf(ctx, [row]).get(row.peerPrincipal) ?? null),
     messages: rows.filter((r) => r.status !== "retracted").map((r) => messageView(r, own, deliveries.get(r.id) ?? null, r.inReplyTo ? (envelopeOf.get(r.inReplyTo) ?? null) : null)),

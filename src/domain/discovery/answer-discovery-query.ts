@@ -11,12 +11,12 @@ import {
   type NonceStore,
   type SenderKeys,
 } from "../../ink/index.ts";
-import type { Ctx } from "../context.ts";
+import { nativeStrictVerifier } from "../../security/ed25519-native.ts";
+import type { With } from "../context.ts";
 import { insertNonce, isNonceSeen } from "../federation/inbound-nonces.ts";
 import { ownIdentity } from "../federation/own-identity.ts";
 import { savePeerCard } from "../peers/peer-cards.ts";
 import { resolveInboundSenderKeys } from "../peers/resolve-sender-keys.ts";
-import type { DiscoveryDeps } from "./deps.ts";
 import { columnPhrase } from "./fts-query.ts";
 import { discoveryResult, facetNeedle, type DiscoveryResult } from "./listings.ts";
 import { matchListings } from "./match-listings.ts";
@@ -38,13 +38,12 @@ export type DiscoveryQueryOutcome =
  * a tag or skill (AND, case-insensitive), at most `query.limit` (1-100, default 20), best tag
  * match first (bm25); without tags, every public listing, oldest first.
  */
-export async function answerDiscoveryQuery(ctx: Ctx, input: { body: Uint8Array }, deps: Pick<DiscoveryDeps, "federation">): Promise<DiscoveryQueryOutcome> {
-  const fed = deps.federation;
+export async function answerDiscoveryQuery(ctx: With<"node" | "vault" | "peers" | "limiter">, input: { body: Uint8Array }): Promise<DiscoveryQueryOutcome> {
   const now = ctx.clock.now();
-  const own = ownIdentity(ctx.db, fed.node);
+  const own = ownIdentity(ctx.db, ctx.node);
   if (!own) return { ok: false, reason: "unknown_recipient" };
   // INK §18's first step before anything else: a malformed query looks up no key, fetches nothing.
-  const shape = parseDiscoveryQuery({ raw: input.body }, fed.node.wordmark);
+  const shape = parseDiscoveryQuery({ raw: input.body }, ctx.node.wordmark);
   if (!shape.ok) return { ok: false, reason: "schema", ...(shape.issue ? { detail: shape.issue } : {}) };
   const env = shape.envelope;
   const principal = normalizePrincipal(env.from);
@@ -53,7 +52,7 @@ export async function answerDiscoveryQuery(ctx: Ctx, input: { body: Uint8Array }
   // requester's card may be fetched; the answer still follows INK's order, with stored keys.
   const timestampMs = parseTimestamp(env.timestamp) ?? now;
   const cheap = env.to === own.agentId && checkFreshness(timestampMs, now) === "fresh" && !isNonceSeen(ctx.db, principal.principal, env.nonce);
-  const resolved = await resolveInboundSenderKeys(ctx, { from: env.from, principal: principal.principal, keyIdHint: null, network: cheap }, fed);
+  const resolved = await resolveInboundSenderKeys(ctx, { from: env.from, principal: principal.principal, keyIdHint: null, network: cheap });
   const learned = resolved.learned;
   let candidates = usableKeys(resolved.keys, timestampMs);
   if (candidates.length === 0) candidates = [new Uint8Array(32)]; // no usable key: the answer is `signature`
@@ -62,14 +61,14 @@ export async function answerDiscoveryQuery(ctx: Ctx, input: { body: Uint8Array }
     let result: DiscoveryQueryResult = { ok: false, reason: "signature" };
     // The envelope names no key: try each active key; only a signature failure moves on.
     for (const publicKey of candidates) {
-      result = verifyDiscoveryQuery({ envelope: env, audience: [own.agentId], now, publicKey, replay: nonceStore(tx, now), wordmark: fed.node.wordmark, verifier: fed.verifier });
+      result = verifyDiscoveryQuery({ envelope: env, audience: [own.agentId], now, publicKey, replay: nonceStore(tx, now), wordmark: ctx.node.wordmark, verifier: nativeStrictVerifier });
       if (result.ok || result.reason !== "signature") break;
     }
     return result;
   });
   if (!verified.ok) return { ok: false, reason: verified.reason, ...(verified.issue ? { detail: verified.issue } : {}) };
   // Charged only once the query is authenticated and fresh: forged ones cannot spend an agent's budget.
-  const limited = fed.limiter.consume("discovery-query", verified.principal, PER_REQUESTER, now);
+  const limited = ctx.limiter.consume("discovery-query", verified.principal, PER_REQUESTER, now);
   if (!limited.allowed) return { ok: false, reason: "rate_limited", retryAfterSeconds: limited.retryAfterSeconds };
   const tags = verified.envelope.query.tags ?? [];
   const limit = verified.envelope.query.limit ?? DEFAULT_LIMIT;

@@ -1,9 +1,8 @@
 import { inArray } from "drizzle-orm";
 import { directoryPushes } from "../../db/schema/index.ts";
-import type { Ctx } from "../context.ts";
+import type { With } from "../context.ts";
 import { DomainError, noAgentYet } from "../errors.ts";
 import { agentIdOf, findAgentRow } from "../identity/agent.ts";
-import type { DiscoveryDeps } from "./deps.ts";
 import { discoveryResult, profileOf, type DiscoveryResult } from "./listings.ts";
 import { discoveryDescriptor, findOwnListing, type DiscoveryDescriptor } from "./own-publication.ts";
 
@@ -40,16 +39,16 @@ export interface PublicationState {
 }
 
 /** `GET /api/svc/discovery`: the publication and each configured directory's push state. */
-export function getPublication(ctx: Ctx, deps: Pick<DiscoveryDeps, "directories" | "federation">): PublicationState {
+export function getPublication(ctx: With<"node" | "directory">): PublicationState {
   if (ctx.actor.kind !== "owner") throw new DomainError("forbidden", "only the owner manages the agent's publication");
   const agent = findAgentRow(ctx.db);
   if (!agent) throw noAgentYet();
-  const row = findOwnListing(ctx.db, agent, deps.federation.node.wordmark);
+  const row = findOwnListing(ctx.db, agent, ctx.node.wordmark);
   const p = row ? profileOf(row) : null;
-  const pushes = deps.directories.length > 0 ? ctx.db.select().from(directoryPushes).where(inArray(directoryPushes.directory, [...deps.directories])).all() : [];
+  const pushes = ctx.directory.directories.length > 0 ? ctx.db.select().from(directoryPushes).where(inArray(directoryPushes.directory, [...ctx.directory.directories])).all() : [];
   const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
   return {
-    agentId: agentIdOf(agent, deps.federation.node.wordmark),
+    agentId: agentIdOf(agent, ctx.node.wordmark),
     status: row ? (row.status === "listed" ? "listed" : "delisted") : "unpublished",
     published: row?.status === "listed",
     publishedAt: row?.status === "listed" ? iso(row.listedAt) : null,
@@ -59,7 +58,7 @@ export function getPublication(ctx: Ctx, deps: Pick<DiscoveryDeps, "directories"
     roles: p?.roles ?? [],
     discovery: discoveryDescriptor(row),
     listing: row?.status === "listed" ? discoveryResult(row) : null,
-    directories: deps.directories.map((directory) => {
+    directories: ctx.directory.directories.map((directory) => {
       const push = pushes.find((x) => x.directory === directory);
       if (!push) return { directory, action: null, state: "none", attempts: 0, nextAttemptAt: null, lastAttemptAt: null, lastStatus: null, lastError: null, deliveredAt: null, remoteStatus: null };
       return {

@@ -1,6 +1,7 @@
 import type { Db, Tx } from "../../db/client.ts";
 import { normalizePrincipal } from "../../ink/index.ts";
-import type { AgentRow, NodeIdentity } from "../identity/agent.ts";
+import type { NodeIdentity } from "../context.ts";
+import type { AgentRow } from "../identity/agent.ts";
 import { agentIdOf } from "../identity/agent.ts";
 import type { ProfileSnapshot } from "../profile/own-snapshot.ts";
 import { findListing, profileOf, type ListingProfile, type ListingRow } from "./listings.ts";

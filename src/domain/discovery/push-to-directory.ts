@@ -2,12 +2,11 @@ import { and, asc, eq, inArray, lte, min } from "drizzle-orm";
 import { transaction } from "../../db/client.ts";
 import { directoryPushes } from "../../db/schema/index.ts";
 import { formatTimestamp, messageType, signTransport } from "../../ink/index.ts";
-import type { Ctx } from "../context.ts";
+import type { Ctx, With } from "../context.ts";
 import { activeSigningKey, ownIdentity } from "../federation/own-identity.ts";
 import { backoff, MAX_ATTEMPTS, parseRetryAfter } from "../outbox/deliver.ts";
 import { agentIdFromCardUrl, cardUrlFor } from "../peers/card-url.ts";
-import { fetchPeerCard, type CardFetchDeps } from "../peers/fetch-peer-card.ts";
-import type { DiscoveryDeps } from "./deps.ts";
+import { fetchPeerCard } from "../peers/fetch-peer-card.ts";
 
 export type PushRow = typeof directoryPushes.$inferSelect;
 
@@ -21,7 +20,8 @@ export type PushOutcome =
   | { kind: "failed"; error: string; status?: number };
 
 /** Queued pushes that are due, for directories still configured (one row per directory). */
-export function listDuePushes(ctx: Pick<Ctx, "db" | "clock">, directories: readonly string[]): PushRow[] {
+export function listDuePushes(ctx: Pick<With<"directory">, "db" | "clock" | "directory">): PushRow[] {
+  const directories = ctx.directory.directories;
   if (directories.length === 0) return [];
   return ctx.db
     .select()
@@ -32,7 +32,8 @@ export function listDuePushes(ctx: Pick<Ctx, "db" | "clock">, directories: reado
 }
 
 /** The earliest scheduled push, or null when nothing waits. */
-export function nextPushAt(ctx: Pick<Ctx, "db">, directories: readonly string[]): number | null {
+export function nextPushAt(ctx: Pick<With<"directory">, "db" | "directory">): number | null {
+  const directories = ctx.directory.directories;
   if (directories.length === 0) return null;
   const row = ctx.db
     .select({ at: min(directoryPushes.nextAttemptAt) })
@@ -50,23 +51,22 @@ export function nextPushAt(ctx: Pick<Ctx, "db">, directories: readonly string[])
  * network errors, 408, 425, 429 and 5xx retried with the intent outbox's backoff (Retry-After
  * honoured); any other answer fails with the directory's error code.
  */
-export async function pushToDirectory(ctx: Ctx, item: PushRow, deps: Pick<DiscoveryDeps, "federation">): Promise<PushOutcome> {
-  const outcome = await attempt(ctx, item, deps);
+export async function pushToDirectory(ctx: With<"node" | "vault" | "peers">, item: PushRow): Promise<PushOutcome> {
+  const outcome = await attempt(ctx, item);
   return settle(ctx, item, outcome);
 }
 
-async function attempt(ctx: Ctx, item: PushRow, deps: Pick<DiscoveryDeps, "federation">): Promise<PushOutcome> {
-  const fed = deps.federation;
-  const own = ownIdentity(ctx.db, fed.node);
-  const key = activeSigningKey(ctx.db, fed.vault);
+async function attempt(ctx: With<"node" | "vault" | "peers">, item: PushRow): Promise<PushOutcome> {
+  const own = ownIdentity(ctx.db, ctx.node);
+  const key = activeSigningKey(ctx.db, ctx.vault);
   if (!own || !key) return { kind: "failed", error: "this node has no agent or signing key" };
-  const directory = await resolveDirectory(ctx, fed, item.directory);
+  const directory = await resolveDirectory(ctx, item.directory);
   if (!directory.ok) return directory.outcome;
 
   const now = ctx.clock.now();
   const body = {
     protocol: "ink/0.1",
-    type: messageType("directory_listing", fed.node.wordmark),
+    type: messageType("directory_listing", ctx.node.wordmark),
     action: item.action,
     from: own.agentId,
     to: directory.agentId,
@@ -76,7 +76,7 @@ async function attempt(ctx: Ctx, item: PushRow, deps: Pick<DiscoveryDeps, "feder
   };
   const signed = signTransport({ method: "POST", path: new URL(directory.listingsUrl).pathname, recipientDid: directory.agentId, body, timestamp: body.timestamp }, key.privateKey, key.keyId);
   if (!signed.ok) return { kind: "failed", error: `cannot sign: ${signed.reason}` };
-  const res = await fed.http.request(directory.listingsUrl, {
+  const res = await ctx.peers.http.request(directory.listingsUrl, {
     method: "POST",
     headers: { "content-type": "application/json", authorization: signed.authorization },
     body: JSON.stringify(body),
@@ -99,8 +99,8 @@ async function attempt(ctx: Ctx, item: PushRow, deps: Pick<DiscoveryDeps, "feder
 type Directory = { ok: true; agentId: string; listingsUrl: string } | { ok: false; outcome: PushOutcome };
 
 /** The directory's agent id (verified through its card) and its listing endpoint. */
-async function resolveDirectory(ctx: Ctx, fed: CardFetchDeps, entry: string): Promise<Directory> {
-  const http = fed.http;
+async function resolveDirectory(ctx: With<"node" | "vault" | "peers">, entry: string): Promise<Directory> {
+  const http = ctx.peers.http;
   const pinned = agentIdFromCardUrl(entry);
   const base = pinned ? entry.slice(0, entry.lastIndexOf("/ink/v1/")) : entry.replace(/\/+$/, "");
   let agentId = pinned;
@@ -113,7 +113,7 @@ async function resolveDirectory(ctx: Ctx, fed: CardFetchDeps, entry: string): Pr
   }
   const cardUrl = cardUrlFor(base, agentId);
   if (!cardUrl) return { ok: false, outcome: { kind: "failed", error: `not a usable directory: ${entry}` } };
-  const card = await fetchPeerCard(ctx, fed, { cardUrl, agentId });
+  const card = await fetchPeerCard(ctx, { cardUrl, agentId });
   if (!card.ok) return unreachable(`directory card: ${card.reason}${card.httpStatus ? ` (HTTP ${card.httpStatus})` : ""}`, NETWORK.has(card.reason) || (card.httpStatus ?? 0) >= 500);
   return { ok: true, agentId, listingsUrl: `${base}${LISTINGS_PATH}` };
 }

@@ -1,14 +1,14 @@
 import * as v from "valibot";
 import { transaction } from "../../db/client.ts";
 import { agentIdPublicKey, authenticateSignedRequest, inspectSignedRequest, resolveSenderKeys, type AgentCard, type InboundReason } from "../../ink/index.ts";
-import type { Ctx } from "../context.ts";
+import { nativeStrictVerifier } from "../../security/ed25519-native.ts";
+import type { Ctx, With } from "../context.ts";
 import { insertNonce, isNonceSeen } from "../federation/inbound-nonces.ts";
 import { ownIdentity } from "../federation/own-identity.ts";
 import { agentIdFromCardUrl, cardUrlFor, didWebBase } from "../peers/card-url.ts";
 import type { FetchCardResult } from "../peers/fetch-peer-card.ts";
 import { strangerFetches } from "../peers/stranger-fetch.ts";
 import { listingProfileFromCard, optedIn } from "./card-listing.ts";
-import type { DiscoveryDeps } from "./deps.ts";
 import { endListing, findListing, saveListing } from "./listings.ts";
 import { ownPrincipal } from "./own-publication.ts";
 
@@ -54,23 +54,21 @@ export type ListingOutcome =
  * (publish) → nonce recorded with the write.
  */
 export async function receiveListing(
-  ctx: Ctx,
+  ctx: With<"node" | "vault" | "peers" | "limiter" | "directory">,
   input: { body: Uint8Array; authorization: string | null; requestPath: string },
-  deps: Pick<DiscoveryDeps, "federation" | "revalidateMs">,
 ): Promise<ListingOutcome> {
-  const fed = deps.federation;
   const now = ctx.clock.now();
-  const own = ownIdentity(ctx.db, fed.node);
+  const own = ownIdentity(ctx.db, ctx.node);
   if (!own) return { ok: false, reason: "unknown_recipient" };
   const pending = inspectSignedRequest(
     { body: input.body, authorization: input.authorization, now },
-    { ownAgentId: own.agentId, path: input.requestPath, wordmark: fed.node.wordmark, typeSuffix: "directory_listing", maxBodyBytes: MAX_LISTING_BYTES },
+    { ownAgentId: own.agentId, path: input.requestPath, wordmark: ctx.node.wordmark, typeSuffix: "directory_listing", maxBodyBytes: MAX_LISTING_BYTES },
   );
   if (!pending.ok) return pending;
   const shape = v.safeParse(ListingRequest, pending.body, { abortEarly: true });
   if (!shape.success) return { ok: false, reason: "invalid_listing", detail: issueOf(shape.issues[0]) };
   const request = shape.output;
-  if (pending.principal === ownPrincipal(own.agent, fed.node.wordmark)) {
+  if (pending.principal === ownPrincipal(own.agent, ctx.node.wordmark)) {
     return { ok: false, reason: "self_listing", detail: "this is the directory's own agent; its owner publishes it through the owner API" };
   }
 
@@ -81,15 +79,15 @@ export async function receiveListing(
   // first, under the stranger-fetch budgets. The card comes back bound to `from` (bindAgentCard):
   // only keys rooted in the id sign for it, so a request that verifies is the agent's own.
   if (isNonceSeen(ctx.db, pending.principal, pending.nonce)) return { ok: false, reason: "nonce_replay" };
-  const fetched = await strangerFetches(ctx, fed).card({ cardUrl: request.cardUrl, agentId: request.from });
+  const fetched = await strangerFetches(ctx).card({ cardUrl: request.cardUrl, agentId: request.from });
   if (!fetched.ok) return cardFailure(ctx, request, fetched);
   const card = fetched.card;
-  const accepted = authenticateSignedRequest(pending, { keys: resolveSenderKeys({ card, agentId: request.from }), verifier: fed.verifier });
+  const accepted = authenticateSignedRequest(pending, { keys: resolveSenderKeys({ card, agentId: request.from }), verifier: nativeStrictVerifier });
   if (!accepted.ok) return accepted;
   if (request.action === "publish" && !optedIn(card)) {
     return { ok: false, reason: "discovery_not_enabled", detail: "the card's discovery descriptor must say enabled: true with scope public" };
   }
-  return record(ctx, fed, { principal: accepted.principal, nonce: accepted.nonce, action: request.action, agentId: request.from, cardUrl: request.cardUrl, card }, now, deps.revalidateMs);
+  return record(ctx, { principal: accepted.principal, nonce: accepted.nonce, action: request.action, agentId: request.from, cardUrl: request.cardUrl, card }, now, ctx.directory.revalidateMs);
 }
 
 /**
@@ -99,15 +97,14 @@ export async function receiveListing(
  * keeps its nonce spent) — then the listing itself.
  */
 function record(
-  ctx: Ctx,
-  fed: Pick<DiscoveryDeps["federation"], "limiter">,
+  ctx: With<"limiter">,
   r: { principal: string; nonce: string; action: "publish" | "unpublish"; agentId: string; cardUrl: string; card: AgentCard },
   now: number,
   revalidateMs: number,
 ): ListingOutcome {
   const result = transaction(ctx.db, (tx) => {
     if (!insertNonce(tx, r.principal, r.nonce, now)) return null;
-    const budget = fed.limiter.consume("directory-listing", r.principal, PER_REQUESTER, now);
+    const budget = ctx.limiter.consume("directory-listing", r.principal, PER_REQUESTER, now);
     if (!budget.allowed) return budget;
     if (r.action === "publish") {
       return saveListing(tx, { principal: r.principal, agentId: r.agentId, cardUrl: r.cardUrl, source: "remote", profile: listingProfileFromCard(r.card) }, now, now + revalidateMs);

@@ -2,7 +2,8 @@ import { and, desc, eq } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { agentKeys } from "../../db/schema/index.ts";
 import type { KeyVault } from "../../adapters/key-vault.ts";
-import { agentIdOf, findAgentRow, inboundPathOf, type AgentRow, type NodeIdentity } from "../identity/agent.ts";
+import type { NodeIdentity } from "../context.ts";
+import { agentIdOf, findAgentRow, inboundPathOf, type AgentRow } from "../identity/agent.ts";
 
 export interface OwnIdentity {
   agent: AgentRow;

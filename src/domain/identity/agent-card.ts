@@ -1,10 +1,10 @@
 import { asc } from "drizzle-orm";
 import { agentKeys } from "../../db/schema/index.ts";
 import { REGISTERED_INTENTS, type RotationLink } from "../../ink/index.ts";
-import type { Ctx } from "../context.ts";
+import type { NodeIdentity, With } from "../context.ts";
 import { discoveryDescriptor, findOwnListing, type DiscoveryDescriptor } from "../discovery/own-publication.ts";
 import { findProfileSnapshot, ownProfileSnapshot, type ProfileSnapshot } from "../profile/own-snapshot.ts";
-import { agentIdOf, cardVisibilityOf, findAgentRow, inboundPathOf, type AgentRow, type CardVisibility, type NodeIdentity } from "./agent.ts";
+import { agentIdOf, cardVisibilityOf, findAgentRow, inboundPathOf, type AgentRow, type CardVisibility } from "./agent.ts";
 import { listRotationLinks } from "./rotation-links.ts";
 
 type KeyRow = typeof agentKeys.$inferSelect;
@@ -56,7 +56,8 @@ export const SUPPORTED_PROTOCOL_VERSIONS = ["ink/0.1", "ink/0.2"];
  * The Agent Card body, before its proof (sign-own-card.ts signs what is served); null when the node
  * has no agent yet.
  */
-export function getAgentCard(ctx: Ctx, node: NodeIdentity): AgentCard | null {
+export function getAgentCard(ctx: With<"node">): AgentCard | null {
+  const node = ctx.node;
   const agent = findAgentRow(ctx.db);
   if (!agent) return null;
   const keys = ctx.db.select().from(agentKeys).orderBy(asc(agentKeys.createdAt), asc(agentKeys.keyId)).all();

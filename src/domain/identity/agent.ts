@@ -1,14 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { agents, settings } from "../../db/schema/index.ts";
-
-export type Wordmark = "svc" | "tulpa";
-
-/** What a verb needs to know about this node's public face. */
-export interface NodeIdentity {
-  publicUrl: string;
-  wordmark: Wordmark;
-}
+import type { Wordmark } from "../../ink/index.ts";
 
 export type AgentRow = typeof agents.$inferSelect;
 

@@ -1,9 +1,8 @@
 import * as v from "valibot";
 import { transaction } from "../../db/client.ts";
 import { agentKeys, agents } from "../../db/schema/index.ts";
-import type { KeyVault } from "../../adapters/key-vault.ts";
 import { generateAgentKey, newKeyId, type AgentKey, type KeyRole } from "../../security/agent-keys.ts";
-import type { Ctx } from "../context.ts";
+import type { With } from "../context.ts";
 import { conflict, DomainError, invalidInput } from "../errors.ts";
 import { findAgentRow, type AgentRow } from "./agent.ts";
 import { handleProblem, normalizeHandle } from "./handle.ts";
@@ -21,21 +20,21 @@ export type CreateAgentInput = v.InferOutput<typeof CreateAgentInput>;
  * the public records in SQLite. Refuses when an identity already exists, in either place.
  */
 export function createAgent(
-  ctx: Ctx,
+  ctx: With<"vault">,
   input: CreateAgentInput,
-  deps: { vault: KeyVault; generateKey?: (role: KeyRole, keyId: string, nowMs: number) => AgentKey },
+  options: { generateKey?: (role: KeyRole, keyId: string, nowMs: number) => AgentKey } = {},
 ): AgentRow {
   if (ctx.actor.kind !== "system" && ctx.actor.kind !== "owner") throw new DomainError("forbidden", "only the owner can create the agent");
   const { handle, displayName, timezone } = checkAgentInput(input);
 
   if (findAgentRow(ctx.db)) throw conflict("this node already has an agent");
-  if (deps.vault.exists()) throw conflict(`${deps.vault.path} already exists; refusing to overwrite an agent identity`);
+  if (ctx.vault.exists()) throw conflict(`${ctx.vault.path} already exists; refusing to overwrite an agent identity`);
 
   const now = ctx.clock.now();
-  const generate = deps.generateKey ?? generateAgentKey;
+  const generate = options.generateKey ?? generateAgentKey;
   const signing = generate("signing", newKeyId("signing", now), now);
   const encryption = generate("encryption", newKeyId("encryption", now), now);
-  deps.vault.create([signing, encryption]);
+  ctx.vault.create([signing, encryption]);
   try {
     const row = transaction(ctx.db, (tx) => {
       tx.insert(agents).values({ id: 1, genesisKey: signing.publicKeyMultibase, handle, displayName, timezone, keySetVersion: 1, createdAt: now, updatedAt: now }).run();
@@ -45,7 +44,7 @@ export function createAgent(
     ctx.log.info("agent created", { handle, signingKeyId: signing.keyId, encryptionKeyId: encryption.keyId });
     return row;
   } catch (e) {
-    deps.vault.discard(); // the database refused: do not leave an orphan identity behind
+    ctx.vault.discard(); // the database refused: do not leave an orphan identity behind
     throw e;
   }
 }

@@ -1,7 +1,7 @@
-import type { Ctx } from "../context.ts";
+import type { With } from "../context.ts";
 import { DomainError, noAgentYet } from "../errors.ts";
 import { getAgentCard } from "./agent-card.ts";
-import { findAgentRow, type AgentRow, type NodeIdentity } from "./agent.ts";
+import { findAgentRow, type AgentRow } from "./agent.ts";
 
 /** What the owner sees of the agent's identity: its ids, its names, its card and current keys. */
 export interface AgentIdentity {
@@ -22,21 +22,21 @@ export interface AgentIdentity {
 }
 
 /** `GET /api/svc`: the agent's identity; not found while the node has no agent. */
-export function getIdentity(ctx: Ctx, node: NodeIdentity): AgentIdentity {
+export function getIdentity(ctx: With<"node">): AgentIdentity {
   if (ctx.actor.kind !== "owner") throw new DomainError("forbidden", "only the owner sees the agent's identity");
   const agent = findAgentRow(ctx.db);
   if (!agent) throw noAgentYet();
-  return identityOf(ctx, agent, node);
+  return identityOf(ctx, agent);
 }
 
-export function identityOf(ctx: Ctx, agent: AgentRow, node: NodeIdentity): AgentIdentity {
-  const card = getAgentCard(ctx, node)!;
+export function identityOf(ctx: With<"node">, agent: AgentRow): AgentIdentity {
+  const card = getAgentCard(ctx)!;
   return {
     agentId: card.agentId,
     handle: agent.handle,
     displayName: agent.displayName,
     timezone: agent.timezone,
-    cardUrl: `${node.publicUrl}/ink/v1/${encodeURIComponent(card.agentId)}/agent.json`,
+    cardUrl: `${ctx.node.publicUrl}/ink/v1/${encodeURIComponent(card.agentId)}/agent.json`,
     endpoint: card.endpoint,
     publicKeyMultibase: card.publicKeyMultibase,
     currentSigningKeyId: card.currentSigningKeyId,

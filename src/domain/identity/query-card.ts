@@ -2,8 +2,8 @@ import { eq } from "drizzle-orm";
 import { transaction } from "../../db/client.ts";
 import { connections } from "../../db/schema/index.ts";
 import { authenticateSignedRequest, inspectSignedRequest, type InboundReason } from "../../ink/index.ts";
-import type { Ctx } from "../context.ts";
-import type { FederationDeps } from "../federation/deps.ts";
+import { nativeStrictVerifier } from "../../security/ed25519-native.ts";
+import type { With } from "../context.ts";
 import { insertNonce, isNonceSeen } from "../federation/inbound-nonces.ts";
 import { ownIdentity } from "../federation/own-identity.ts";
 import { savePeerCard } from "../peers/peer-cards.ts";
@@ -26,19 +26,18 @@ const PER_REQUESTER = { limit: 30, windowMs: 60_000 };
  * agent). Replays are refused like intents.
  */
 export async function queryAgentCard(
-  ctx: Ctx,
+  ctx: With<"node" | "vault" | "peers" | "limiter">,
   input: { pathAgentId: string; body: Uint8Array; authorization: string | null; requestPath: string },
-  deps: FederationDeps,
 ): Promise<CardQueryResult> {
   const now = ctx.clock.now();
-  const own = ownIdentity(ctx.db, deps.node);
+  const own = ownIdentity(ctx.db, ctx.node);
   if (!own || input.pathAgentId !== own.agentId) return { ok: false, reason: "unknown_recipient" };
-  const pending = inspectSignedRequest({ body: input.body, authorization: input.authorization, now }, { ownAgentId: own.agentId, path: input.requestPath, wordmark: deps.node.wordmark, typeSuffix: "agent_card_query" });
+  const pending = inspectSignedRequest({ body: input.body, authorization: input.authorization, now }, { ownAgentId: own.agentId, path: input.requestPath, wordmark: ctx.node.wordmark, typeSuffix: "agent_card_query" });
   if (!pending.ok) return pending;
   // A replayed nonce resolves keys from what is stored only: it makes the node fetch nothing.
   const network = !isNonceSeen(ctx.db, pending.principal, pending.nonce);
-  const resolved = await resolveInboundSenderKeys(ctx, { from: pending.from, principal: pending.principal, keyIdHint: pending.keyIdHint, network }, deps);
-  const accepted = authenticateSignedRequest(pending, { keys: resolved.keys, verifier: deps.verifier });
+  const resolved = await resolveInboundSenderKeys(ctx, { from: pending.from, principal: pending.principal, keyIdHint: pending.keyIdHint, network });
+  const accepted = authenticateSignedRequest(pending, { keys: resolved.keys, verifier: nativeStrictVerifier });
   const learned = resolved.learned;
   const replayed = transaction(ctx.db, (tx) => {
     if (learned) savePeerCard(tx, learned, now);
@@ -48,13 +47,13 @@ export async function queryAgentCard(
   if (!accepted.ok) return accepted;
   if (replayed) return { ok: false, reason: "nonce_replay" };
   // Charged only for an authenticated, fresh request: forged ones cannot spend an agent's budget.
-  const limited = deps.limiter.consume("card-query", accepted.principal, PER_REQUESTER, now);
+  const limited = ctx.limiter.consume("card-query", accepted.principal, PER_REQUESTER, now);
   if (!limited.allowed) return { ok: false, reason: "rate_limited", retryAfterSeconds: limited.retryAfterSeconds };
   const connection = ctx.db.select({ status: connections.status }).from(connections).where(eq(connections.principal, accepted.principal)).get();
   const scope = connection?.status === "connected" ? "connected" : "public";
-  const card = getAgentCard(ctx, deps.node);
+  const card = getAgentCard(ctx);
   // A private card (SPEC: 404 "absent or private") is answered to connections only.
   if (!card || (card.visibility === "private" && scope !== "connected")) return { ok: false, reason: "unknown_recipient" };
   // The snapshot is part of what the proof covers: sign the card as it is answered (INK §13).
-  return { ok: true, scope, card: signOwnCard(ctx, { ...card, profileSnapshot: ownProfileSnapshot(ctx.db, scope) }, deps.vault) };
+  return { ok: true, scope, card: signOwnCard(ctx, { ...card, profileSnapshot: ownProfileSnapshot(ctx.db, scope) }) };
 }

@@ -1,10 +1,10 @@
 import * as v from "valibot";
 import { transaction } from "../../db/client.ts";
 import { settings } from "../../db/schema/index.ts";
-import type { Ctx } from "../context.ts";
+import type { With } from "../context.ts";
 import { conflict, DomainError, noAgentYet } from "../errors.ts";
 import { findOwnListing } from "../discovery/own-publication.ts";
-import { CARD_VISIBILITY_SETTING, cardVisibilityOf, findAgentRow, type CardVisibility, type NodeIdentity } from "./agent.ts";
+import { CARD_VISIBILITY_SETTING, cardVisibilityOf, findAgentRow, type CardVisibility } from "./agent.ts";
 
 export const CardVisibilityInput = v.strictObject({
   visibility: v.pipe(v.picklist(["public", "private"], 'visibility: "public" or "private"'), v.description("private: 404 on the public card paths; connections still get the card through the signed card query")),
@@ -17,13 +17,13 @@ export type CardVisibilityInput = v.InferOutput<typeof CardVisibilityInput>;
  * and the listing would say the agent exists; the owner unpublishes first. The card changes at once
  * (its `visibility` member, re-signed on the next read).
  */
-export function setCardVisibility(ctx: Ctx, input: CardVisibilityInput, deps: { node: NodeIdentity }): { visibility: CardVisibility } {
+export function setCardVisibility(ctx: With<"node">, input: CardVisibilityInput): { visibility: CardVisibility } {
   if (ctx.actor.kind !== "owner" && ctx.actor.kind !== "system") throw new DomainError("forbidden", "only the owner sets the card's visibility");
   const agent = findAgentRow(ctx.db);
   if (!agent) throw noAgentYet();
   const now = ctx.clock.now();
   transaction(ctx.db, (tx) => {
-    if (input.visibility === "private" && findOwnListing(tx, agent, deps.node.wordmark)?.status === "listed") {
+    if (input.visibility === "private" && findOwnListing(tx, agent, ctx.node.wordmark)?.status === "listed") {
       throw conflict("the agent is published in the discovery registry; a private card cannot be listed: unpublish it first (POST /api/svc/discovery/unpublish)");
     }
     tx.insert(settings).values({ key: CARD_VISIBILITY_SETTING, value: input.visibility, updatedAt: now }).onConflictDoUpdate({ target: settings.key, set: { value: input.visibility, updatedAt: now } }).run();

@@ -1,14 +1,13 @@
 import { signAgentCard, verifyAgentCardProof } from "../../ink/index.ts";
 import { nativeStrictVerifier } from "../../security/ed25519-native.ts";
 import type { KeyVault } from "../../adapters/key-vault.ts";
-import type { Ctx } from "../context.ts";
+import type { With } from "../context.ts";
 import { getAgentCard, type AgentCard } from "./agent-card.ts";
-import type { NodeIdentity } from "./agent.ts";
 
 /** The Agent Card as served at the discovery path and its aliases, signed (INK §13 Phase B). */
-export function getSignedAgentCard(ctx: Ctx, node: NodeIdentity, vault: KeyVault): AgentCard | null {
-  const card = getAgentCard(ctx, node);
-  return card ? signOwnCard(ctx, card, vault) : null;
+export function getSignedAgentCard(ctx: With<"node" | "vault">): AgentCard | null {
+  const card = getAgentCard(ctx);
+  return card ? signOwnCard(ctx, card) : null;
 }
 
 /**
@@ -18,7 +17,8 @@ export function getSignedAgentCard(ctx: Ctx, node: NodeIdentity, vault: KeyVault
  * kept a rotation chain, so the key is not rooted at the genesis key) is served unsigned with a
  * warning rather than with a proof every verifier must reject.
  */
-export function signOwnCard<T extends AgentCard>(ctx: Pick<Ctx, "log">, card: T, vault: KeyVault): T {
+export function signOwnCard<T extends AgentCard>(ctx: Pick<With<"vault">, "log" | "vault">, card: T): T {
+  const vault = ctx.vault;
   const { cardSignature: _old, ...body } = card;
   // Ed25519 signatures are deterministic: the same body under the same key signs to the same card,
   // so the last one is reused (signing and checking cost ~1 ms; a card is fetched on every contact).

@@ -1,9 +1,8 @@
 import { and, asc, eq, or } from "drizzle-orm";
 import { transaction } from "../../db/client.ts";
 import { messages } from "../../db/schema/index.ts";
-import type { Ctx } from "../context.ts";
+import type { Ctx, With } from "../context.ts";
 import { notFound } from "../errors.ts";
-import type { NodeIdentity } from "../identity/agent.ts";
 import { ownIdentity } from "../federation/own-identity.ts";
 import { labelsOf } from "../messages/labels.ts";
 import { messageView, type MessageView } from "../messages/views.ts";
@@ -26,7 +25,7 @@ export function findInboxRow(ctx: Ctx, id: string): MessageRow | null {
 }
 
 /** Opening an unread message marks it read. */
-export function getInboxMessage(ctx: Ctx, id: string, node: NodeIdentity): MessageView {
+export function getInboxMessage(ctx: With<"node">, id: string): MessageView {
   const row = findInboxRow(ctx, id);
   if (!row || row.status === "retracted") throw notFound("message");
   if (row.status === "unread") {
@@ -34,5 +33,5 @@ export function getInboxMessage(ctx: Ctx, id: string, node: NodeIdentity): Messa
     row.status = "read";
   }
   const request = row.inReplyTo ? ctx.db.select({ envelopeId: messages.envelopeId }).from(messages).where(eq(messages.id, row.inReplyTo)).get() : null;
-  return { ...messageView(row, ownIdentity(ctx.db, node)?.agentId ?? null, null, request?.envelopeId ?? null), labels: labelsOf(ctx.db, [row.id]).get(row.id) ?? [] };
+  return { ...messageView(row, ownIdentity(ctx.db, ctx.node)?.agentId ?? null, null, request?.envelopeId ?? null), labels: labelsOf(ctx.db, [row.id]).get(row.id) ?? [] };
 }

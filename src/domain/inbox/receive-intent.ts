@@ -12,8 +12,8 @@ import {
   type InboundPolicy,
   type InboundReason,
 } from "../../ink/index.ts";
-import type { Ctx } from "../context.ts";
-import type { FederationDeps } from "../federation/deps.ts";
+import { nativeStrictVerifier } from "../../security/ed25519-native.ts";
+import type { Ctx, With } from "../context.ts";
 import { cachedOwnIdentity, decryptionKeys } from "../federation/own-identity.ts";
 import { isResponseIntent, requestOf } from "../messages/response-intents.ts";
 import { savePeerCard } from "../peers/peer-cards.ts";
@@ -55,11 +55,11 @@ export type ReceiveOutcome = ({ ok: true } & StoredMessage) | { ok: false; reaso
  * message once per (sender, id), threads it, applies its effect, and holds it for the owner when
  * the autonomy policy says so.
  */
-export async function receiveIntent(ctx: Ctx, input: ReceiveInput, deps: FederationDeps): Promise<ReceiveOutcome> {
+export async function receiveIntent(ctx: With<"node" | "vault" | "peers" | "limiter" | "writes" | "wake">, input: ReceiveInput): Promise<ReceiveOutcome> {
   const now = ctx.clock.now();
-  const own = cachedOwnIdentity(ctx.db, deps.node);
+  const own = cachedOwnIdentity(ctx.db, ctx.node);
   if (!own || input.pathAgentId !== own.agentId) return reject("unknown_recipient");
-  const policy: InboundPolicy = { ownAgentId: own.agentId, endpointPath: own.endpointPath, wordmark: deps.node.wordmark, supportedIntents: REGISTERED_INTENTS, acceptsSealed: true };
+  const policy: InboundPolicy = { ownAgentId: own.agentId, endpointPath: own.endpointPath, wordmark: ctx.node.wordmark, supportedIntents: REGISTERED_INTENTS, acceptsSealed: true };
   const pending = inspectInbound({ body: input.body, authorization: input.authorization, now }, policy);
   if (!pending.ok) return reject(pending.reason, pending.detail);
 
@@ -73,8 +73,8 @@ export async function receiveIntent(ctx: Ctx, input: ReceiveInput, deps: Federat
   // A replay (nonce already recorded) may still be answered nonce_replay in INK's order, but it
   // resolves keys from what is stored: it never makes the node fetch anything.
   const replayed = q.nonceSeen.get(pending.principal, pending.nonce) !== null;
-  const resolved = await resolveInboundSenderKeys(ctx, { from: pending.from, principal: pending.principal, keyIdHint: pending.keyIdHint, network: !replayed }, deps);
-  const decision = authenticate(pending, resolved.keys, input, policy, ctx, deps);
+  const resolved = await resolveInboundSenderKeys(ctx, { from: pending.from, principal: pending.principal, keyIdHint: pending.keyIdHint, network: !replayed });
+  const decision = authenticate(pending, resolved.keys, input, policy, ctx);
   // What was learned about the sender's keys stays true whatever happens to this message; kept, it
   // also spares the next request a fetch (a refused sender is not fetched again on every request).
   const keepLearned = <T>(refusal: T): T => {
@@ -99,21 +99,21 @@ export async function receiveIntent(ctx: Ctx, input: ReceiveInput, deps: Federat
   // with the message, so the card is known before the owner can answer it.
   let learned = resolved.learned;
   const genesis = firstContact && input.cardHint && !replayed ? agentIdPublicKey(pending.from) : null;
-  if (genesis && input.cardHint) learned = (await learnHintedCard(ctx, { from: pending.from, principal: pending.principal, hintUrl: input.cardHint, authenticatedKey: genesis }, deps)) ?? learned;
+  if (genesis && input.cardHint) learned = (await learnHintedCard(ctx, { from: pending.from, principal: pending.principal, hintUrl: input.cardHint, authenticatedKey: genesis })) ?? learned;
 
   const store: StoreContext = { now, own, owner, principal: pending.principal, from: pending.from, envelope, sealed: decision.sealed, keyId: decision.keyId, nonce: decision.nonce.value, learned };
   let result: ReturnType<typeof storeInbound> | { ok: false; reason: "rate_limited"; retryAfterSeconds: number };
   try {
     // Group commit: this write shares one transaction (and one fsync) with the other requests of
     // this event-loop turn, in its own savepoint; it resolves only after COMMIT.
-    result = await deps.writes.run((tx) => {
+    result = await ctx.writes.run((tx) => {
       // INK §8: the nonce is recorded last, atomically with the message; a conflict is a replay.
       const fresh = q.insertNonce.get(pending.principal, store.nonce, now);
       if (!fresh) throw new Rollback(reject("nonce_replay"));
       // INK §9 step 11: the nonce, then the per-sender limit (the owner's maxInboundRate, intents per
       // hour), so neither a forged `from` nor a replay spends a sender's budget. A limited message
       // keeps its nonce spent (committed) and is not stored.
-      const hourly = deps.limiter.consume("ink-sender-hour", pending.principal, { limit: Math.max(1, owner.maxInboundRate), windowMs: 3_600_000 }, now);
+      const hourly = ctx.limiter.consume("ink-sender-hour", pending.principal, { limit: Math.max(1, owner.maxInboundRate), windowMs: 3_600_000 }, now);
       if (!hourly.allowed) {
         if (store.learned) savePeerCard(tx, store.learned, now);
         return { ok: false as const, reason: "rate_limited" as const, retryAfterSeconds: hourly.retryAfterSeconds };
@@ -127,14 +127,14 @@ export async function receiveIntent(ctx: Ctx, input: ReceiveInput, deps: Federat
     throw e;
   }
   if (!result.ok) return result;
-  if (result.queuedReply) deps.wakeOutbox();
+  if (result.queuedReply) ctx.wake.outbox();
   const { queuedReply: _q, ...outcome } = result;
   return outcome;
 }
 
-function authenticate(pending: InboundPending, keys: Parameters<typeof authenticateInbound>[1]["keys"], input: ReceiveInput, policy: InboundPolicy, ctx: Ctx, deps: FederationDeps): InboundDecision {
+function authenticate(pending: InboundPending, keys: Parameters<typeof authenticateInbound>[1]["keys"], input: ReceiveInput, policy: InboundPolicy, ctx: With<"vault">): InboundDecision {
   // Decryption keys are read only for sealed bodies (the common plaintext path needs none).
-  const context = { keys, verifier: deps.verifier, replay: { defer: true as const }, decryptionKeys: pending.sealed ? decryptionKeys(ctx.db, deps.vault) : [] };
+  const context = { keys, verifier: nativeStrictVerifier, replay: { defer: true as const }, decryptionKeys: pending.sealed ? decryptionKeys(ctx.db, ctx.vault) : [] };
   const decision = authenticateInbound(pending, context);
   if (decision.ok || input.requestPath === policy.endpointPath || !SIGNATURE_FAILURES.has(decision.reason)) return decision;
   // A sender posting to /agents/:id/inbox may have signed that path instead of the card endpoint's.

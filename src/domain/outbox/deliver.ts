@@ -10,8 +10,7 @@ import {
   type AgentCard,
   type EnvelopeDraft,
 } from "../../ink/index.ts";
-import type { Ctx } from "../context.ts";
-import type { FederationDeps } from "../federation/deps.ts";
+import type { Ctx, With } from "../context.ts";
 import { activeSigningKey, ownIdentity } from "../federation/own-identity.ts";
 import { recordEvent } from "../messages/store.ts";
 import { fetchPeerCard } from "../peers/fetch-peer-card.ts";
@@ -67,23 +66,22 @@ export type AttemptOutcome =
  * delivered; network errors, 408, 425, 429 and 5xx are retried with exponential backoff
  * (Retry-After honoured); any other answer is a permanent failure with its reason.
  */
-export async function deliverOne(ctx: Ctx, item: OutboxRow, deps: FederationDeps): Promise<AttemptOutcome> {
+export async function deliverOne(ctx: With<"node" | "vault" | "peers">, item: OutboxRow): Promise<AttemptOutcome> {
   const message = ctx.db.select().from(messages).where(eq(messages.id, item.messageId)).get();
   if (!message) return settle(ctx, item, { kind: "failed", error: "message missing" });
-  const attempt = await attemptDelivery(ctx, item, message, deps);
+  const attempt = await attemptDelivery(ctx, item, message);
   return settle(ctx, item, attempt.outcome, attempt.envelopeJson, attempt.protocol);
 }
 
 async function attemptDelivery(
-  ctx: Ctx,
+  ctx: With<"node" | "vault" | "peers">,
   item: OutboxRow,
   message: typeof messages.$inferSelect,
-  deps: FederationDeps,
 ): Promise<{ outcome: AttemptOutcome; envelopeJson?: string; protocol?: string }> {
-  const own = ownIdentity(ctx.db, deps.node);
-  const key = activeSigningKey(ctx.db, deps.vault);
+  const own = ownIdentity(ctx.db, ctx.node);
+  const key = activeSigningKey(ctx.db, ctx.vault);
   if (!own || !key) return { outcome: { kind: "failed", error: "this node has no agent or signing key" } };
-  const card = await currentCard(ctx, item.peerPrincipal, message.peerAgentId, deps);
+  const card = await currentCard(ctx, item.peerPrincipal, message.peerAgentId);
   if (!card.ok) return { outcome: card.outcome };
 
   const protocol = selectProtocolVersion(OUR_VERSIONS, card.card.supportedProtocolVersions);
@@ -103,20 +101,20 @@ async function attemptDelivery(
     signingKeyId: key.keyId,
   };
   if (message.expiresAt !== null) draft.expiresAt = formatTimestamp(message.expiresAt);
-  const built = buildSignedEnvelope(draft, key.privateKey, deps.node.wordmark);
+  const built = buildSignedEnvelope(draft, key.privateKey, ctx.node.wordmark);
   if (!built.ok) return { outcome: { kind: "failed", error: `cannot sign: ${built.reason}${built.issue ? ` (${built.issue})` : ""}` } };
   const prepared = prepareOutbound({
     envelope: built.envelope,
     recipient: { agentId: card.card.agentId, endpoint: card.card.endpoint, encryptionKey: recipientEncryptionKey(card.card, now)?.publicKey ?? null },
     secretKey: key.privateKey,
     keyId: key.keyId,
-    wordmark: deps.node.wordmark,
+    wordmark: ctx.node.wordmark,
     // INK §3.4 dual-accept: every receiver accepts network.ink.*; network.svc.* only svc peers do.
-    neutralType: deps.node.wordmark === "svc" && !card.card.agentId.startsWith("svc:"),
+    neutralType: ctx.node.wordmark === "svc" && !card.card.agentId.startsWith("svc:"),
   });
   if (!prepared.ok) return { outcome: { kind: "failed", error: `cannot prepare the request: ${prepared.reason}` } };
 
-  const res = await deps.http.request(prepared.url, {
+  const res = await ctx.peers.http.request(prepared.url, {
     method: "POST",
     headers: { "content-type": "application/json", authorization: prepared.authorization, link: `<${own.cardUrl}>; rel="agent-card"` },
     body: prepared.bodyText,
@@ -138,7 +136,7 @@ async function attemptDelivery(
 }
 
 /** The peer's card for delivery: cached while fresh, refetched when stale (a stale one serves within the grace period). */
-async function currentCard(ctx: Ctx, principal: string, agentId: string, deps: FederationDeps): Promise<{ ok: true; card: AgentCard } | { ok: false; outcome: AttemptOutcome }> {
+async function currentCard(ctx: With<"node" | "vault" | "peers">, principal: string, agentId: string): Promise<{ ok: true; card: AgentCard } | { ok: false; outcome: AttemptOutcome }> {
   const now = ctx.clock.now();
   const row = findPeerCard(ctx.db, principal);
   const cached = cardOf(row);
@@ -146,7 +144,7 @@ async function currentCard(ctx: Ctx, principal: string, agentId: string, deps: F
   if (!row?.cardUrl) {
     return cached ? { ok: true, card: cached } : { ok: false, outcome: { kind: "failed", error: "no known Agent Card URL for this peer" } };
   }
-  const fetched = await fetchPeerCard(ctx, deps, { cardUrl: row.cardUrl, agentId: cached?.agentId ?? agentId });
+  const fetched = await fetchPeerCard(ctx, { cardUrl: row.cardUrl, agentId: cached?.agentId ?? agentId });
   if (fetched.ok) {
     transaction(ctx.db, (tx) =>
       savePeerCard(tx, { principal, agentId: fetched.card.agentId, cardUrl: row.cardUrl, card: { json: fetched.cardJson, signingSet: hasSigningSet(fetched.card) }, refreshAttempt: true }, now),

@@ -3,9 +3,8 @@ import * as v from "valibot";
 import { transaction, type Tx } from "../../db/client.ts";
 import { connections } from "../../db/schema/index.ts";
 import { isConfidentialIntent, isRegisteredIntent, normalizePrincipal, parseTimestamp, recipientEncryptionKey, validateIntentPayload } from "../../ink/index.ts";
-import type { Ctx } from "../context.ts";
+import type { Ctx, With } from "../context.ts";
 import { DomainError, invalidInput } from "../errors.ts";
-import type { FederationDeps } from "../federation/deps.ts";
 import { ownIdentity } from "../federation/own-identity.ts";
 import { savePeerCard } from "../peers/peer-cards.ts";
 import { resolveRecipient, type Recipient } from "../peers/resolve-recipient.ts";
@@ -38,9 +37,9 @@ export interface SendResult {
  * encryption key, then queued in one transaction with its thread and contact. Delivery (signing,
  * sealing, retries) is the outbox worker's job.
  */
-export async function sendIntent(ctx: Ctx, input: SendIntentInput, deps: FederationDeps, options: { inReplyTo?: string } = {}): Promise<SendResult> {
+export async function sendIntent(ctx: With<"node" | "vault" | "peers" | "wake">, input: SendIntentInput, options: { inReplyTo?: string } = {}): Promise<SendResult> {
   if (ctx.actor.kind !== "owner" && ctx.actor.kind !== "system") throw new DomainError("forbidden", "only the owner sends intents");
-  const own = ownIdentity(ctx.db, deps.node);
+  const own = ownIdentity(ctx.db, ctx.node);
   if (!own) throw new DomainError("conflict", "this node has no agent yet (POST /api/svc creates it)");
   checkIntent(input.intent, input.payload);
   let expiresAt: number | null = null;
@@ -49,7 +48,7 @@ export async function sendIntent(ctx: Ctx, input: SendIntentInput, deps: Federat
     if (expiresAt === null) throw invalidInput("expiresAt: not an RFC 3339 timestamp");
     if (expiresAt <= ctx.clock.now()) throw invalidInput("expiresAt is in the past");
   }
-  const recipient = await resolveRecipient(ctx, input, deps);
+  const recipient = await resolveRecipient(ctx, input);
   checkRecipient(recipient, input.to, own.agentId, input.intent, ctx.clock.now());
 
   const now = ctx.clock.now();
@@ -61,7 +60,7 @@ export async function sendIntent(ctx: Ctx, input: SendIntentInput, deps: Federat
     if (options.inReplyTo !== undefined) draft.inReplyTo = options.inReplyTo;
     return enqueueOutbound(tx, ctx.ids, draft, now);
   });
-  deps.wakeOutbox();
+  ctx.wake.outbox();
   return { id: queued.envelopeId, correlationId: queued.correlationId, status: "queued", messageId: queued.messageId, conversationId: queued.conversationId, peerPrincipal: recipient.principal };
 }
 

@@ -2,8 +2,7 @@ import { eq } from "drizzle-orm";
 import { connections } from "../../db/schema/index.ts";
 import { formatTimestamp, normalizePrincipal, signTransport } from "../../ink/index.ts";
 import type { PeerFailure, PeerResponse } from "../../adapters/peer-http.ts";
-import type { Ctx } from "../context.ts";
-import type { FederationDeps } from "../federation/deps.ts";
+import type { Ctx, With } from "../context.ts";
 import { activeSigningKey, ownIdentity } from "../federation/own-identity.ts";
 
 const QUERY_TIMEOUT_MS = 5_000;
@@ -15,7 +14,7 @@ const QUERY_TIMEOUT_MS = 5_000;
  * for connected peers (a stranger's 404 stays a 404), and only on INK's discovery path. Null when
  * it does not apply; otherwise the peer's answer, checked by the caller like any card fetch.
  */
-export async function queryPeerCard(ctx: Ctx, deps: FederationDeps, input: { cardUrl: string; agentId: string }): Promise<PeerResponse | PeerFailure | null> {
+export async function queryPeerCard(ctx: With<"node" | "vault" | "peers">, input: { cardUrl: string; agentId: string }): Promise<PeerResponse | PeerFailure | null> {
   const principal = normalizePrincipal(input.agentId);
   if (!principal.ok) return null;
   const connection = ctx.db.select({ status: connections.status }).from(connections).where(eq(connections.principal, principal.principal)).get();
@@ -23,8 +22,8 @@ export async function queryPeerCard(ctx: Ctx, deps: FederationDeps, input: { car
   const suffix = `/ink/v1/${encodeURIComponent(input.agentId)}/agent.json`;
   if (!input.cardUrl.endsWith(suffix)) return null;
   const url = `${input.cardUrl.slice(0, -"agent.json".length)}agent-card-query`;
-  const own = ownIdentity(ctx.db, deps.node);
-  const key = activeSigningKey(ctx.db, deps.vault);
+  const own = ownIdentity(ctx.db, ctx.node);
+  const key = activeSigningKey(ctx.db, ctx.vault);
   if (!own || !key) return null;
   const body = {
     protocol: "ink/0.1",
@@ -43,7 +42,7 @@ export async function queryPeerCard(ctx: Ctx, deps: FederationDeps, input: { car
   if (pending.has(principal.principal)) return null;
   pending.add(principal.principal);
   try {
-    return await deps.http.request(url, {
+    return await ctx.peers.http.request(url, {
       method: "POST",
       headers: { "content-type": "application/json", accept: "application/json", authorization: signed.authorization },
       body: JSON.stringify(body),

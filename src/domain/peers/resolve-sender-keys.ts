@@ -1,8 +1,7 @@
 import { eq } from "drizzle-orm";
 import { connections } from "../../db/schema/index.ts";
 import { resolveSenderKeys, type AgentCard, type SenderKeys } from "../../ink/index.ts";
-import type { Ctx } from "../context.ts";
-import type { FederationDeps } from "../federation/deps.ts";
+import type { Ctx, With } from "../context.ts";
 import { didWebCardUrl } from "./did-web.ts";
 import { strangerFetches } from "./stranger-fetch.ts";
 import { ingestQueries } from "../inbox/ingest-queries.ts";
@@ -30,9 +29,8 @@ export interface SenderKeyResolution {
  * attempt); made-up ids leave nothing but an entry in the negative cache.
  */
 export async function resolveInboundSenderKeys(
-  ctx: Ctx,
+  ctx: With<"node" | "vault" | "peers">,
   input: { from: string; principal: string; keyIdHint: string | null; network?: boolean },
-  deps: FederationDeps,
 ): Promise<SenderKeyResolution> {
   const now = ctx.clock.now();
   const raw = ingestQueries(ctx.db).peerCard.get(input.principal);
@@ -48,7 +46,7 @@ export async function resolveInboundSenderKeys(
   let learned: PeerCardUpdate | null = null;
   // A peer whose card keeps failing (down, refused for continuity) is not asked on every message.
   if (input.network !== false && !throttled && (card === null || stale || unknownKey)) {
-    const fetches = strangerFetches(ctx, deps);
+    const fetches = strangerFetches(ctx);
     const connection = row?.cardUrl ? null : ctx.db.select({ cardUrl: connections.cardUrl }).from(connections).where(eq(connections.principal, input.principal)).get();
     // A did:web names its host: its DID document says where the card is (INK §12).
     const url = row?.cardUrl ?? connection?.cardUrl ?? (input.from.startsWith("did:web:") ? await didWebCardUrl(fetches.http, input.from) : null);

@@ -1,6 +1,5 @@
 import type { PeerHttp } from "../../adapters/peer-http.ts";
-import type { Ctx } from "../context.ts";
-import type { FederationDeps } from "../federation/deps.ts";
+import type { With } from "../context.ts";
 import { fetchPeerCard, type FetchCardResult } from "./fetch-peer-card.ts";
 
 export interface StrangerFetches {
@@ -16,15 +15,15 @@ export interface StrangerFetches {
  * global, per-host and per-source budgets, a negative cache). Call only after every check that
  * needs no key has passed (issue 21: no fetch before the cheap checks).
  */
-export function strangerFetches(ctx: Ctx, deps: FederationDeps): StrangerFetches {
+export function strangerFetches(ctx: With<"node" | "vault" | "peers">): StrangerFetches {
   const now = ctx.clock.now();
-  const http = deps.fetchBudget.gate(deps.http, ctx.actor.kind === "public" ? ctx.actor.ip : null, now);
+  const http = ctx.peers.fetchBudget.gate(ctx.peers.http, ctx.actor.kind === "public" ? ctx.actor.ip : null, now);
   return {
     http,
     async card(input) {
-      const fetched = await fetchPeerCard(ctx, { ...deps, http }, input);
+      const fetched = await fetchPeerCard({ ...ctx, peers: { ...ctx.peers, http } }, input);
       // A continuity refusal keeps the stored card and is already throttled per principal.
-      if (!fetched.ok && fetched.reason !== "throttled" && fetched.reason !== "card_continuity") deps.fetchBudget.failed(input.cardUrl, now);
+      if (!fetched.ok && fetched.reason !== "throttled" && fetched.reason !== "card_continuity") ctx.peers.fetchBudget.failed(input.cardUrl, now);
       return fetched;
     },
   };

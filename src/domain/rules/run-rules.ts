@@ -2,7 +2,7 @@ import { and, asc, eq } from "drizzle-orm";
 import { transaction, type Tx } from "../../db/client.ts";
 import { connections, messageLabels, messages, pendingActions, ruleRuns, rules } from "../../db/schema/index.ts";
 import { validateIntentPayload } from "../../ink/index.ts";
-import type { Ctx } from "../context.ts";
+import type { Ctx, With } from "../context.ts";
 import { eventsAfter, lastEventSeq, readCursor, writeCursor, type EventRow } from "../events/cursor.ts";
 import { findAgentRow } from "../identity/agent.ts";
 import { RESPONSE_OF } from "../messages/response-intents.ts";
@@ -41,7 +41,7 @@ interface Outcome {
  * message's pending action (approving it sends); at `none` nothing is sent or drafted, only
  * labels and holds apply.
  */
-export function runRules(ctx: Ctx, deps: { wakeOutbox(): void }, shouldYield: () => boolean = () => false): { seen: number; more: boolean } {
+export function runRules(ctx: With<"wake">, shouldYield: () => boolean = () => false): { seen: number; more: boolean } {
   let seen = 0;
   let queued = false;
   let more = false;
@@ -81,7 +81,7 @@ export function runRules(ctx: Ctx, deps: { wakeOutbox(): void }, shouldYield: ()
     transaction(ctx.db, (tx) => writeCursor(tx, CURSOR, last, ctx.clock.now()));
     if (more) break;
   }
-  if (queued) deps.wakeOutbox();
+  if (queued) ctx.wake.outbox();
   return { seen, more };
 }
 

@@ -7,7 +7,6 @@ import type { SurfaceDeps } from "../deps.ts";
 import { PUBLIC } from "../deps.ts";
 import { AgentCardDoc } from "../schemas/card.ts";
 import { errors } from "../schemas/common.ts";
-import type { KeyVault } from "../../adapters/key-vault.ts";
 
 const AgentIdParam = v.object({ agentId: v.pipe(v.string(), v.description("The agent id, e.g. svc:z6Mk… (percent-encoded or not)")) });
 
@@ -16,9 +15,9 @@ const AgentIdParam = v.object({ agentId: v.pipe(v.string(), v.description("The a
  * the single-agent alias `/.well-known/ink/agent.json`. All three serve the same bytes: the card
  * signed by the current active signing key (INK §13).
  */
-export function cardRoutes(deps: SurfaceDeps, keys: { vault: KeyVault }) {
+export function cardRoutes(deps: SurfaceDeps) {
   const card = (agentId: string | null): Response => {
-    const current = getSignedAgentCard(deps.ctx(PUBLIC), deps.node, keys.vault);
+    const current = getSignedAgentCard(deps.ctx(PUBLIC));
     // SPEC: 404 when the agent is absent or private (a private card is only answered to the signed card query).
     if (!current || current.visibility !== "public" || (agentId !== null && agentId !== current.agentId)) throw notFound("agent");
     return cardResponse(current);

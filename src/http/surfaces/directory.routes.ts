@@ -1,7 +1,6 @@
 import { Elysia } from "elysia";
 import * as v from "valibot";
 import { answerDiscoveryQuery, MAX_QUERY_BYTES } from "../../domain/discovery/answer-discovery-query.ts";
-import type { DiscoveryDeps } from "../../domain/discovery/deps.ts";
 import { MAX_LISTING_BYTES, receiveListing } from "../../domain/discovery/receive-listing.ts";
 import { consumeClient, type SurfaceDeps } from "../deps.ts";
 import { inkErrorBody, inkStatus } from "../ink-errors.ts";
@@ -22,7 +21,7 @@ const inkErrors = (...statuses: number[]) => Object.fromEntries(statuses.map((s)
  * verb; this surface bounds the read, checks the media type, applies per-IP limits and maps
  * reasons to statuses with the INK error body.
  */
-export function directoryRoutes(deps: SurfaceDeps, discovery: DiscoveryDeps) {
+export function directoryRoutes(deps: SurfaceDeps) {
   const gate = async (request: Request, bucket: string, rule: { limit: number; windowMs: number }, max: number): Promise<Uint8Array | Response> => {
     const limited = consumeClient(deps, bucket, request, rule);
     if (!limited.allowed) return inkError("rate_limited", undefined, limited.retryAfterSeconds);
@@ -40,7 +39,6 @@ export function directoryRoutes(deps: SurfaceDeps, discovery: DiscoveryDeps) {
         const outcome = await receiveListing(
           deps.ctx({ kind: "public", ip: deps.clientIp(request) }),
           { body, authorization: request.headers.get("authorization"), requestPath: new URL(request.url).pathname },
-          discovery,
         );
         if (!outcome.ok) return inkError(outcome.reason, outcome.detail, outcome.retryAfterSeconds);
         const { ok: _, ...answer } = outcome;
@@ -72,7 +70,7 @@ export function directoryRoutes(deps: SurfaceDeps, discovery: DiscoveryDeps) {
       async ({ request }) => {
         const body = await gate(request, "discovery-query-ip", PER_IP_QUERY, MAX_QUERY_BYTES);
         if (body instanceof Response) return body;
-        const outcome = await answerDiscoveryQuery(deps.ctx({ kind: "public", ip: deps.clientIp(request) }), { body }, discovery);
+        const outcome = await answerDiscoveryQuery(deps.ctx({ kind: "public", ip: deps.clientIp(request) }), { body });
         if (!outcome.ok) return inkError(outcome.reason, outcome.detail, outcome.retryAfterSeconds);
         return Response.json({ protocol: "ink/0.1", results: outcome.results, query: outcome.query }, { headers: { "cache-control": "no-store" } });
       },

@@ -1,6 +1,5 @@
 import { Elysia } from "elysia";
 import * as v from "valibot";
-import type { FederationDeps } from "../../domain/federation/deps.ts";
 import { receiveIntent, type ReceiveOutcome } from "../../domain/inbox/receive-intent.ts";
 import { queryAgentCard } from "../../domain/identity/query-card.ts";
 import { AgentCardDoc } from "../schemas/card.ts";
@@ -32,7 +31,7 @@ const inkErrors = Object.fromEntries([400, 401, 403, 404, 409, 413, 415, 429].ma
  * on those exact bytes (INK §4.2, §9) inside the receive verb; this surface only bounds the read,
  * checks the media type, applies per-IP limits and maps reasons to statuses.
  */
-export function inkRoutes(deps: SurfaceDeps, federation: FederationDeps) {
+export function inkRoutes(deps: SurfaceDeps) {
   const handle = async (request: Request, agentId: string, bucket: string, rule: { limit: number; windowMs: number }) => {
     const ip = deps.clientIp(request);
     const limited = consumeClient(deps, bucket, request, rule);
@@ -43,7 +42,6 @@ export function inkRoutes(deps: SurfaceDeps, federation: FederationDeps) {
     const outcome = await receiveIntent(
       deps.ctx({ kind: "public", ip }),
       { pathAgentId: agentId, body, authorization: request.headers.get("authorization"), requestPath: new URL(request.url).pathname, cardHint: cardHint(request.headers.get("link")) },
-      federation,
     );
     return respond(outcome);
   };
@@ -76,7 +74,6 @@ export function inkRoutes(deps: SurfaceDeps, federation: FederationDeps) {
         const result = await queryAgentCard(
           deps.ctx({ kind: "public", ip }),
           { pathAgentId: params.agentId, body, authorization: request.headers.get("authorization"), requestPath: new URL(request.url).pathname },
-          federation,
         );
         if (!result.ok) return inkError(result.reason, result.detail, result.retryAfterSeconds ? { "retry-after": String(result.retryAfterSeconds) } : undefined);
         return new Response(JSON.stringify(result.card), { headers: { "content-type": "application/json", "cache-control": "private, no-store", "ink-card-scope": result.scope } });

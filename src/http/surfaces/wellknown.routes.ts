@@ -50,7 +50,7 @@ function json(value: unknown): Response {
 
 function aiTxt(deps: SurfaceDeps): string {
   const base = deps.node.publicUrl;
-  const card = getAgentCard(deps.ctx(PUBLIC), deps.node);
+  const card = getAgentCard(deps.ctx(PUBLIC));
   const lines = [
     "# ai.txt — Kith personal agent node",
     "#",
