@@ -98,9 +98,6 @@ const KNOWN: string[] = [
   "verb file: src/domain/rules/template.ts: exports 3 functions (unknownPlaceholders, renderTemplate, declinePayload): one verb per file, helpers in internal/",
   "verb file: src/domain/wire-doc.ts: the domain root holds types and errors only; wireDoc belong in a capability or domain/internal/",
   "file cycle: src/domain/inbox/receive-intent.ts: domain/inbox/receive-intent.ts -> domain/inbox/store-inbound.ts",
-  "folder cycle: src/domain/connections: domain/connections <-> domain/outbox",
-  "folder cycle: src/domain/connections: domain/connections <-> domain/peers",
-  "folder cycle: src/domain/connections: domain/connections <-> domain/profile",
   "folder cycle: src/domain/discovery: domain/discovery <-> domain/federation",
   "folder cycle: src/domain/discovery: domain/discovery <-> domain/peers",
   "folder cycle: src/domain/discovery: domain/discovery <-> domain/identity",
@@ -110,8 +107,6 @@ const KNOWN: string[] = [
   "folder cycle: src/domain/identity: domain/identity <-> domain/profile",
   "folder cycle: src/domain/identity: domain/identity <-> domain/peers",
   "folder cycle: src/domain/identity: domain/identity <-> domain/outbox",
-  "folder cycle: src/domain/inbox: domain/inbox <-> domain/peers",
-  "folder cycle: src/domain/inbox: domain/inbox <-> domain/outbox",
   "folder cycle: src/domain/outbox: domain/outbox <-> domain/peers",
 ];
 

@@ -21,7 +21,7 @@ import { learnHintedCard } from "../peers/learn-hinted-card.ts";
 import { resolveInboundSenderKeys } from "../peers/resolve-sender-keys.ts";
 import { checkForeignSender, type ForeignSenderDecision } from "../policy/foreign-sender.ts";
 import { policyFromRow, type OwnerPolicy } from "../policy/get-policy.ts";
-import { ingestQueries } from "./ingest-queries.ts";
+import { ingestQueries } from "../../db/ingest-statements.ts";
 import { storeInbound, type StoreContext, type StoredMessage } from "./store-inbound.ts";
 
 export interface ReceiveInput {

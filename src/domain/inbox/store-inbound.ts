@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import type { Tx } from "../../db/client.ts";
 import { connections, messages, pendingActions } from "../../db/schema/index.ts";
-import { ingestQueries, type ConnectionLite, type InboundRowLite } from "./ingest-queries.ts";
+import { ingestQueries, type ConnectionLite, type InboundRowLite } from "../../db/ingest-statements.ts";
 import { canonicalize, parseTimestamp, type IntentEnvelope } from "../../ink/index.ts";
 import type { Ctx } from "../context.ts";
 import type { OwnIdentity } from "../federation/own-identity.ts";

@@ -4,7 +4,7 @@ import { resolveSenderKeys, type AgentCard, type SenderKeys } from "../../ink/in
 import type { Ctx, With } from "../context.ts";
 import { didWebCardUrl } from "./did-web.ts";
 import { strangerFetches } from "./stranger-fetch.ts";
-import { ingestQueries } from "../inbox/ingest-queries.ts";
+import { ingestQueries } from "../../db/ingest-statements.ts";
 import { cardOf, hasSigningSet, REFRESH_THROTTLE_MS, STALE_CARD_GRACE_MS, type PeerCardRow, type PeerCardUpdate } from "./peer-cards.ts";
 
 export interface SenderKeyResolution {

@@ -1,6 +1,6 @@
 import type { Statement } from "bun:sqlite";
-import type { Db } from "../../db/client.ts";
-import { prepared } from "../../db/prepared.ts";
+import type { Db } from "./client.ts";
+import { prepared } from "./prepared.ts";
 
 /**
  * The statements of the inbound hot path as raw prepared SQLite statements (notes/STACK.md B.6:
