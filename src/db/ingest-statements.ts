@@ -53,7 +53,7 @@ export interface InboundRowLite {
   pendingActionId: string | null;
 }
 
-export function ingestQueries(db: Db) {
+export function ingestStatements(db: Db) {
   return prepared(db, "ingest-raw", (d) => {
     const s = <R = unknown>(sql: string) => d.$client.prepare(sql) as unknown as Statement<R>;
     return {

@@ -10,6 +10,7 @@ import { recordEvent } from "../messages/store.ts";
 import { enqueueOutbound, queueDelivery } from "../outbox/enqueue.ts";
 import { getPendingAction } from "./list-pending.ts";
 import type { PendingActionView } from "../messages/views.ts";
+import { requireOwner } from "../internal/actors.ts";
 
 export const DecidePendingInput = v.object({
   decision: v.pipe(v.picklist(["approve", "reject"], "decision: approve or reject"), v.description("approve runs the held action; reject drops it")),
@@ -29,7 +30,7 @@ type Row = typeof pendingActions.$inferSelect;
  * drafted reply, if any, is sent), a held outbound message is queued. Reject does none of it.
  */
 export function decidePending(ctx: With<"node" | "wake">, id: string, input: DecidePendingInput): PendingActionView {
-  if (ctx.actor.kind !== "owner" && ctx.actor.kind !== "system") throw new DomainError("forbidden", "only the owner decides");
+  requireOwner(ctx, "decides");
   const approve = input.decision === "approve";
   let queued = false;
   transaction(ctx.db, (tx) => {

@@ -3,9 +3,10 @@ import * as v from "valibot";
 import { messages, pendingActions } from "../../db/schema/index.ts";
 import type { With } from "../context.ts";
 import { notFound } from "../errors.ts";
-import { ownIdentity } from "../federation/own-identity.ts";
+import { ownIdentity } from "../identity/own-identity.ts";
 import { messageView, pendingActionView, type PendingActionView } from "../messages/views.ts";
 import { DEFAULT_LIMIT, decodeCursor, PageQuery, pageOf, type Page } from "../pagination.ts";
+import { requireOwner } from "../internal/actors.ts";
 
 export const PendingQuery = v.object({
   ...PageQuery.entries,
@@ -15,6 +16,7 @@ export type PendingQuery = v.InferOutput<typeof PendingQuery>;
 
 /** Actions awaiting the owner (by default only undecided ones), newest first, each with its message. */
 export function listPending(ctx: With<"node">, query: PendingQuery): Page<PendingActionView> {
+  requireOwner(ctx, "sees pending actions");
   const filters: SQL[] = [];
   const status = query.status ?? "pending";
   if (status !== "all") filters.push(eq(pendingActions.status, status));
@@ -32,6 +34,7 @@ export function listPending(ctx: With<"node">, query: PendingQuery): Page<Pendin
 }
 
 export function getPendingAction(ctx: With<"node">, id: string): PendingActionView {
+  requireOwner(ctx, "sees pending actions");
   const row = ctx.db.select().from(pendingActions).where(eq(pendingActions.id, id)).get();
   if (!row) throw notFound("pending action");
   const m = row.messageId ? ctx.db.select().from(messages).where(eq(messages.id, row.messageId)).get() : undefined;

@@ -8,6 +8,7 @@ import { findInboxRow } from "../inbox/get-message.ts";
 import { RESPONSE_OF } from "../messages/response-intents.ts";
 import { builtinDraft, type Draft } from "./builtin.ts";
 import type { BackendInfo } from "./deps.ts";
+import { requireOwner } from "../internal/actors.ts";
 
 export type DraftResult = { messageId: string; draft: Draft } & BackendInfo;
 
@@ -27,7 +28,7 @@ const SHAPES: Record<string, string> = {
  * backend fails) the built-in template answers and `fallbackReason` says why.
  */
 export async function draftResponse(ctx: With<"assistant">, id: string): Promise<DraftResult> {
-  if (ctx.actor.kind !== "owner") throw new DomainError("forbidden", "only the owner drafts replies");
+  requireOwner(ctx, "drafts replies");
   const message = findInboxRow(ctx, id);
   if (!message || message.status === "retracted") throw notFound("message");
   const responseIntent = RESPONSE_OF[message.intent];

@@ -5,6 +5,7 @@ import { DomainError, notFound } from "../errors.ts";
 import { findAgentRow } from "../identity/agent.ts";
 import { extractiveSummary, type ThreadLine } from "./builtin.ts";
 import type { BackendInfo } from "./deps.ts";
+import { requireOwner } from "../internal/actors.ts";
 
 export type SummaryResult = { conversationId: string; messageCount: number; summary: string } & BackendInfo;
 
@@ -17,7 +18,7 @@ const SUMMARY_MAX_CHARS = 4_000;
  * answers and `fallbackReason` says why. Nothing is stored.
  */
 export async function summarizeConversation(ctx: With<"assistant">, id: string): Promise<SummaryResult> {
-  if (ctx.actor.kind !== "owner") throw new DomainError("forbidden", "only the owner summarizes threads");
+  requireOwner(ctx, "summarizes threads");
   const thread = ctx.db.select().from(conversations).where(eq(conversations.id, id)).get();
   if (!thread) throw notFound("conversation");
   const rows = ctx.db.select().from(messages).where(eq(messages.conversationId, id)).orderBy(asc(messages.receivedAt), asc(messages.id)).all().filter((r) => r.status !== "retracted");

@@ -1,5 +1,6 @@
 import type { With } from "../context.ts";
 import { DomainError, invalidInput } from "../errors.ts";
+import { requireOwner } from "../internal/actors.ts";
 
 /** A short clip: well under the node's 16 MiB request cap. */
 export const MAX_AUDIO_BYTES = 10 * 1024 * 1024;
@@ -25,7 +26,7 @@ export const AUDIO_TYPES = Object.keys(FORMATS);
  * written to disk or the database, never logged, and the transcript is not sent to the agent.
  */
 export async function transcribeAudio(ctx: With<"assistant">, audio: Blob | null): Promise<{ transcript: string }> {
-  if (ctx.actor.kind !== "owner") throw new DomainError("forbidden", "only the owner transcribes audio");
+  requireOwner(ctx, "transcribes audio");
   if (!ctx.assistant.transcriber) throw new DomainError("unavailable", "transcription is not configured on this node (set KITH_TRANSCRIBE_URL to an OpenAI-compatible /v1/audio/transcriptions service)");
   if (!audio) throw invalidInput("audio: send the clip as multipart/form-data in a field named audio");
   if (audio.size === 0) throw invalidInput("audio: the file is empty");

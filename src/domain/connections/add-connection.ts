@@ -11,6 +11,7 @@ import { agentIdFromCardUrl, cardUrlFor } from "../peers/card-url.ts";
 import { ownProfileSnapshot } from "../profile/own-snapshot.ts";
 import { answerConnectionRequest } from "./answer-request.ts";
 import { replyRoute } from "./reply-route.ts";
+import { requireOwner } from "../internal/actors.ts";
 
 export const AddConnectionInput = v.object({
   cardUrl: v.optional(v.pipe(v.string(), v.maxLength(2048), v.description("The peer's Agent Card URL"))),
@@ -34,6 +35,7 @@ export interface AddConnectionResult {
  * the owner's public profile snapshot. If that agent already asked us, this accepts their request.
  */
 export async function addConnection(ctx: With<"node" | "vault" | "peers" | "wake">, input: AddConnectionInput): Promise<AddConnectionResult> {
+  requireOwner(ctx, "manages connections");
   const cardUrl = input.cardUrl ?? (input.baseUrl && input.agentId ? cardUrlFor(input.baseUrl, input.agentId) : null);
   if (!cardUrl) throw invalidInput(input.baseUrl ? "baseUrl must be an https URL and agentId a valid agent id" : "cardUrl, or baseUrl with agentId, is required");
   const agentId = input.agentId ?? agentIdFromCardUrl(cardUrl);

@@ -5,6 +5,7 @@ import type { Ctx } from "../context.ts";
 import { notFound } from "../errors.ts";
 import { connectionView, type ConnectionView } from "../messages/views.ts";
 import { DEFAULT_LIMIT, decodeCursor, PageQuery, pageOf, type Page } from "../pagination.ts";
+import { requireOwner } from "../internal/actors.ts";
 
 export const ConnectionQuery = v.object({
   ...PageQuery.entries,
@@ -16,6 +17,7 @@ export type ConnectionQuery = v.InferOutput<typeof ConnectionQuery>;
 
 /** Connections, most recently changed first. */
 export function listConnections(ctx: Ctx, query: ConnectionQuery): Page<ConnectionView> {
+  requireOwner(ctx, "sees connections");
   const filters: SQL[] = [];
   if (query.status) filters.push(eq(connections.status, query.status));
   if (query.layer) filters.push(sql`coalesce(${connections.layerOverride}, ${connections.layer}) = ${query.layer}`);
@@ -28,6 +30,7 @@ export function listConnections(ctx: Ctx, query: ConnectionQuery): Page<Connecti
 }
 
 export function getConnection(ctx: Ctx, id: string): ConnectionView {
+  requireOwner(ctx, "sees connections");
   const row = ctx.db.select().from(connections).where(eq(connections.id, id)).get();
   if (!row) throw notFound("connection");
   return connectionView(row);

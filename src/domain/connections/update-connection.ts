@@ -11,6 +11,7 @@ import { recomputeRelationship } from "../relationships/recompute.ts";
 import { DUNBAR_LAYERS } from "../relationships/names.ts";
 import { answerConnectionRequest } from "./answer-request.ts";
 import { replyRoute } from "./reply-route.ts";
+import { requireOwner } from "../internal/actors.ts";
 
 export const UpdateConnectionInput = v.object({
   status: v.optional(v.pipe(v.picklist(["connected", "declined", "blocked", "disconnected"], "status: one of connected, declined, blocked, disconnected"), v.description("connected accepts a pending request, declined declines it; blocked / disconnected end it"))),
@@ -44,7 +45,7 @@ const ALLOWED: Record<string, Target[]> = {
  * blocking settles any pending request silently (a blocked sender is not told).
  */
 export async function updateConnection(ctx: With<"node" | "vault" | "peers" | "wake">, id: string, input: UpdateConnectionInput): Promise<ConnectionView> {
-  if (ctx.actor.kind !== "owner" && ctx.actor.kind !== "system") throw new DomainError("forbidden", "only the owner manages connections");
+  requireOwner(ctx, "manages connections");
   const existing = ctx.db.select().from(connections).where(eq(connections.id, id)).get();
   if (!existing) throw notFound("connection");
   // Accepting or declining a request answers it: its answer must be able to reach the peer.

@@ -5,6 +5,7 @@ import { connections } from "../../db/schema/index.ts";
 import type { Ctx } from "../context.ts";
 import { DomainError, invalidInput } from "../errors.ts";
 import { recordEvent } from "../messages/store.ts";
+import { requireOwner } from "../internal/actors.ts";
 
 export const MAX_CSV_BYTES = 2 * 1024 * 1024;
 
@@ -29,7 +30,7 @@ export interface ImportResult {
  * email-keyed contact), so re-importing the same file changes nothing.
  */
 export async function importLinkedIn(ctx: Ctx, input: ImportLinkedInInput): Promise<ImportResult> {
-  if (ctx.actor.kind !== "owner") throw new DomainError("forbidden", "only the owner imports contacts");
+  requireOwner(ctx, "imports contacts");
   if (new TextEncoder().encode(input.csv).length > MAX_CSV_BYTES) throw new DomainError("payload_too_large", `csv: at most ${MAX_CSV_BYTES / 1024 / 1024} MiB`);
   // The CSV parser is loaded on the first import, not at every start (~3 ms of start-up).
   const { parseLinkedInCsv } = await import("./linkedin-csv.ts");

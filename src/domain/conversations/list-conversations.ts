@@ -3,9 +3,10 @@ import * as v from "valibot";
 import { connections, conversations, messages, outbox } from "../../db/schema/index.ts";
 import type { Ctx, With } from "../context.ts";
 import { notFound } from "../errors.ts";
-import { ownIdentity } from "../federation/own-identity.ts";
+import { ownIdentity } from "../identity/own-identity.ts";
 import { messageView, type MessageView } from "../messages/views.ts";
 import { DEFAULT_LIMIT, decodeCursor, PageQuery, pageOf, type Page } from "../pagination.ts";
+import { requireOwner } from "../internal/actors.ts";
 
 export const ConversationQuery = v.object({ ...PageQuery.entries });
 export type ConversationQuery = v.InferOutput<typeof ConversationQuery>;
@@ -29,6 +30,7 @@ type Row = typeof conversations.$inferSelect;
 
 /** Threads, most recently active first. */
 export function listConversations(ctx: Ctx, query: ConversationQuery): Page<ConversationView> {
+  requireOwner(ctx, "reads conversations");
   const filters: SQL[] = [];
   const cursor = decodeCursor(query.cursor);
   if (cursor) filters.push(or(lt(conversations.lastMessageAt, cursor.at), and(eq(conversations.lastMessageAt, cursor.at), lt(conversations.id, cursor.id)))!);
@@ -39,6 +41,7 @@ export function listConversations(ctx: Ctx, query: ConversationQuery): Page<Conv
 }
 
 export function getConversation(ctx: With<"node">, id: string): ConversationDetail {
+  requireOwner(ctx, "reads conversations");
   const row = ctx.db.select().from(conversations).where(eq(conversations.id, id)).get();
   if (!row) throw notFound("conversation");
   const rows = ctx.db.select().from(messages).where(eq(messages.conversationId, id)).orderBy(asc(messages.receivedAt), asc(messages.id)).all();

@@ -5,6 +5,7 @@ import { DomainError, noAgentYet } from "../errors.ts";
 import { agentIdOf, findAgentRow } from "../identity/agent.ts";
 import { discoveryResult, profileOf, type DiscoveryResult } from "./listings.ts";
 import { discoveryDescriptor, findOwnListing, type DiscoveryDescriptor } from "./own-publication.ts";
+import { requireOwner } from "../internal/actors.ts";
 
 export interface DirectoryPushState {
   directory: string;
@@ -40,7 +41,7 @@ export interface PublicationState {
 
 /** `GET /api/svc/discovery`: the publication and each configured directory's push state. */
 export function getPublication(ctx: With<"node" | "directory">): PublicationState {
-  if (ctx.actor.kind !== "owner") throw new DomainError("forbidden", "only the owner manages the agent's publication");
+  requireOwner(ctx, "manages the agent's publication");
   const agent = findAgentRow(ctx.db);
   if (!agent) throw noAgentYet();
   const row = findOwnListing(ctx.db, agent, ctx.node.wordmark);

@@ -5,6 +5,7 @@ import type { Ctx } from "../context.ts";
 import { DomainError } from "../errors.ts";
 import { decodeCursor, DEFAULT_LIMIT, pageOf, PageQuery, type Page } from "../pagination.ts";
 import { discoveryResult, type DiscoveryResult } from "./listings.ts";
+import { requireOwner } from "../internal/actors.ts";
 
 export const ListingsQuery = v.object({
   ...PageQuery.entries,
@@ -28,7 +29,7 @@ export interface DirectoryListingView extends DiscoveryResult {
  * delisted and dropped entries with the reason (never shown by search). Most recently changed first.
  */
 export function listDirectoryListings(ctx: Ctx, query: ListingsQuery): Page<DirectoryListingView> {
-  if (ctx.actor.kind !== "owner") throw new DomainError("forbidden", "only the owner sees the directory's listings");
+  requireOwner(ctx, "sees the directory's listings");
   const limit = query.limit ?? DEFAULT_LIMIT;
   const cursor = decodeCursor(query.cursor);
   const filters: SQL[] = [];

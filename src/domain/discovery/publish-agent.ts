@@ -2,7 +2,7 @@ import * as v from "valibot";
 import { transaction } from "../../db/client.ts";
 import type { With } from "../context.ts";
 import { DomainError } from "../errors.ts";
-import { ownIdentity } from "../federation/own-identity.ts";
+import { ownIdentity } from "../identity/own-identity.ts";
 import { cardVisibilityOf } from "../identity/agent.ts";
 import { noAgentYet } from "../errors.ts";
 import { ownProfileSnapshot } from "../profile/own-snapshot.ts";
@@ -10,6 +10,7 @@ import { getPublication, type PublicationState } from "./get-publication.ts";
 import { profileOf, saveListing } from "./listings.ts";
 import { findOwnListing, ownPrincipal, selfProfile } from "./own-publication.ts";
 import { queueDirectoryPushes } from "./queue-directory-pushes.ts";
+import { requireOwner } from "../internal/actors.ts";
 
 const words = (max: number, count: number, name: string) =>
   v.pipe(
@@ -42,7 +43,7 @@ export type PublishInput = v.InferOutput<typeof PublishInput>;
  * pusher is woken). Publishing again refreshes the listing from the current snapshot.
  */
 export function publishAgent(ctx: With<"node" | "directory" | "wake">, input: PublishInput): PublicationState {
-  if (ctx.actor.kind !== "owner") throw new DomainError("forbidden", "only the owner publishes the agent");
+  requireOwner(ctx, "publishes the agent");
   const own = ownIdentity(ctx.db, ctx.node);
   const principal = own ? ownPrincipal(own.agent, ctx.node.wordmark) : null;
   if (!own || !principal) throw noAgentYet();

@@ -1,6 +1,6 @@
 import { transaction } from "../../db/client.ts";
 import type { With } from "../context.ts";
-import { ownIdentity } from "../federation/own-identity.ts";
+import { ownIdentity } from "../identity/own-identity.ts";
 import { ownProfileSnapshot } from "../profile/own-snapshot.ts";
 import { profileOf, saveListing } from "./listings.ts";
 import { findOwnListing, ownPrincipal, selfProfile } from "./own-publication.ts";

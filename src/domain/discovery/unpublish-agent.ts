@@ -6,6 +6,7 @@ import { getPublication, type PublicationState } from "./get-publication.ts";
 import { endListing } from "./listings.ts";
 import { findOwnListing } from "./own-publication.ts";
 import { queueDirectoryPushes } from "./queue-directory-pushes.ts";
+import { requireOwner } from "../internal/actors.ts";
 
 /**
  * `POST /api/svc/discovery/unpublish`: delists the agent here (it leaves the index at once), sets
@@ -14,7 +15,7 @@ import { queueDirectoryPushes } from "./queue-directory-pushes.ts";
  * directory may hold a listing this node forgot).
  */
 export function unpublishAgent(ctx: With<"node" | "directory" | "wake">): PublicationState {
-  if (ctx.actor.kind !== "owner") throw new DomainError("forbidden", "only the owner unpublishes the agent");
+  requireOwner(ctx, "unpublishes the agent");
   const agent = findAgentRow(ctx.db);
   if (!agent) throw noAgentYet();
   const now = ctx.clock.now();

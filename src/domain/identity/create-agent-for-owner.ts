@@ -2,10 +2,11 @@ import type { With } from "../context.ts";
 import { DomainError } from "../errors.ts";
 import { createAgent, type CreateAgentInput } from "./create-agent.ts";
 import { identityOf, type AgentIdentity } from "./get-identity.ts";
+import { requireOwner } from "../internal/actors.ts";
 
 /** `POST /api/svc`: the owner creates the node's agent when it was started without one (conflict if it exists). */
 export function createAgentForOwner(ctx: With<"vault" | "node">, input: CreateAgentInput): AgentIdentity {
-  if (ctx.actor.kind !== "owner") throw new DomainError("forbidden", "only the owner can create the agent");
+  requireOwner(ctx, "can create the agent");
   const agent = createAgent(ctx, input);
   return identityOf(ctx, agent);
 }

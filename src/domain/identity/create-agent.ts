@@ -6,6 +6,7 @@ import type { With } from "../context.ts";
 import { conflict, DomainError, invalidInput } from "../errors.ts";
 import { findAgentRow, type AgentRow } from "./agent.ts";
 import { handleProblem, normalizeHandle } from "./handle.ts";
+import { requireOwner } from "../internal/actors.ts";
 
 export const CreateAgentInput = v.object({
   handle: v.string(),
@@ -24,7 +25,7 @@ export function createAgent(
   input: CreateAgentInput,
   options: { generateKey?: (role: KeyRole, keyId: string, nowMs: number) => AgentKey } = {},
 ): AgentRow {
-  if (ctx.actor.kind !== "system" && ctx.actor.kind !== "owner") throw new DomainError("forbidden", "only the owner can create the agent");
+  requireOwner(ctx, "can create the agent");
   const { handle, displayName, timezone } = checkAgentInput(input);
 
   if (findAgentRow(ctx.db)) throw conflict("this node already has an agent");

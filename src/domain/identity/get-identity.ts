@@ -2,6 +2,7 @@ import type { With } from "../context.ts";
 import { DomainError, noAgentYet } from "../errors.ts";
 import { getAgentCard } from "./agent-card.ts";
 import { findAgentRow, type AgentRow } from "./agent.ts";
+import { requireOwner } from "../internal/actors.ts";
 
 /** What the owner sees of the agent's identity: its ids, its names, its card and current keys. */
 export interface AgentIdentity {
@@ -23,7 +24,7 @@ export interface AgentIdentity {
 
 /** `GET /api/svc`: the agent's identity; not found while the node has no agent. */
 export function getIdentity(ctx: With<"node">): AgentIdentity {
-  if (ctx.actor.kind !== "owner") throw new DomainError("forbidden", "only the owner sees the agent's identity");
+  requireOwner(ctx, "sees the agent's identity");
   const agent = findAgentRow(ctx.db);
   if (!agent) throw noAgentYet();
   return identityOf(ctx, agent);

@@ -9,6 +9,7 @@ import { enqueueOutbound } from "../outbox/enqueue.ts";
 import { findAgentRow } from "./agent.ts";
 import { keyRow } from "./create-agent.ts";
 import { planKeySetChange, publishKeySetChange } from "./rotation-links.ts";
+import { requireOwner } from "../internal/actors.ts";
 
 /** A revocation notice older than this is not worth delivering: the peer's card cache has expired by then. */
 const ANNOUNCE_TTL_MS = 24 * 60 * 60 * 1000;
@@ -37,7 +38,7 @@ export function revokeKey(
   input: { keyId: string },
   options: { generateKey?: (role: KeyRole, keyId: string, nowMs: number) => AgentKey } = {},
 ): RevocationResult {
-  if (ctx.actor.kind !== "system" && ctx.actor.kind !== "owner") throw new DomainError("forbidden", "only the owner can revoke keys");
+  requireOwner(ctx, "can revoke keys");
   if (!findAgentRow(ctx.db)) throw notFound("agent");
   const target = ctx.db.select().from(agentKeys).where(eq(agentKeys.keyId, input.keyId)).get();
   if (!target) throw notFound(`key ${JSON.stringify(input.keyId)}`);

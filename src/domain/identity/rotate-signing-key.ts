@@ -8,6 +8,7 @@ import { DomainError, notFound } from "../errors.ts";
 import { findAgentRow } from "./agent.ts";
 import { keyRow } from "./create-agent.ts";
 import { planKeySetChange, publishKeySetChange } from "./rotation-links.ts";
+import { requireOwner } from "../internal/actors.ts";
 
 export interface RotationResult {
   activeKeyId: string;
@@ -27,7 +28,7 @@ export function rotateSigningKey(
   ctx: With<"vault">,
   options: { generateKey?: (role: KeyRole, keyId: string, nowMs: number) => AgentKey } = {},
 ): RotationResult {
-  if (ctx.actor.kind !== "system" && ctx.actor.kind !== "owner") throw new DomainError("forbidden", "only the owner can rotate keys");
+  requireOwner(ctx, "can rotate keys");
   if (!findAgentRow(ctx.db)) throw notFound("agent");
   ctx.vault.all(); // fail early (wrong passphrase, insecure file) before generating anything
   const now = ctx.clock.now();

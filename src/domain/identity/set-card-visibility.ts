@@ -5,6 +5,7 @@ import type { With } from "../context.ts";
 import { conflict, DomainError, noAgentYet } from "../errors.ts";
 import { findOwnListing } from "../discovery/own-publication.ts";
 import { CARD_VISIBILITY_SETTING, cardVisibilityOf, findAgentRow, type CardVisibility } from "./agent.ts";
+import { requireOwner } from "../internal/actors.ts";
 
 export const CardVisibilityInput = v.strictObject({
   visibility: v.pipe(v.picklist(["public", "private"], 'visibility: "public" or "private"'), v.description("private: 404 on the public card paths; connections still get the card through the signed card query")),
@@ -18,7 +19,7 @@ export type CardVisibilityInput = v.InferOutput<typeof CardVisibilityInput>;
  * (its `visibility` member, re-signed on the next read).
  */
 export function setCardVisibility(ctx: With<"node">, input: CardVisibilityInput): { visibility: CardVisibility } {
-  if (ctx.actor.kind !== "owner" && ctx.actor.kind !== "system") throw new DomainError("forbidden", "only the owner sets the card's visibility");
+  requireOwner(ctx, "sets the card's visibility");
   const agent = findAgentRow(ctx.db);
   if (!agent) throw noAgentYet();
   const now = ctx.clock.now();

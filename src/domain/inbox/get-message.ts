@@ -3,10 +3,11 @@ import { transaction } from "../../db/client.ts";
 import { messages } from "../../db/schema/index.ts";
 import type { Ctx, With } from "../context.ts";
 import { notFound } from "../errors.ts";
-import { ownIdentity } from "../federation/own-identity.ts";
+import { ownIdentity } from "../identity/own-identity.ts";
 import { labelsOf } from "../messages/labels.ts";
 import { messageView, type MessageView } from "../messages/views.ts";
 import type { MessageRow } from "../messages/store.ts";
+import { requireOwner } from "../internal/actors.ts";
 
 /**
  * An inbox message by its envelope id (or its local `msg_…` id). Envelope ids are unique per
@@ -26,6 +27,7 @@ export function findInboxRow(ctx: Ctx, id: string): MessageRow | null {
 
 /** Opening an unread message marks it read. */
 export function getInboxMessage(ctx: With<"node">, id: string): MessageView {
+  requireOwner(ctx, "reads the inbox");
   const row = findInboxRow(ctx, id);
   if (!row || row.status === "retracted") throw notFound("message");
   if (row.status === "unread") {

@@ -4,10 +4,11 @@ import { messageLabels, messages } from "../../db/schema/index.ts";
 import { normalizePrincipal, parseTimestamp } from "../../ink/index.ts";
 import type { With } from "../context.ts";
 import { invalidInput } from "../errors.ts";
-import { ownIdentity } from "../federation/own-identity.ts";
+import { ownIdentity } from "../identity/own-identity.ts";
 import { labelsOf } from "../messages/labels.ts";
 import { messageView, type MessageView } from "../messages/views.ts";
 import { DEFAULT_LIMIT, decodeCursor, PageQuery, pageOf, type Page } from "../pagination.ts";
+import { requireOwner } from "../internal/actors.ts";
 
 const INBOX_STATUS = v.picklist(["unread", "read", "pending", "responded", "rejected", "expired"], "status: one of unread, read, pending, responded, rejected, expired");
 
@@ -30,6 +31,7 @@ export type InboxSearchQuery = v.InferOutput<typeof InboxSearchQuery>;
 
 /** Received messages, newest first; retracted ones are hidden (INK `retract`). */
 export function listInbox(ctx: With<"node">, query: InboxSearchQuery): Page<MessageView> {
+  requireOwner(ctx, "reads the inbox");
   const filters: SQL[] = [eq(messages.direction, "in"), ne(messages.status, "retracted")];
   if (query.status) filters.push(eq(messages.status, query.status));
   if (query.intent) filters.push(eq(messages.intent, query.intent));

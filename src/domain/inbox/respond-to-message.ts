@@ -9,6 +9,7 @@ import { replyRoute } from "../connections/reply-route.ts";
 import { RESPONSE_OF } from "../messages/response-intents.ts";
 import { checkIntent, sendIntent, type SendResult } from "../outbox/send-intent.ts";
 import { findInboxRow } from "./get-message.ts";
+import { requireOwner } from "../internal/actors.ts";
 
 export const RespondInput = v.object({
   payload: v.pipe(v.record(v.string(), v.unknown()), v.description("Payload of the matching _response intent")),
@@ -22,6 +23,7 @@ export type RespondInput = v.InferOutput<typeof RespondInput>;
  * connection_request accepts or declines the connection (payload.status).
  */
 export async function respondToMessage(ctx: With<"node" | "vault" | "peers" | "wake">, id: string, input: RespondInput): Promise<SendResult> {
+  requireOwner(ctx, "answers messages");
   const message = findInboxRow(ctx, id);
   if (!message || message.status === "retracted") throw notFound("message");
   const intent = RESPONSE_OF[message.intent];

@@ -1,16 +1,15 @@
 import { and, eq } from "drizzle-orm";
 import type { Tx } from "../../db/client.ts";
 import { connections, messages, pendingActions } from "../../db/schema/index.ts";
-import { ingestQueries, type ConnectionLite, type InboundRowLite } from "../../db/ingest-statements.ts";
+import { ingestStatements, type ConnectionLite, type InboundRowLite } from "../../db/ingest-statements.ts";
 import { canonicalize, parseTimestamp, type IntentEnvelope } from "../../ink/index.ts";
 import type { Ctx } from "../context.ts";
-import type { OwnIdentity } from "../federation/own-identity.ts";
+import type { OwnIdentity } from "../identity/own-identity.ts";
 import { recordEvent, searchTextOf, subjectOf } from "../messages/store.ts";
 import { isResponseIntent, requestOf } from "../messages/response-intents.ts";
 import { enqueueOutbound } from "../outbox/enqueue.ts";
 import { savePeerCard, type PeerCardUpdate } from "../peers/peer-cards.ts";
 import type { OwnerPolicy } from "../policy/get-policy.ts";
-import type { ReceiveReason } from "./receive-intent.ts";
 
 export interface StoreContext {
   now: number;
@@ -36,12 +35,12 @@ export interface StoredMessage {
   duplicate: boolean;
 }
 
-export type StoreResult = ({ ok: true; queuedReply: boolean } & StoredMessage) | { ok: false; reason: ReceiveReason; detail?: string };
+export type StoreResult = ({ ok: true; queuedReply: boolean } & StoredMessage) | { ok: false; reason: "duplicate_message_id"; detail?: string };
 
 /** The write half of receiving: runs inside the caller's transaction, after the nonce was recorded. */
 export function storeInbound(tx: Tx, ctx: Ctx, s: StoreContext): StoreResult {
   const { envelope: env, now } = s;
-  const q = ingestQueries(ctx.db);
+  const q = ingestStatements(ctx.db);
   if (s.learned) savePeerCard(tx, s.learned, now);
 
   const existing = q.inboundById.get(s.principal, env.id);

@@ -11,7 +11,7 @@ import {
   type EnvelopeDraft,
 } from "../../ink/index.ts";
 import type { Ctx, With } from "../context.ts";
-import { activeSigningKey, ownIdentity } from "../federation/own-identity.ts";
+import { activeSigningKey, ownIdentity } from "../identity/own-identity.ts";
 import { recordEvent } from "../messages/store.ts";
 import { fetchPeerCard } from "../peers/fetch-peer-card.ts";
 import { cardOf, findPeerCard, hasSigningSet, savePeerCard, STALE_CARD_GRACE_MS } from "../peers/peer-cards.ts";

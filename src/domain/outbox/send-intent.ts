@@ -5,10 +5,11 @@ import { connections } from "../../db/schema/index.ts";
 import { isConfidentialIntent, isRegisteredIntent, normalizePrincipal, parseTimestamp, recipientEncryptionKey, validateIntentPayload } from "../../ink/index.ts";
 import type { Ctx, With } from "../context.ts";
 import { DomainError, invalidInput } from "../errors.ts";
-import { ownIdentity } from "../federation/own-identity.ts";
+import { ownIdentity } from "../identity/own-identity.ts";
 import { savePeerCard } from "../peers/peer-cards.ts";
 import { resolveRecipient, type Recipient } from "../peers/resolve-recipient.ts";
 import { enqueueOutbound, type OutboundDraft } from "./enqueue.ts";
+import { requireOwner } from "../internal/actors.ts";
 
 export const SendIntentInput = v.object({
   to: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(512), v.description("The recipient's agent id"))),
@@ -38,7 +39,7 @@ export interface SendResult {
  * sealing, retries) is the outbox worker's job.
  */
 export async function sendIntent(ctx: With<"node" | "vault" | "peers" | "wake">, input: SendIntentInput, options: { inReplyTo?: string } = {}): Promise<SendResult> {
-  if (ctx.actor.kind !== "owner" && ctx.actor.kind !== "system") throw new DomainError("forbidden", "only the owner sends intents");
+  requireOwner(ctx, "sends intents");
   const own = ownIdentity(ctx.db, ctx.node);
   if (!own) throw new DomainError("conflict", "this node has no agent yet (POST /api/svc creates it)");
   checkIntent(input.intent, input.payload);

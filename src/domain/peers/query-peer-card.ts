@@ -3,7 +3,7 @@ import { connections } from "../../db/schema/index.ts";
 import { formatTimestamp, normalizePrincipal, signTransport } from "../../ink/index.ts";
 import type { PeerFailure, PeerResponse } from "../../adapters/peer-http.ts";
 import type { Ctx, With } from "../context.ts";
-import { activeSigningKey, ownIdentity } from "../federation/own-identity.ts";
+import { activeSigningKey, ownIdentity } from "../identity/own-identity.ts";
 
 const QUERY_TIMEOUT_MS = 5_000;
 

@@ -4,7 +4,7 @@ import { resolveSenderKeys, type AgentCard, type SenderKeys } from "../../ink/in
 import type { Ctx, With } from "../context.ts";
 import { didWebCardUrl } from "./did-web.ts";
 import { strangerFetches } from "./stranger-fetch.ts";
-import { ingestQueries } from "../../db/ingest-statements.ts";
+import { ingestStatements } from "../../db/ingest-statements.ts";
 import { cardOf, hasSigningSet, REFRESH_THROTTLE_MS, STALE_CARD_GRACE_MS, type PeerCardRow, type PeerCardUpdate } from "./peer-cards.ts";
 
 export interface SenderKeyResolution {
@@ -33,7 +33,7 @@ export async function resolveInboundSenderKeys(
   input: { from: string; principal: string; keyIdHint: string | null; network?: boolean },
 ): Promise<SenderKeyResolution> {
   const now = ctx.clock.now();
-  const raw = ingestQueries(ctx.db).peerCard.get(input.principal);
+  const raw = ingestStatements(ctx.db).peerCard.get(input.principal);
   const row: PeerCardRow | null = raw ? { ...raw, signingSetObserved: !!raw.signingSetObserved } : null;
   const stale = row?.cardJson != null && (row.expiresAt ?? 0) < now;
   const cached = parsed(ctx.db, row);

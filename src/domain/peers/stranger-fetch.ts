@@ -17,7 +17,9 @@ export interface StrangerFetches {
  */
 export function strangerFetches(ctx: With<"node" | "vault" | "peers">): StrangerFetches {
   const now = ctx.clock.now();
-  const http = ctx.peers.fetchBudget.gate(ctx.peers.http, ctx.actor.kind === "public" ? ctx.actor.ip : null, now);
+  // Charged to the address the request came from: before authentication a public caller, after it the agent.
+  const ip = ctx.actor.kind === "public" || ctx.actor.kind === "agent" ? ctx.actor.ip : null;
+  const http = ctx.peers.fetchBudget.gate(ctx.peers.http, ip, now);
   return {
     http,
     async card(input) {

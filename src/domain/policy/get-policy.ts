@@ -4,6 +4,7 @@ import { ownerPolicy } from "../../db/schema/index.ts";
 import type { Ctx } from "../context.ts";
 import { DomainError } from "../errors.ts";
 import { canonicalAgents, canonicalMethod } from "./principals.ts";
+import { requireOwner } from "../internal/actors.ts";
 
 export type AutonomyLevel = "none" | "draft_only" | "auto_respond" | "full";
 
@@ -71,7 +72,7 @@ export interface PolicyView extends Omit<OwnerPolicy, "updatedAt"> {
 
 /** `GET /api/svc/policy`: the policy in force (the defaults until the owner writes one). */
 export function getOwnerPolicy(ctx: Ctx): PolicyView {
-  if (ctx.actor.kind !== "owner") throw new DomainError("forbidden", "only the owner reads the policy");
+  requireOwner(ctx, "reads the policy");
   return policyView(getPolicy(ctx.db));
 }
 

@@ -4,10 +4,11 @@ import { profileSnapshots } from "../../db/schema/index.ts";
 import type { Ctx } from "../context.ts";
 import { DomainError, notFound } from "../errors.ts";
 import { recordEvent } from "../messages/store.ts";
+import { requireOwner } from "../internal/actors.ts";
 
 /** Deletes a scope's snapshot; that scope falls back to `public` (and `public` to the minimal default). */
 export function deleteProfileSnapshot(ctx: Ctx, scope: string): void {
-  if (ctx.actor.kind !== "owner") throw new DomainError("forbidden", "only the owner writes profile snapshots");
+  requireOwner(ctx, "writes profile snapshots");
   const now = ctx.clock.now();
   transaction(ctx.db, (tx) => {
     const gone = tx.delete(profileSnapshots).where(eq(profileSnapshots.scope, scope)).returning({ scope: profileSnapshots.scope }).get();

@@ -5,6 +5,7 @@ import type { Ctx } from "../context.ts";
 import { DomainError } from "../errors.ts";
 import { DEFAULT_LIMIT, decodeCursor, PageQuery, pageOf, type Page } from "../pagination.ts";
 import type { ProfileSnapshot } from "./own-snapshot.ts";
+import { requireOwner } from "../internal/actors.ts";
 
 export const ProfilesQuery = v.object({ ...PageQuery.entries });
 export type ProfilesQuery = v.InferOutput<typeof ProfilesQuery>;
@@ -23,7 +24,7 @@ export interface ProfileSnapshotView {
 
 /** The stored snapshots, by scope name. */
 export function listProfileSnapshots(ctx: Ctx, query: ProfilesQuery): Page<ProfileSnapshotView> {
-  if (ctx.actor.kind !== "owner") throw new DomainError("forbidden", "only the owner reads profile snapshots");
+  requireOwner(ctx, "reads profile snapshots");
   const filters: SQL[] = [];
   const cursor = decodeCursor(query.cursor);
   if (cursor) filters.push(gt(profileSnapshots.scope, cursor.id));

@@ -6,6 +6,7 @@ import type { Ctx } from "../context.ts";
 import { conflict, DomainError } from "../errors.ts";
 import { recordEvent } from "../messages/store.ts";
 import { profileSnapshotView, type ProfileSnapshotView } from "./list-profiles.ts";
+import { requireOwner } from "../internal/actors.ts";
 
 export const PutProfileInput = ProfileSnapshot;
 export const MAX_CUSTOM_SCOPES = 20;
@@ -16,7 +17,7 @@ export const MAX_CUSTOM_SCOPES = 20;
  * route; `public` shows on the Agent Card at once.
  */
 export function putProfileSnapshot(ctx: Ctx, scope: string, snapshot: ProfileSnapshot): ProfileSnapshotView {
-  if (ctx.actor.kind !== "owner") throw new DomainError("forbidden", "only the owner writes profile snapshots");
+  requireOwner(ctx, "writes profile snapshots");
   const now = ctx.clock.now();
   return transaction(ctx.db, (tx) => {
     const exists = tx.select({ scope: profileSnapshots.scope }).from(profileSnapshots).where(eq(profileSnapshots.scope, scope)).get();

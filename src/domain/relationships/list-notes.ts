@@ -4,6 +4,7 @@ import { connections, relationshipNotes } from "../../db/schema/index.ts";
 import type { Ctx } from "../context.ts";
 import { notFound } from "../errors.ts";
 import { DEFAULT_LIMIT, decodeCursor, PageQuery, pageOf, type Page } from "../pagination.ts";
+import { requireOwner } from "../internal/actors.ts";
 
 export const NotesQuery = v.object({ ...PageQuery.entries });
 export type NotesQuery = v.InferOutput<typeof NotesQuery>;
@@ -17,6 +18,7 @@ export interface NoteView {
 
 /** The owner's notes on one relationship, newest first. */
 export function listNotes(ctx: Ctx, connectionId: string, query: NotesQuery): Page<NoteView> {
+  requireOwner(ctx, "reads notes");
   if (!ctx.db.select({ id: connections.id }).from(connections).where(eq(connections.id, connectionId)).get()) throw notFound("connection");
   const filters: SQL[] = [eq(relationshipNotes.connectionId, connectionId)];
   const cursor = decodeCursor(query.cursor);

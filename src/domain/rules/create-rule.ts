@@ -5,12 +5,13 @@ import type { Ctx } from "../context.ts";
 import { conflict, DomainError } from "../errors.ts";
 import { recordEvent } from "../messages/store.ts";
 import { checkRule, MAX_RULES, ruleView, type CreateRuleInput, type RuleView, type StoredMatch } from "./rule-input.ts";
+import { requireOwner } from "../internal/actors.ts";
 
 export { CreateRuleInput } from "./rule-input.ts";
 
 /** The owner adds an automation rule; it applies to messages received from now on. */
 export function createRule(ctx: Ctx, input: CreateRuleInput): RuleView {
-  if (ctx.actor.kind !== "owner") throw new DomainError("forbidden", "only the owner writes rules");
+  requireOwner(ctx, "writes rules");
   const senderPrincipals = checkRule(input.match, input.action);
   const now = ctx.clock.now();
   const match: StoredMatch = { ...input.match, ...(senderPrincipals.length ? { senderPrincipals } : {}) };

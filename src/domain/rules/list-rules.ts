@@ -5,12 +5,14 @@ import type { Ctx } from "../context.ts";
 import { notFound } from "../errors.ts";
 import { DEFAULT_LIMIT, decodeCursor, PageQuery, pageOf, type Page } from "../pagination.ts";
 import { ruleView, type RuleView } from "./rule-input.ts";
+import { requireOwner } from "../internal/actors.ts";
 
 export const RulesQuery = v.object({ ...PageQuery.entries });
 export type RulesQuery = v.InferOutput<typeof RulesQuery>;
 
 /** Rules in the order they run: ascending priority, then creation. */
 export function listRules(ctx: Ctx, query: RulesQuery): Page<RuleView> {
+  requireOwner(ctx, "reads rules");
   const filters: SQL[] = [];
   const cursor = decodeCursor(query.cursor);
   if (cursor) {
@@ -27,6 +29,7 @@ export function listRules(ctx: Ctx, query: RulesQuery): Page<RuleView> {
 }
 
 export function getRule(ctx: Ctx, id: string): RuleView {
+  requireOwner(ctx, "reads rules");
   const row = ctx.db.select().from(rules).where(eq(rules.id, id)).get();
   if (!row) throw notFound("rule");
   return ruleView(row);

@@ -5,12 +5,13 @@ import type { Ctx } from "../context.ts";
 import { DomainError, notFound } from "../errors.ts";
 import { recordEvent } from "../messages/store.ts";
 import { checkRule, ruleView, type RuleAction, type RuleView, type StoredMatch, type UpdateRuleInput } from "./rule-input.ts";
+import { requireOwner } from "../internal/actors.ts";
 
 export { UpdateRuleInput } from "./rule-input.ts";
 
 /** PATCH: the members given replace the rule's (`match` and `action` each as a whole). */
 export function updateRule(ctx: Ctx, id: string, input: UpdateRuleInput): RuleView {
-  if (ctx.actor.kind !== "owner") throw new DomainError("forbidden", "only the owner writes rules");
+  requireOwner(ctx, "writes rules");
   const now = ctx.clock.now();
   return transaction(ctx.db, (tx) => {
     const row = tx.select().from(rules).where(eq(rules.id, id)).get();

@@ -3,7 +3,7 @@ import type { Db } from "../../db/client.ts";
 import { agentKeys } from "../../db/schema/index.ts";
 import type { KeyVault } from "../../adapters/key-vault.ts";
 import type { NodeIdentity } from "../context.ts";
-import { agentIdOf, findAgentRow, inboundPathOf, type AgentRow } from "../identity/agent.ts";
+import { agentIdOf, findAgentRow, inboundPathOf, type AgentRow } from "./agent.ts";
 
 export interface OwnIdentity {
   agent: AgentRow;
