@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { EMAIL_PATTERN } from "./domain/owner/owner.ts";
+import { EMAIL_PATTERN } from "./domain/owner/sign-in.ts";
 import { isAtprotoOwner } from "./adapters/atproto-oauth.ts";
 import { isLoopback } from "./adapters/oidc.ts";
 

@@ -15,7 +15,7 @@ import { closeDatabase, openDatabase, transaction, type Db } from "../../src/db/
 import { migrate } from "../../src/db/migrate.ts";
 import { createLogMailer } from "../../src/adapters/log-mailer.ts";
 import type { Ctx, Logger } from "../../src/domain/context.ts";
-import { saveListing, type ListingProfile } from "../../src/domain/discovery/listings.ts";
+import { saveListing, type ListingProfile } from "../../src/domain/discovery/internal/listings.ts";
 import { DiscoverQuery, searchDirectory } from "../../src/domain/discovery/search-directory.ts";
 import { createSequentialIds } from "../../src/ids.ts";
 import { encodeEd25519PublicKey } from "../../src/ink/index.ts";

@@ -1,10 +1,10 @@
 import type { Db } from "../db/client.ts";
 import type { Clock, Ctx, Ids, Logger } from "../domain/context.ts";
 import type { NodeIdentity } from "../domain/context.ts";
-import { agentIdOf, findAgentRow } from "../domain/identity/agent.ts";
+import { agentIdOf, findAgentRow } from "../domain/agent/find-agent-row.ts";
 import { checkAgentInput, createAgent, type CreateAgentInput } from "../domain/identity/create-agent.ts";
 import { DomainError } from "../domain/errors.ts";
-import { storeSettings } from "../domain/node/settings.ts";
+import { storeSettings } from "../domain/node/read-stored-settings.ts";
 import type { KeyVault } from "../adapters/key-vault.ts";
 import { CliError } from "./command.ts";
 

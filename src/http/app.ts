@@ -1,7 +1,7 @@
 import { Elysia, type AnyElysia } from "elysia";
 import type { Actor, Collaborators, Ctx, Ids, Logger, NodeIdentity } from "../domain/context.ts";
 import { listSignInProviders } from "../domain/owner/list-sign-in-providers.ts";
-import { REFRESH_REUSE_GRACE_MS, type SignInDeps } from "../domain/owner/owner.ts";
+import { REFRESH_REUSE_GRACE_MS, type SignInDeps } from "../domain/owner/sign-in.ts";
 import { ownerAudience } from "../security/owner-token.ts";
 import type { MemoryRateLimiter } from "../security/rate-limit.ts";
 import type { SurfaceDeps } from "./deps.ts";

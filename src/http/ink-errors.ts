@@ -1,6 +1,6 @@
 import type { DiscoveryQueryOutcome } from "../domain/discovery/answer-discovery-query.ts";
 import type { ListingReason } from "../domain/discovery/receive-listing.ts";
-import type { CardQueryResult } from "../domain/identity/query-card.ts";
+import type { CardQueryResult } from "../domain/agent-card/query-agent-card.ts";
 import type { ReceiveReason } from "../domain/inbox/receive-intent.ts";
 
 /** Every reason an INK endpoint can answer: the edge's, the authentication's and each verb's. */

@@ -1,5 +1,5 @@
 import type { Logger, With } from "../domain/context.ts";
-import { recomputeRelationshipsPage, refreshRelationships } from "../domain/relationships/recompute.ts";
+import { recomputeRelationshipsPage, refreshRelationships } from "../domain/relationships/refresh-relationships.ts";
 import { runRules } from "../domain/rules/run-rules.ts";
 
 export interface AssistantJob {

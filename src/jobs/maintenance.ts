@@ -1,5 +1,5 @@
 import type { Ctx, Logger } from "../domain/context.ts";
-import { pruneNonces, pruneStrangerPeerCards } from "../domain/federation/prune.ts";
+import { pruneNonces, pruneStrangerPeerCards } from "../domain/peers/prune-nonces.ts";
 import { pruneSignInState } from "../domain/owner/prune-sign-in-state.ts";
 
 /**

@@ -1,5 +1,5 @@
 import type { Logger, With } from "../domain/context.ts";
-import { deliverOne, listDueDeliveries, nextDeliveryAt } from "../domain/outbox/deliver.ts";
+import { deliverOne, listDueDeliveries, nextDeliveryAt } from "../domain/outbox/deliver-one.ts";
 import { startKeyedDrain, type KeyedDrain } from "./keyed-drain.ts";
 
 export type OutboxWorker = KeyedDrain;

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { NodeConfig } from "../config.ts";
 import type { Clock } from "../domain/context.ts";
 import type { Mailer } from "../domain/owner/mailer.ts";
-import type { OidcSignIn, SignInDeps } from "../domain/owner/owner.ts";
+import type { OidcSignIn, SignInDeps } from "../domain/owner/sign-in.ts";
 import { createAtprotoClient } from "../adapters/atproto-oauth.ts";
 import { deriveKey } from "../security/node-secret.ts";
 import { appleClientSecret, createOidcClient } from "../adapters/oidc.ts";

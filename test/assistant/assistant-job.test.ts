@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { connections, conversations, events, messageLabels, messages, ruleRuns } from "../../src/db/schema/index.ts";
-import { readCursor, lastEventSeq } from "../../src/domain/events/cursor.ts";
-import { MIN_RESCORE_MS, refreshRelationships } from "../../src/domain/relationships/recompute.ts";
+import { readCursor, lastEventSeq } from "../../src/domain/internal/events.ts";
+import { MIN_RESCORE_MS, refreshRelationships } from "../../src/domain/relationships/refresh-relationships.ts";
 import { runRules } from "../../src/domain/rules/run-rules.ts";
 import { startAssistantJob } from "../../src/jobs/assistant.ts";
 import { bootTestApp, type TestNode } from "../helpers/boot.ts";

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { parseLinkedInCsv } from "../../src/domain/contacts/linkedin-csv.ts";
+import { parseLinkedInCsv } from "../../src/domain/contacts/internal/linkedin-csv.ts";
 import { bootTestApp, type TestNode } from "../helpers/boot.ts";
 import { asOwner } from "../helpers/owner.ts";
 import { json } from "../helpers/process.ts";

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { MAX_OAUTH_STATES } from "../../src/domain/owner/owner.ts";
+import { MAX_OAUTH_STATES } from "../../src/domain/owner/sign-in.ts";
 import { startMaintenance } from "../../src/jobs/maintenance.ts";
 import { s256Challenge } from "../../src/security/pkce.ts";
 import { bootTestApp, TEST_REMOTE_HEADER, type TestNode } from "../helpers/boot.ts";

@@ -4,12 +4,12 @@ import { transaction, type Tx } from "../../db/client.ts";
 import { connections, messages, pendingActions } from "../../db/schema/index.ts";
 import type { Ctx, With } from "../context.ts";
 import { conflict, DomainError, notFound } from "../errors.ts";
-import { answerConnectionRequest } from "../connections/answer-request.ts";
+import { answerConnectionRequest } from "../connections/answer-connection-request.ts";
 import { requireReplyRoute } from "../connections/reply-route.ts";
-import { recordEvent } from "../messages/store.ts";
-import { enqueueOutbound, queueDelivery } from "../outbox/enqueue.ts";
+import { recordEvent } from "../internal/message-rows.ts";
+import { enqueueOutbound, queueDelivery } from "../messages/enqueue-outbound.ts";
 import { getPendingAction } from "./list-pending.ts";
-import type { PendingActionView } from "../messages/views.ts";
+import type { PendingActionView } from "../messages/message-view.ts";
 import { requireOwner } from "../internal/actors.ts";
 
 export const DecidePendingInput = v.object({

@@ -3,9 +3,9 @@ import * as v from "valibot";
 import { messages, pendingActions } from "../../db/schema/index.ts";
 import type { With } from "../context.ts";
 import { notFound } from "../errors.ts";
-import { ownIdentity } from "../identity/own-identity.ts";
-import { messageView, pendingActionView, type PendingActionView } from "../messages/views.ts";
-import { DEFAULT_LIMIT, decodeCursor, PageQuery, pageOf, type Page } from "../pagination.ts";
+import { ownIdentity } from "../agent/own-identity.ts";
+import { messageView, pendingActionView, type PendingActionView } from "../messages/message-view.ts";
+import { DEFAULT_LIMIT, decodeCursor, PageQuery, pageOf, type Page } from "../internal/pagination.ts";
 import { requireOwner } from "../internal/actors.ts";
 
 export const PendingQuery = v.object({

@@ -3,11 +3,11 @@ import { connections } from "../../db/schema/index.ts";
 import { validateIntentPayload } from "../../ink/index.ts";
 import type { With } from "../context.ts";
 import { DomainError, invalidInput, notFound } from "../errors.ts";
-import { findAgentRow } from "../identity/agent.ts";
-import { findInboxRow } from "../inbox/get-message.ts";
-import { RESPONSE_OF } from "../messages/response-intents.ts";
-import { builtinDraft, type Draft } from "./builtin.ts";
-import type { BackendInfo } from "./deps.ts";
+import { findAgentRow } from "../agent/find-agent-row.ts";
+import { findInboxRow } from "../inbox/get-inbox-message.ts";
+import { RESPONSE_OF } from "../internal/response-intents.ts";
+import { builtinDraft, type Draft } from "./internal/builtin.ts";
+import type { BackendInfo } from "./internal/backend-info.ts";
 import { requireOwner } from "../internal/actors.ts";
 
 export type DraftResult = { messageId: string; draft: Draft } & BackendInfo;

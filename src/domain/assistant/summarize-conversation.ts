@@ -2,9 +2,9 @@ import { asc, eq } from "drizzle-orm";
 import { connections, conversations, messages } from "../../db/schema/index.ts";
 import type { With } from "../context.ts";
 import { DomainError, notFound } from "../errors.ts";
-import { findAgentRow } from "../identity/agent.ts";
-import { extractiveSummary, type ThreadLine } from "./builtin.ts";
-import type { BackendInfo } from "./deps.ts";
+import { findAgentRow } from "../agent/find-agent-row.ts";
+import { extractiveSummary, type ThreadLine } from "./internal/builtin.ts";
+import type { BackendInfo } from "./internal/backend-info.ts";
 import { requireOwner } from "../internal/actors.ts";
 
 export type SummaryResult = { conversationId: string; messageCount: number; summary: string } & BackendInfo;

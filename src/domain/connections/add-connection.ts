@@ -5,11 +5,11 @@ import { connections } from "../../db/schema/index.ts";
 import { normalizePrincipal, ProfileSnapshot as InkProfileSnapshot } from "../../ink/index.ts";
 import type { With } from "../context.ts";
 import { conflict, invalidInput } from "../errors.ts";
-import { connectionView, type ConnectionView } from "../messages/views.ts";
+import { connectionView, type ConnectionView } from "../messages/message-view.ts";
 import { sendIntent, type SendResult } from "../outbox/send-intent.ts";
-import { agentIdFromCardUrl, cardUrlFor } from "../peers/card-url.ts";
-import { ownProfileSnapshot } from "../profile/own-snapshot.ts";
-import { answerConnectionRequest } from "./answer-request.ts";
+import { agentIdFromCardUrl, cardUrlFor } from "../peers/card-url-for.ts";
+import { ownProfileSnapshot } from "../profile/own-profile-snapshot.ts";
+import { answerConnectionRequest } from "./answer-connection-request.ts";
 import { replyRoute } from "./reply-route.ts";
 import { requireOwner } from "../internal/actors.ts";
 

@@ -3,8 +3,8 @@ import * as v from "valibot";
 import { CONNECTION_STATUSES, connections, DUNBAR_LAYERS, HEALTH_BANDS } from "../../db/schema/index.ts";
 import type { Ctx } from "../context.ts";
 import { notFound } from "../errors.ts";
-import { connectionView, type ConnectionView } from "../messages/views.ts";
-import { DEFAULT_LIMIT, decodeCursor, PageQuery, pageOf, type Page } from "../pagination.ts";
+import { connectionView, type ConnectionView } from "../messages/message-view.ts";
+import { DEFAULT_LIMIT, decodeCursor, PageQuery, pageOf, type Page } from "../internal/pagination.ts";
 import { requireOwner } from "../internal/actors.ts";
 
 export const ConnectionQuery = v.object({

@@ -4,12 +4,12 @@ import { transaction, type Tx } from "../../db/client.ts";
 import { connections, messages, outbox, pendingActions } from "../../db/schema/index.ts";
 import type { Ctx, With } from "../context.ts";
 import { conflict, DomainError, notFound } from "../errors.ts";
-import { connectionView, type ConnectionView } from "../messages/views.ts";
-import { recordEvent } from "../messages/store.ts";
+import { connectionView, type ConnectionView } from "../messages/message-view.ts";
+import { recordEvent } from "../internal/message-rows.ts";
 import { savePeerCard, type PeerCardUpdate } from "../peers/peer-cards.ts";
-import { recomputeRelationship } from "../relationships/recompute.ts";
+import { recomputeRelationship } from "../relationships/refresh-relationships.ts";
 import { DUNBAR_LAYERS } from "../relationships/names.ts";
-import { answerConnectionRequest } from "./answer-request.ts";
+import { answerConnectionRequest } from "./answer-connection-request.ts";
 import { replyRoute } from "./reply-route.ts";
 import { requireOwner } from "../internal/actors.ts";
 

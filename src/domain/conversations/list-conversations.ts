@@ -3,9 +3,9 @@ import * as v from "valibot";
 import { connections, conversations, messages, outbox } from "../../db/schema/index.ts";
 import type { Ctx, With } from "../context.ts";
 import { notFound } from "../errors.ts";
-import { ownIdentity } from "../identity/own-identity.ts";
-import { messageView, type MessageView } from "../messages/views.ts";
-import { DEFAULT_LIMIT, decodeCursor, PageQuery, pageOf, type Page } from "../pagination.ts";
+import { ownIdentity } from "../agent/own-identity.ts";
+import { messageView, type MessageView } from "../messages/message-view.ts";
+import { DEFAULT_LIMIT, decodeCursor, PageQuery, pageOf, type Page } from "../internal/pagination.ts";
 import { requireOwner } from "../internal/actors.ts";
 
 export const ConversationQuery = v.object({ ...PageQuery.entries });

@@ -5,9 +5,9 @@ import { requireAgent } from "../internal/actors.ts";
 import { savePeerCard, type PeerCardUpdate } from "../peers/peer-cards.ts";
 import type { PeerRefusalReason } from "../peers/peer-requests.ts";
 import { recordNonce } from "../peers/record-nonce.ts";
-import { columnPhrase } from "./fts-query.ts";
-import { discoveryResult, facetNeedle, type DiscoveryResult } from "./listings.ts";
-import { matchListings } from "./match-listings.ts";
+import { columnPhrase } from "./internal/fts-query.ts";
+import { discoveryResult, facetNeedle, type DiscoveryResult } from "./internal/listings.ts";
+import { matchListings } from "./internal/match-listings.ts";
 
 export const MAX_QUERY_BYTES = 65_536;
 const DEFAULT_LIMIT = 20;

@@ -2,9 +2,9 @@ import { inArray } from "drizzle-orm";
 import { directoryPushes } from "../../db/schema/index.ts";
 import type { With } from "../context.ts";
 import { DomainError, noAgentYet } from "../errors.ts";
-import { agentIdOf, findAgentRow } from "../identity/agent.ts";
-import { discoveryResult, profileOf, type DiscoveryResult } from "./listings.ts";
-import { discoveryDescriptor, findOwnListing, type DiscoveryDescriptor } from "./own-publication.ts";
+import { agentIdOf, findAgentRow } from "../agent/find-agent-row.ts";
+import { discoveryResult, profileOf, type DiscoveryResult } from "./internal/listings.ts";
+import { discoveryDescriptor, findOwnListing, type DiscoveryDescriptor } from "./internal/own-publication.ts";
 import { requireOwner } from "../internal/actors.ts";
 
 export interface DirectoryPushState {

@@ -3,8 +3,8 @@ import * as v from "valibot";
 import { directoryListings } from "../../db/schema/index.ts";
 import type { Ctx } from "../context.ts";
 import { DomainError } from "../errors.ts";
-import { decodeCursor, DEFAULT_LIMIT, pageOf, PageQuery, type Page } from "../pagination.ts";
-import { discoveryResult, type DiscoveryResult } from "./listings.ts";
+import { decodeCursor, DEFAULT_LIMIT, pageOf, PageQuery, type Page } from "../internal/pagination.ts";
+import { discoveryResult, type DiscoveryResult } from "./internal/listings.ts";
 import { requireOwner } from "../internal/actors.ts";
 
 export const ListingsQuery = v.object({

@@ -2,14 +2,14 @@ import * as v from "valibot";
 import { transaction } from "../../db/client.ts";
 import type { With } from "../context.ts";
 import { DomainError } from "../errors.ts";
-import { ownIdentity } from "../identity/own-identity.ts";
-import { cardVisibilityOf } from "../identity/agent.ts";
+import { ownIdentity } from "../agent/own-identity.ts";
+import { cardVisibilityOf } from "../agent/find-agent-row.ts";
 import { noAgentYet } from "../errors.ts";
-import { ownProfileSnapshot } from "../profile/own-snapshot.ts";
+import { ownProfileSnapshot } from "../profile/own-profile-snapshot.ts";
 import { getPublication, type PublicationState } from "./get-publication.ts";
-import { profileOf, saveListing } from "./listings.ts";
-import { findOwnListing, ownPrincipal, selfProfile } from "./own-publication.ts";
-import { queueDirectoryPushes } from "./queue-directory-pushes.ts";
+import { profileOf, saveListing } from "./internal/listings.ts";
+import { findOwnListing, ownPrincipal, selfProfile } from "./internal/own-publication.ts";
+import { queueDirectoryPushes } from "./internal/queue-directory-pushes.ts";
 import { requireOwner } from "../internal/actors.ts";
 
 const words = (max: number, count: number, name: string) =>

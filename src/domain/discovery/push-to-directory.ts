@@ -3,9 +3,9 @@ import { transaction } from "../../db/client.ts";
 import { directoryPushes } from "../../db/schema/index.ts";
 import { formatTimestamp, messageType, signTransport } from "../../ink/index.ts";
 import type { Ctx, With } from "../context.ts";
-import { activeSigningKey, ownIdentity } from "../identity/own-identity.ts";
-import { backoff, MAX_ATTEMPTS, parseRetryAfter } from "../outbox/deliver.ts";
-import { agentIdFromCardUrl, cardUrlFor } from "../peers/card-url.ts";
+import { activeSigningKey, ownIdentity } from "../agent/own-identity.ts";
+import { backoff, MAX_ATTEMPTS, parseRetryAfter } from "../outbox/deliver-one.ts";
+import { agentIdFromCardUrl, cardUrlFor } from "../peers/card-url-for.ts";
 import { fetchPeerCard } from "../peers/fetch-peer-card.ts";
 
 export type PushRow = typeof directoryPushes.$inferSelect;

@@ -4,8 +4,8 @@ import type { With } from "../context.ts";
 import { requireAgent } from "../internal/actors.ts";
 import type { ListingRequest, PeerRefusalReason } from "../peers/peer-requests.ts";
 import { recordNonce } from "../peers/record-nonce.ts";
-import { listingProfileFromCard, optedIn } from "./card-listing.ts";
-import { endListing, findListing, saveListing } from "./listings.ts";
+import { listingProfileFromCard, optedIn } from "./internal/card-listing.ts";
+import { endListing, findListing, saveListing } from "./internal/listings.ts";
 
 const PER_REQUESTER = { limit: 10, windowMs: 60_000 };
 

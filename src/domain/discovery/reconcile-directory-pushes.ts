@@ -2,9 +2,9 @@ import { inArray } from "drizzle-orm";
 import { transaction } from "../../db/client.ts";
 import { directoryPushes } from "../../db/schema/index.ts";
 import type { With } from "../context.ts";
-import { findAgentRow } from "../identity/agent.ts";
-import { findOwnListing } from "./own-publication.ts";
-import { queueDirectoryPushes } from "./queue-directory-pushes.ts";
+import { findAgentRow } from "../agent/find-agent-row.ts";
+import { findOwnListing } from "./internal/own-publication.ts";
+import { queueDirectoryPushes } from "./internal/queue-directory-pushes.ts";
 
 /**
  * At start: a directory added to KITH_DIRECTORIES after the owner published (or unpublished) gets

@@ -1,10 +1,10 @@
 import { transaction } from "../../db/client.ts";
 import type { With } from "../context.ts";
-import { ownIdentity } from "../identity/own-identity.ts";
-import { ownProfileSnapshot } from "../profile/own-snapshot.ts";
-import { profileOf, saveListing } from "./listings.ts";
-import { findOwnListing, ownPrincipal, selfProfile } from "./own-publication.ts";
-import { queueDirectoryPushes } from "./queue-directory-pushes.ts";
+import { ownIdentity } from "../agent/own-identity.ts";
+import { ownProfileSnapshot } from "../profile/own-profile-snapshot.ts";
+import { profileOf, saveListing } from "./internal/listings.ts";
+import { findOwnListing, ownPrincipal, selfProfile } from "./internal/own-publication.ts";
+import { queueDirectoryPushes } from "./internal/queue-directory-pushes.ts";
 
 /**
  * Keeps the node's own listing in step with the agent and its `public` profile snapshot while

@@ -3,8 +3,8 @@ import { transaction } from "../../db/client.ts";
 import { directoryListings } from "../../db/schema/index.ts";
 import type { With } from "../context.ts";
 import { fetchPeerCard } from "../peers/fetch-peer-card.ts";
-import { listingProfileFromCard, optedIn } from "./card-listing.ts";
-import { endListing, saveListing, type ListingRow } from "./listings.ts";
+import { listingProfileFromCard, optedIn } from "./internal/card-listing.ts";
+import { endListing, saveListing, type ListingRow } from "./internal/listings.ts";
 
 /** A listing whose card cannot be reached this many times in a row is dropped. */
 export const MAX_NETWORK_FAILURES = 3;

@@ -1,11 +1,11 @@
 import { transaction } from "../../db/client.ts";
 import type { With } from "../context.ts";
 import { DomainError, noAgentYet } from "../errors.ts";
-import { findAgentRow } from "../identity/agent.ts";
+import { findAgentRow } from "../agent/find-agent-row.ts";
 import { getPublication, type PublicationState } from "./get-publication.ts";
-import { endListing } from "./listings.ts";
-import { findOwnListing } from "./own-publication.ts";
-import { queueDirectoryPushes } from "./queue-directory-pushes.ts";
+import { endListing } from "./internal/listings.ts";
+import { findOwnListing } from "./internal/own-publication.ts";
+import { queueDirectoryPushes } from "./internal/queue-directory-pushes.ts";
 import { requireOwner } from "../internal/actors.ts";
 
 /**

@@ -4,8 +4,8 @@ import { agentKeys, agents } from "../../db/schema/index.ts";
 import { generateAgentKey, newKeyId, type AgentKey, type KeyRole } from "../../security/agent-keys.ts";
 import type { With } from "../context.ts";
 import { conflict, DomainError, invalidInput } from "../errors.ts";
-import { findAgentRow, type AgentRow } from "./agent.ts";
-import { handleProblem, normalizeHandle } from "./handle.ts";
+import { findAgentRow, type AgentRow } from "../agent/find-agent-row.ts";
+import { handleProblem, normalizeHandle } from "./internal/handles.ts";
 import { requireOwner } from "../internal/actors.ts";
 
 export const CreateAgentInput = v.object({

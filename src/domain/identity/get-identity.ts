@@ -1,7 +1,7 @@
 import type { With } from "../context.ts";
 import { DomainError, noAgentYet } from "../errors.ts";
-import { getAgentCard } from "./agent-card.ts";
-import { findAgentRow, type AgentRow } from "./agent.ts";
+import { getAgentCard } from "../agent-card/get-agent-card.ts";
+import { findAgentRow, type AgentRow } from "../agent/find-agent-row.ts";
 import { requireOwner } from "../internal/actors.ts";
 
 /** What the owner sees of the agent's identity: its ids, its names, its card and current keys. */

@@ -2,8 +2,8 @@ import { and, asc, eq } from "drizzle-orm";
 import { directoryListings } from "../../db/schema/index.ts";
 import type { With } from "../context.ts";
 import { notFound } from "../errors.ts";
-import { agentIdOf, cardVisibilityOf, findAgentRow } from "./agent.ts";
-import { normalizeHandle, RESERVED_PATHS } from "./handle.ts";
+import { agentIdOf, cardVisibilityOf, findAgentRow } from "../agent/find-agent-row.ts";
+import { normalizeHandle, RESERVED_PATHS } from "./internal/handles.ts";
 
 export interface HandleResolution {
   found: boolean;

@@ -5,10 +5,10 @@ import type { RotationLinkKey } from "../../ink/index.ts";
 import { generateAgentKey, newKeyId, type AgentKey, type KeyRole } from "../../security/agent-keys.ts";
 import type { Ctx, With } from "../context.ts";
 import { conflict, DomainError, notFound } from "../errors.ts";
-import { enqueueOutbound } from "../outbox/enqueue.ts";
-import { findAgentRow } from "./agent.ts";
+import { enqueueOutbound } from "../messages/enqueue-outbound.ts";
+import { findAgentRow } from "../agent/find-agent-row.ts";
 import { keyRow } from "./create-agent.ts";
-import { planKeySetChange, publishKeySetChange } from "./rotation-links.ts";
+import { planKeySetChange, publishKeySetChange } from "./internal/rotation-links.ts";
 import { requireOwner } from "../internal/actors.ts";
 
 /** A revocation notice older than this is not worth delivering: the peer's card cache has expired by then. */

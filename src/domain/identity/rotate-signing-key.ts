@@ -5,9 +5,9 @@ import type { RotationLinkKey } from "../../ink/index.ts";
 import { generateAgentKey, newKeyId, type AgentKey, type KeyRole } from "../../security/agent-keys.ts";
 import type { With } from "../context.ts";
 import { DomainError, notFound } from "../errors.ts";
-import { findAgentRow } from "./agent.ts";
+import { findAgentRow } from "../agent/find-agent-row.ts";
 import { keyRow } from "./create-agent.ts";
-import { planKeySetChange, publishKeySetChange } from "./rotation-links.ts";
+import { planKeySetChange, publishKeySetChange } from "./internal/rotation-links.ts";
 import { requireOwner } from "../internal/actors.ts";
 
 export interface RotationResult {

@@ -1,7 +1,7 @@
 import { agentKeys } from "../../db/schema/index.ts";
 import type { With } from "../context.ts";
 import { conflict } from "../errors.ts";
-import { findAgentRow } from "./agent.ts";
+import { findAgentRow } from "../agent/find-agent-row.ts";
 
 /**
  * Refuses a key file that does not hold this agent's keys: one copied from another node (or a

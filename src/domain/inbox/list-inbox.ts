@@ -4,10 +4,10 @@ import { messageLabels, messages } from "../../db/schema/index.ts";
 import { normalizePrincipal, parseTimestamp } from "../../ink/index.ts";
 import type { With } from "../context.ts";
 import { invalidInput } from "../errors.ts";
-import { ownIdentity } from "../identity/own-identity.ts";
-import { labelsOf } from "../messages/labels.ts";
-import { messageView, type MessageView } from "../messages/views.ts";
-import { DEFAULT_LIMIT, decodeCursor, PageQuery, pageOf, type Page } from "../pagination.ts";
+import { ownIdentity } from "../agent/own-identity.ts";
+import { labelsOf } from "./internal/labels-of.ts";
+import { messageView, type MessageView } from "../messages/message-view.ts";
+import { DEFAULT_LIMIT, decodeCursor, PageQuery, pageOf, type Page } from "../internal/pagination.ts";
 import { requireOwner } from "../internal/actors.ts";
 
 const INBOX_STATUS = v.picklist(["unread", "read", "pending", "responded", "rejected", "expired"], "status: one of unread, read, pending, responded, rejected, expired");

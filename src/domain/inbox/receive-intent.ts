@@ -4,16 +4,16 @@ import { ingestStatements } from "../../db/ingest-statements.ts";
 import { messages } from "../../db/schema/index.ts";
 import { agentIdPublicKey, parseTimestamp } from "../../ink/index.ts";
 import type { Ctx, With } from "../context.ts";
-import { cachedOwnIdentity } from "../identity/own-identity.ts";
+import { cachedOwnIdentity } from "../agent/own-identity.ts";
 import { requireAgent } from "../internal/actors.ts";
-import { isResponseIntent, requestOf } from "../messages/response-intents.ts";
+import { isResponseIntent, requestOf } from "../internal/response-intents.ts";
 import { learnHintedCard } from "../peers/learn-hinted-card.ts";
 import { savePeerCard, type PeerCardUpdate } from "../peers/peer-cards.ts";
 import type { PeerRefusalReason, PeerRequests } from "../peers/peer-requests.ts";
 import { recordNonce } from "../peers/record-nonce.ts";
-import { checkForeignSender, type ForeignSenderDecision } from "../policy/foreign-sender.ts";
+import { checkForeignSender, type ForeignSenderDecision } from "../policy/check-foreign-sender.ts";
 import { policyFromRow, type OwnerPolicy } from "../policy/get-policy.ts";
-import { storeInbound, type StoreContext, type StoredMessage } from "./store-inbound.ts";
+import { storeInbound, type StoreContext, type StoredMessage } from "./internal/store-inbound.ts";
 
 export interface ReceiveInput {
   /** The intent as authenticated at the edge (peers/authenticate-peer.ts). */

@@ -4,11 +4,11 @@ import { transaction, type Db, type Tx } from "../../db/client.ts";
 import { connections, messages, pendingActions } from "../../db/schema/index.ts";
 import type { With } from "../context.ts";
 import { conflict, invalidInput, notFound } from "../errors.ts";
-import { answerConnectionRequest } from "../connections/answer-request.ts";
+import { answerConnectionRequest } from "../connections/answer-connection-request.ts";
 import { replyRoute } from "../connections/reply-route.ts";
-import { RESPONSE_OF } from "../messages/response-intents.ts";
+import { RESPONSE_OF } from "../internal/response-intents.ts";
 import { checkIntent, sendIntent, type SendResult } from "../outbox/send-intent.ts";
-import { findInboxRow } from "./get-message.ts";
+import { findInboxRow } from "./get-inbox-message.ts";
 import { requireOwner } from "../internal/actors.ts";
 
 export const RespondInput = v.object({

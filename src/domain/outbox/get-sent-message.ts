@@ -2,8 +2,8 @@ import { and, eq, or } from "drizzle-orm";
 import { messages, outbox } from "../../db/schema/index.ts";
 import type { With } from "../context.ts";
 import { notFound } from "../errors.ts";
-import { ownIdentity } from "../identity/own-identity.ts";
-import { messageView, type MessageView } from "../messages/views.ts";
+import { ownIdentity } from "../agent/own-identity.ts";
+import { messageView, type MessageView } from "../messages/message-view.ts";
 import { requireOwner } from "../internal/actors.ts";
 
 /** An intent the owner sent, by envelope id (or `msg_…`), with its delivery state. */

@@ -5,10 +5,10 @@ import { connections } from "../../db/schema/index.ts";
 import { isConfidentialIntent, isRegisteredIntent, normalizePrincipal, parseTimestamp, recipientEncryptionKey, validateIntentPayload } from "../../ink/index.ts";
 import type { Ctx, With } from "../context.ts";
 import { DomainError, invalidInput } from "../errors.ts";
-import { ownIdentity } from "../identity/own-identity.ts";
+import { ownIdentity } from "../agent/own-identity.ts";
 import { savePeerCard } from "../peers/peer-cards.ts";
 import { resolveRecipient, type Recipient } from "../peers/resolve-recipient.ts";
-import { enqueueOutbound, type OutboundDraft } from "./enqueue.ts";
+import { enqueueOutbound, type OutboundDraft } from "../messages/enqueue-outbound.ts";
 import { requireOwner } from "../internal/actors.ts";
 
 export const SendIntentInput = v.object({

@@ -7,9 +7,9 @@ import { OutboundError, SignInRejected } from "../../security/outbound-errors.ts
 import { verifierMatches } from "../../security/pkce.ts";
 import type { Ctx } from "../context.ts";
 import { DomainError, invalidInput, notFound } from "../errors.ts";
-import { findOwnerEmail, type OAuthProviderName, type SignInDeps, type TokenPair } from "./owner.ts";
+import { findOwnerEmail, type OAuthProviderName, type SignInDeps, type TokenPair } from "./sign-in.ts";
 import { providerUnavailable } from "./start-oauth.ts";
-import { startSession } from "./start-session.ts";
+import { startSession } from "./internal/start-session.ts";
 
 export interface FinishOAuthInput {
   provider: OAuthProviderName;

@@ -2,8 +2,8 @@ import { transaction } from "../../db/client.ts";
 import { settings } from "../../db/schema/index.ts";
 import type { Ctx } from "../context.ts";
 import { conflict, DomainError, invalidInput } from "../errors.ts";
-import { prepareCode, storeCode } from "./code-store.ts";
-import { findOwnerEmail, isEmailAddress, normalizeEmail, type SignInDeps } from "./owner.ts";
+import { prepareCode, storeCode } from "./internal/code-store.ts";
+import { findOwnerEmail, isEmailAddress, normalizeEmail, type SignInDeps } from "./sign-in.ts";
 
 /**
  * `kith owner code`: a fresh one-time code for the owner's email, for a self-hoster without mail

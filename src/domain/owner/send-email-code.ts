@@ -3,9 +3,9 @@ import { sha256Base64url } from "../../security/one-time-code.ts";
 import { consumeRateLimit, enforce } from "../rate-limit/consume-rate-limit.ts";
 import type { Ctx } from "../context.ts";
 import { DomainError, invalidInput } from "../errors.ts";
-import { prepareCode, storeCode } from "./code-store.ts";
+import { prepareCode, storeCode } from "./internal/code-store.ts";
 import type { MailMessage } from "./mailer.ts";
-import { CODE_TTL_MS, findOwnerEmail, hashedClient, isEmailAddress, normalizeEmail, type SignInDeps } from "./owner.ts";
+import { CODE_TTL_MS, findOwnerEmail, hashedClient, isEmailAddress, normalizeEmail, type SignInDeps } from "./sign-in.ts";
 
 /** Per address and client, durable (a restart does not reset it): 3 codes an hour, so one client cannot use up... */
 export const SEND_PER_ADDRESS_AND_CLIENT = { limit: 3, windowMs: 60 * 60 * 1000 };

@@ -6,7 +6,7 @@ import { OutboundError } from "../../security/outbound-errors.ts";
 import { newCodeVerifier, randomToken } from "../../security/pkce.ts";
 import type { Ctx } from "../context.ts";
 import { DomainError, invalidInput, notFound } from "../errors.ts";
-import { MAX_OAUTH_STATES, OAUTH_STATE_TTL_MS, type OAuthProviderName, type SignInDeps } from "./owner.ts";
+import { MAX_OAUTH_STATES, OAUTH_STATE_TTL_MS, type OAuthProviderName, type SignInDeps } from "./sign-in.ts";
 
 export interface StartOAuthInput {
   provider: OAuthProviderName;

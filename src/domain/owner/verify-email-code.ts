@@ -3,9 +3,9 @@ import { normalizeCode } from "../../security/one-time-code.ts";
 import { consumeRateLimit, enforce } from "../rate-limit/consume-rate-limit.ts";
 import type { Ctx } from "../context.ts";
 import { DomainError, invalidInput } from "../errors.ts";
-import { tryCode } from "./code-store.ts";
-import { findOwnerEmail, hashedClient, normalizeEmail, type SignInDeps, type TokenPair } from "./owner.ts";
-import { startSession } from "./start-session.ts";
+import { tryCode } from "./internal/code-store.ts";
+import { findOwnerEmail, hashedClient, normalizeEmail, type SignInDeps, type TokenPair } from "./sign-in.ts";
+import { startSession } from "./internal/start-session.ts";
 
 export const INVALID_CODE = "the code is wrong, expired or already used";
 /**

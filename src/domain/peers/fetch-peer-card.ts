@@ -17,9 +17,9 @@ import {
 import type { PeerFailureReason, PeerHttp } from "../../adapters/peer-http.ts";
 import { nativeStrictVerifier } from "../../security/ed25519-native.ts";
 import type { Ctx, With } from "../context.ts";
-import { recordEvent } from "../messages/store.ts";
-import { didWebVerificationKeys } from "./did-web.ts";
-import { queryPeerCard } from "./query-peer-card.ts";
+import { recordEvent } from "../internal/message-rows.ts";
+import { didWebVerificationKeys } from "./internal/did-web.ts";
+import { queryPeerCard } from "./internal/query-peer-card.ts";
 import { cardOf, findPeerCard } from "./peer-cards.ts";
 
 export type FetchCardResult =

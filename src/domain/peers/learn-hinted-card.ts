@@ -1,7 +1,7 @@
 import { decodeEd25519PublicKey } from "../../ink/index.ts";
 import type { With } from "../context.ts";
 import { hasSigningSet, type PeerCardUpdate } from "./peer-cards.ts";
-import { strangerFetches } from "./stranger-fetch.ts";
+import { strangerFetches } from "./internal/stranger-fetches.ts";
 
 /**
  * A card the sender pointed to (`Link: <url>; rel="agent-card"`) on a message that authenticated

@@ -1,8 +1,8 @@
 import { normalizePrincipal, type AgentCard } from "../../ink/index.ts";
 import type { With } from "../context.ts";
 import { DomainError, invalidInput } from "../errors.ts";
-import { agentIdFromCardUrl } from "./card-url.ts";
-import { didWebCardUrl } from "./did-web.ts";
+import { agentIdFromCardUrl } from "./card-url-for.ts";
+import { didWebCardUrl } from "./internal/did-web.ts";
 import { fetchPeerCard, type FetchCardResult } from "./fetch-peer-card.ts";
 import { cardOf, findPeerCard, hasSigningSet, STALE_CARD_GRACE_MS, type PeerCardUpdate } from "./peer-cards.ts";
 

@@ -3,7 +3,7 @@ import type { Db, Tx } from "../../db/client.ts";
 import { ownerPolicy } from "../../db/schema/index.ts";
 import type { Ctx } from "../context.ts";
 import { DomainError } from "../errors.ts";
-import { canonicalAgents, canonicalMethod } from "./principals.ts";
+import { canonicalAgents, canonicalMethod } from "./internal/principals.ts";
 import { requireOwner } from "../internal/actors.ts";
 
 export type AutonomyLevel = "none" | "draft_only" | "auto_respond" | "full";

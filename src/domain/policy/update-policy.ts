@@ -3,9 +3,9 @@ import { transaction } from "../../db/client.ts";
 import { ownerPolicy } from "../../db/schema/index.ts";
 import type { Ctx } from "../context.ts";
 import { DomainError } from "../errors.ts";
-import { recordEvent } from "../messages/store.ts";
+import { recordEvent } from "../internal/message-rows.ts";
 import { DEFAULT_POLICY, getPolicy, policyView, type PolicyView } from "./get-policy.ts";
-import { canonicalAgent, canonicalAgents, canonicalMethod } from "./principals.ts";
+import { canonicalAgent, canonicalAgents, canonicalMethod } from "./internal/principals.ts";
 import { requireOwner } from "../internal/actors.ts";
 
 const LIST_MAX = 200;

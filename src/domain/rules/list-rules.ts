@@ -3,7 +3,7 @@ import * as v from "valibot";
 import { rules } from "../../db/schema/index.ts";
 import type { Ctx } from "../context.ts";
 import { notFound } from "../errors.ts";
-import { DEFAULT_LIMIT, decodeCursor, PageQuery, pageOf, type Page } from "../pagination.ts";
+import { DEFAULT_LIMIT, decodeCursor, PageQuery, pageOf, type Page } from "../internal/pagination.ts";
 import { ruleView, type RuleView } from "./rule-input.ts";
 import { requireOwner } from "../internal/actors.ts";
 

@@ -2,10 +2,10 @@ import * as v from "valibot";
 import type { rules } from "../../db/schema/index.ts";
 import { isRegisteredIntent, normalizePrincipal, validateIntentPayload } from "../../ink/index.ts";
 import { invalidInput } from "../errors.ts";
-import { RESPONSE_OF } from "../messages/response-intents.ts";
+import { RESPONSE_OF } from "../internal/response-intents.ts";
 import { DUNBAR_LAYERS } from "../relationships/names.ts";
-import type { RuleMatch } from "./match.ts";
-import { unknownPlaceholders } from "./template.ts";
+import type { RuleMatch } from "./internal/match.ts";
+import { unknownPlaceholders } from "./internal/template.ts";
 
 export const MAX_RULES = 200;
 const TEMPLATE_MAX_BYTES = 10_000;

@@ -3,7 +3,7 @@ import { transaction } from "../../db/client.ts";
 import { rules } from "../../db/schema/index.ts";
 import type { Ctx } from "../context.ts";
 import { DomainError, notFound } from "../errors.ts";
-import { recordEvent } from "../messages/store.ts";
+import { recordEvent } from "../internal/message-rows.ts";
 import { checkRule, ruleView, type RuleAction, type RuleView, type StoredMatch, type UpdateRuleInput } from "./rule-input.ts";
 import { requireOwner } from "../internal/actors.ts";
 

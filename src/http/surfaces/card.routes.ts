@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import * as v from "valibot";
-import type { AgentCard } from "../../domain/identity/agent-card.ts";
-import { getSignedAgentCard } from "../../domain/identity/sign-own-card.ts";
+import type { AgentCard } from "../../domain/agent-card/get-agent-card.ts";
+import { getSignedAgentCard } from "../../domain/agent-card/get-signed-agent-card.ts";
 import { notFound } from "../../domain/errors.ts";
 import type { SurfaceDeps } from "../deps.ts";
 import { PUBLIC } from "../deps.ts";

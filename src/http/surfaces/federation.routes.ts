@@ -5,7 +5,7 @@ import { addConnection, AddConnectionInput } from "../../domain/connections/add-
 import { ConnectionQuery, getConnection, listConnections } from "../../domain/connections/list-connections.ts";
 import { updateConnection, UpdateConnectionInput } from "../../domain/connections/update-connection.ts";
 import { ConversationQuery, getConversation, listConversations } from "../../domain/conversations/list-conversations.ts";
-import { getInboxMessage } from "../../domain/inbox/get-message.ts";
+import { getInboxMessage } from "../../domain/inbox/get-inbox-message.ts";
 import { InboxQuery, InboxSearchQuery, listInbox } from "../../domain/inbox/list-inbox.ts";
 import { respondToMessage, RespondInput } from "../../domain/inbox/respond-to-message.ts";
 import { getSentMessage } from "../../domain/outbox/get-sent-message.ts";

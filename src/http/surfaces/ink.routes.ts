@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import * as v from "valibot";
-import { queryAgentCard } from "../../domain/identity/query-card.ts";
+import { queryAgentCard } from "../../domain/agent-card/query-agent-card.ts";
 import { receiveIntent, type ReceiveOutcome } from "../../domain/inbox/receive-intent.ts";
 import type { SurfaceDeps } from "../deps.ts";
 import { InkRefusal } from "../ink-errors.ts";

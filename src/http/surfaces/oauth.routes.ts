@@ -2,7 +2,7 @@ import { Elysia } from "elysia";
 import * as v from "valibot";
 import { notFound } from "../../domain/errors.ts";
 import { finishOAuth } from "../../domain/owner/finish-oauth.ts";
-import type { SignInDeps } from "../../domain/owner/owner.ts";
+import type { SignInDeps } from "../../domain/owner/sign-in.ts";
 import { startOAuth } from "../../domain/owner/start-oauth.ts";
 import { CODE_CHALLENGE_PATTERN, CODE_VERIFIER_PATTERN } from "../../security/pkce.ts";
 import type { SurfaceDeps } from "../deps.ts";

@@ -3,7 +3,7 @@ import * as v from "valibot";
 import { CreateAgentInput } from "../../domain/identity/create-agent.ts";
 import { createAgentForOwner } from "../../domain/identity/create-agent-for-owner.ts";
 import { getIdentity } from "../../domain/identity/get-identity.ts";
-import { CardVisibilityInput, setCardVisibility } from "../../domain/identity/set-card-visibility.ts";
+import { CardVisibilityInput, setCardVisibility } from "../../domain/agent-card/set-card-visibility.ts";
 import type { OwnerTokens } from "../../security/owner-token.ts";
 import type { SurfaceDeps } from "../deps.ts";
 import { OWNER_SECURITY, ownerAuth } from "../plugins/owner-auth.ts";

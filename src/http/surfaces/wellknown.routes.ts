@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import * as v from "valibot";
 import { checkHealth } from "../../domain/node/check-health.ts";
-import { getAgentCard } from "../../domain/identity/agent-card.ts";
+import { getAgentCard } from "../../domain/agent-card/get-agent-card.ts";
 import type { SurfaceDeps } from "../deps.ts";
 import { PUBLIC } from "../deps.ts";
 

@@ -1,9 +1,9 @@
 import { checkFreshness, isKeyUsableAt, normalizePrincipal, parseDiscoveryQuery, parseTimestamp, verifyDiscoveryQuery, type DiscoveryQueryResult, type SenderKeys } from "../../../ink/index.ts";
 import { nativeStrictVerifier } from "../../../security/ed25519-native.ts";
 import type { With } from "../../context.ts";
-import { ownIdentity } from "../../identity/own-identity.ts";
+import { ownIdentity } from "../../agent/own-identity.ts";
 import type { SignedPeerRequest } from "../peer-requests.ts";
-import { resolveInboundSenderKeys } from "../resolve-sender-keys.ts";
+import { resolveInboundSenderKeys } from "./resolve-inbound-sender-keys.ts";
 import type { Authenticated } from "./authenticated.ts";
 import { isNonceSeen } from "./nonces.ts";
 

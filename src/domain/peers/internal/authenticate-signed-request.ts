@@ -2,12 +2,12 @@ import * as v from "valibot";
 import { agentIdPublicKey, authenticateSignedRequest, inspectSignedRequest, normalizePrincipal, resolveSenderKeys } from "../../../ink/index.ts";
 import { nativeStrictVerifier } from "../../../security/ed25519-native.ts";
 import type { Ctx, With } from "../../context.ts";
-import { ownIdentity } from "../../identity/own-identity.ts";
-import { agentIdFromCardUrl, cardUrlFor, didWebBase } from "../card-url.ts";
+import { ownIdentity } from "../../agent/own-identity.ts";
+import { agentIdFromCardUrl, cardUrlFor, didWebBase } from "../card-url-for.ts";
 import type { FetchCardResult } from "../fetch-peer-card.ts";
 import { ListingRequest, MAX_LISTING_BYTES, type PeerRefusal, type SignedPeerRequest } from "../peer-requests.ts";
-import { resolveInboundSenderKeys } from "../resolve-sender-keys.ts";
-import { strangerFetches } from "../stranger-fetch.ts";
+import { resolveInboundSenderKeys } from "./resolve-inbound-sender-keys.ts";
+import { strangerFetches } from "./stranger-fetches.ts";
 import type { Authenticated } from "./authenticated.ts";
 import { isNonceSeen } from "./nonces.ts";
 
