@@ -1,10 +1,12 @@
 import type { Db } from "../db/client.ts";
 import type { Clock, Ctx, Ids, Logger } from "../domain/context.ts";
 import type { NodeIdentity } from "../domain/context.ts";
-import { agentIdOf, findAgentRow } from "../domain/agent/find-agent-row.ts";
-import { checkAgentInput, createAgent, type CreateAgentInput } from "../domain/identity/create-agent.ts";
+import { findAgentRow } from "../domain/agent/find-agent-row.ts";
+import { agentIdOf } from "../domain/agent/agent-id-of.ts";
+import { checkAgentInput, type CreateAgentInput } from "../domain/identity/check-agent-input.ts";
+import { createAgent } from "../domain/identity/create-agent.ts";
 import { DomainError } from "../domain/errors.ts";
-import { storeSettings } from "../domain/node/read-stored-settings.ts";
+import { storeSettings } from "../domain/node/store-settings.ts";
 import type { KeyVault } from "../adapters/key-vault.ts";
 import { CliError } from "./command.ts";
 

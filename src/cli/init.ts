@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { closeDatabase } from "../db/client.ts";
 import { systemClock } from "../clock.ts";
-import { agentIdOf } from "../domain/agent/find-agent-row.ts";
+import { agentIdOf } from "../domain/agent/agent-id-of.ts";
 import { createUlidIds } from "../ids.ts";
 import { ConfigError, resolveConfig } from "../config.ts";
 import { createJsonLogger } from "../log.ts";

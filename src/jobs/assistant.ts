@@ -1,5 +1,6 @@
 import type { Logger, With } from "../domain/context.ts";
-import { recomputeRelationshipsPage, refreshRelationships } from "../domain/relationships/refresh-relationships.ts";
+import { recomputeRelationshipsPage } from "../domain/relationships/recompute-relationships-page.ts";
+import { refreshRelationships } from "../domain/relationships/refresh-relationships.ts";
 import { runRules } from "../domain/rules/run-rules.ts";
 
 export interface AssistantJob {

@@ -1,5 +1,7 @@
 import type { Logger, With } from "../domain/context.ts";
-import { listDuePushes, nextPushAt, pushToDirectory } from "../domain/discovery/push-to-directory.ts";
+import { pushToDirectory } from "../domain/discovery/push-to-directory.ts";
+import { nextPushAt } from "../domain/discovery/next-push-at.ts";
+import { listDuePushes } from "../domain/discovery/list-due-pushes.ts";
 import { reconcileDirectoryPushes } from "../domain/discovery/reconcile-directory-pushes.ts";
 import { startKeyedDrain, type KeyedDrain } from "./keyed-drain.ts";
 

@@ -1,5 +1,7 @@
 import type { Logger, With } from "../domain/context.ts";
-import { deliverOne, listDueDeliveries, nextDeliveryAt } from "../domain/outbox/deliver-one.ts";
+import { deliverOne } from "../domain/outbox/deliver-one.ts";
+import { nextDeliveryAt } from "../domain/outbox/next-delivery-at.ts";
+import { listDueDeliveries } from "../domain/outbox/list-due-deliveries.ts";
 import { startKeyedDrain, type KeyedDrain } from "./keyed-drain.ts";
 
 export type OutboxWorker = KeyedDrain;

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { directoryPushes } from "../../src/db/schema/index.ts";
-import { listDuePushes, pushToDirectory } from "../../src/domain/discovery/push-to-directory.ts";
+import { pushToDirectory } from "../../src/domain/discovery/push-to-directory.ts";
+import { listDuePushes } from "../../src/domain/discovery/list-due-pushes.ts";
 import { reconcileDirectoryPushes } from "../../src/domain/discovery/reconcile-directory-pushes.ts";
 import { startDirectoryPusher } from "../../src/jobs/directory-pusher.ts";
 import { verifyTransportSignature, decodeEd25519PublicKey } from "../../src/ink/index.ts";

@@ -10,7 +10,8 @@ import { updateConnection } from "../../src/domain/connections/update-connection
 import { listInbox } from "../../src/domain/inbox/list-inbox.ts";
 import { rotateSigningKey } from "../../src/domain/identity/rotate-signing-key.ts";
 import { sendIntent } from "../../src/domain/outbox/send-intent.ts";
-import { CARD_TTL_MS, findPeerCard } from "../../src/domain/peers/peer-cards.ts";
+import { CARD_TTL_MS } from "../../src/domain/peers/peer-cards.ts";
+import { findPeerCard } from "../../src/domain/peers/find-peer-card.ts";
 import { events } from "../../src/db/schema/index.ts";
 import { normalizePrincipal, verifyAgentCardProof } from "../../src/ink/index.ts";
 import { bootNetworkPair, stopNodes, type NetworkNode } from "../helpers/boot.ts";

@@ -1,4 +1,5 @@
-import { listDuePushes, pushToDirectory, type PushOutcome } from "../../src/domain/discovery/push-to-directory.ts";
+import { pushToDirectory, type PushOutcome } from "../../src/domain/discovery/push-to-directory.ts";
+import { listDuePushes } from "../../src/domain/discovery/list-due-pushes.ts";
 import { formatTimestamp, signTransport } from "../../src/ink/index.ts";
 import type { TestNode } from "./boot.ts";
 import { freshNonce } from "./ink.ts";

@@ -2,10 +2,15 @@ import { asc } from "drizzle-orm";
 import { agentKeys } from "../../db/schema/index.ts";
 import { REGISTERED_INTENTS, type RotationLink } from "../../ink/index.ts";
 import type { NodeIdentity, With } from "../context.ts";
-import { discoveryDescriptor, findOwnListing, type DiscoveryDescriptor } from "../discovery/internal/own-publication.ts";
-import { findProfileSnapshot, ownProfileSnapshot, type ProfileSnapshot } from "../profile/own-profile-snapshot.ts";
-import { agentIdOf, cardVisibilityOf, findAgentRow, inboundPathOf, type AgentRow, type CardVisibility } from "../agent/find-agent-row.ts";
-import { listRotationLinks } from "../identity/internal/rotation-links.ts";
+import { discoveryDescriptor, type DiscoveryDescriptor } from "../discovery/discovery-descriptor.ts";
+import { findOwnListing } from "../discovery/find-own-listing.ts";
+import { ownProfileSnapshot, type ProfileSnapshot } from "../profile/own-profile-snapshot.ts";
+import { findProfileSnapshot } from "../profile/find-profile-snapshot.ts";
+import { findAgentRow, type AgentRow } from "../agent/find-agent-row.ts";
+import { cardVisibilityOf, type CardVisibility } from "../agent/card-visibility-of.ts";
+import { inboundPathOf } from "../agent/inbound-path-of.ts";
+import { agentIdOf } from "../agent/agent-id-of.ts";
+import { listRotationLinks } from "../agent/list-rotation-links.ts";
 
 type KeyRow = typeof agentKeys.$inferSelect;
 
@@ -78,7 +83,7 @@ export function getAgentCard(ctx: With<"node">): AgentCard | null {
  * single-key verifiers keep working after a rotation; the key sets carry every key with its
  * status and window so rotation-aware verifiers apply the authority rule (INK §10).
  */
-export function buildAgentCard(agent: AgentRow, keys: KeyRow[], node: NodeIdentity, profileSnapshot: ProfileSnapshot | null = null): AgentCard {
+function buildAgentCard(agent: AgentRow, keys: KeyRow[], node: NodeIdentity, profileSnapshot: ProfileSnapshot | null = null): AgentCard {
   const agentId = agentIdOf(agent, node.wordmark);
   const signing = keys.filter((k) => k.role === "signing");
   const encryption = keys.filter((k) => k.role === "encryption");

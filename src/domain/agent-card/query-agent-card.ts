@@ -3,12 +3,13 @@ import { transaction } from "../../db/client.ts";
 import { connections } from "../../db/schema/index.ts";
 import type { With } from "../context.ts";
 import { requireAgent } from "../internal/actors.ts";
-import { savePeerCard, type PeerCardUpdate } from "../peers/peer-cards.ts";
+import { type PeerCardUpdate } from "../peers/peer-cards.ts";
+import { savePeerCard } from "../peers/save-peer-card.ts";
 import type { PeerRefusalReason } from "../peers/peer-requests.ts";
 import { recordNonce } from "../peers/record-nonce.ts";
 import { ownProfileSnapshot, type ProfileSnapshot } from "../profile/own-profile-snapshot.ts";
 import { getAgentCard, type AgentCard } from "./get-agent-card.ts";
-import { signOwnCard } from "./get-signed-agent-card.ts";
+import { signOwnCard } from "./internal/sign-own-card.ts";
 
 export type CardQueryResult =
   | { ok: true; card: AgentCard & { profileSnapshot: ProfileSnapshot }; scope: "connected" | "public" }

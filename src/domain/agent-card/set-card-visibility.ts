@@ -2,9 +2,11 @@ import * as v from "valibot";
 import { transaction } from "../../db/client.ts";
 import { settings } from "../../db/schema/index.ts";
 import type { With } from "../context.ts";
-import { conflict, DomainError, noAgentYet } from "../errors.ts";
-import { findOwnListing } from "../discovery/internal/own-publication.ts";
-import { CARD_VISIBILITY_SETTING, cardVisibilityOf, findAgentRow, type CardVisibility } from "../agent/find-agent-row.ts";
+import { DomainError } from "../errors.ts";
+import { conflict, noAgentYet } from "../internal/errors.ts";
+import { findOwnListing } from "../discovery/find-own-listing.ts";
+import { findAgentRow } from "../agent/find-agent-row.ts";
+import { CARD_VISIBILITY_SETTING, cardVisibilityOf, type CardVisibility } from "../agent/card-visibility-of.ts";
 import { requireOwner } from "../internal/actors.ts";
 
 export const CardVisibilityInput = v.strictObject({

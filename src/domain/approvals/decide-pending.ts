@@ -3,13 +3,15 @@ import * as v from "valibot";
 import { transaction, type Tx } from "../../db/client.ts";
 import { connections, messages, pendingActions } from "../../db/schema/index.ts";
 import type { Ctx, With } from "../context.ts";
-import { conflict, DomainError, notFound } from "../errors.ts";
+import { DomainError } from "../errors.ts";
+import { conflict, notFound } from "../internal/errors.ts";
 import { answerConnectionRequest } from "../connections/answer-connection-request.ts";
-import { requireReplyRoute } from "../connections/reply-route.ts";
-import { recordEvent } from "../internal/message-rows.ts";
-import { enqueueOutbound, queueDelivery } from "../messages/enqueue-outbound.ts";
-import { getPendingAction } from "./list-pending.ts";
-import type { PendingActionView } from "../messages/message-view.ts";
+import { requireReplyRoute } from "../connections/require-reply-route.ts";
+import { recordEvent } from "../internal/events.ts";
+import { enqueueOutbound } from "../messages/enqueue-outbound.ts";
+import { queueDelivery } from "../messages/queue-delivery.ts";
+import { getPendingAction } from "./get-pending-action.ts";
+import type { PendingActionView } from "./internal/pending-action-view.ts";
 import { requireOwner } from "../internal/actors.ts";
 
 export const DecidePendingInput = v.object({

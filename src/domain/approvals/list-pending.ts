@@ -2,9 +2,9 @@ import { and, desc, eq, inArray, lt, or, type SQL } from "drizzle-orm";
 import * as v from "valibot";
 import { messages, pendingActions } from "../../db/schema/index.ts";
 import type { With } from "../context.ts";
-import { notFound } from "../errors.ts";
 import { ownIdentity } from "../agent/own-identity.ts";
-import { messageView, pendingActionView, type PendingActionView } from "../messages/message-view.ts";
+import { messageView } from "../messages/message-view.ts";
+import { pendingActionView, type PendingActionView } from "./internal/pending-action-view.ts";
 import { DEFAULT_LIMIT, decodeCursor, PageQuery, pageOf, type Page } from "../internal/pagination.ts";
 import { requireOwner } from "../internal/actors.ts";
 
@@ -33,10 +33,3 @@ export function listPending(ctx: With<"node">, query: PendingQuery): Page<Pendin
   });
 }
 
-export function getPendingAction(ctx: With<"node">, id: string): PendingActionView {
-  requireOwner(ctx, "sees pending actions");
-  const row = ctx.db.select().from(pendingActions).where(eq(pendingActions.id, id)).get();
-  if (!row) throw notFound("pending action");
-  const m = row.messageId ? ctx.db.select().from(messages).where(eq(messages.id, row.messageId)).get() : undefined;
-  return pendingActionView(row, m ? messageView(m, ownIdentity(ctx.db, ctx.node)?.agentId ?? null) : null);
-}

@@ -1,5 +1,6 @@
 import type { With } from "../context.ts";
-import { DomainError, invalidInput } from "../errors.ts";
+import { DomainError } from "../errors.ts";
+import { invalidInput } from "../internal/errors.ts";
 import { requireOwner } from "../internal/actors.ts";
 
 /** A short clip: well under the node's 16 MiB request cap. */

@@ -2,9 +2,10 @@ import { and, eq } from "drizzle-orm";
 import type { Tx } from "../../db/client.ts";
 import { connections, messages, pendingActions } from "../../db/schema/index.ts";
 import type { Ctx } from "../context.ts";
-import { recordEvent } from "../internal/message-rows.ts";
+import { recordEvent } from "../internal/events.ts";
 import { enqueueOutbound, type Enqueued } from "../messages/enqueue-outbound.ts";
-import { savePeerCard, type PeerCardUpdate } from "../peers/peer-cards.ts";
+import { type PeerCardUpdate } from "../peers/peer-cards.ts";
+import { savePeerCard } from "../peers/save-peer-card.ts";
 import { ownProfileSnapshot } from "../profile/own-profile-snapshot.ts";
 
 type ConnectionRow = typeof connections.$inferSelect;

@@ -2,8 +2,7 @@ import { and, desc, eq, lt, or, sql, type SQL } from "drizzle-orm";
 import * as v from "valibot";
 import { CONNECTION_STATUSES, connections, DUNBAR_LAYERS, HEALTH_BANDS } from "../../db/schema/index.ts";
 import type { Ctx } from "../context.ts";
-import { notFound } from "../errors.ts";
-import { connectionView, type ConnectionView } from "../messages/message-view.ts";
+import { connectionView, type ConnectionView } from "./internal/connection-view.ts";
 import { DEFAULT_LIMIT, decodeCursor, PageQuery, pageOf, type Page } from "../internal/pagination.ts";
 import { requireOwner } from "../internal/actors.ts";
 
@@ -29,9 +28,3 @@ export function listConnections(ctx: Ctx, query: ConnectionQuery): Page<Connecti
   return pageOf(rows, limit, (r) => ({ at: r.updatedAt, id: r.id }), connectionView);
 }
 
-export function getConnection(ctx: Ctx, id: string): ConnectionView {
-  requireOwner(ctx, "sees connections");
-  const row = ctx.db.select().from(connections).where(eq(connections.id, id)).get();
-  if (!row) throw notFound("connection");
-  return connectionView(row);
-}

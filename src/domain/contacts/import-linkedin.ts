@@ -3,8 +3,9 @@ import * as v from "valibot";
 import { transaction } from "../../db/client.ts";
 import { connections } from "../../db/schema/index.ts";
 import type { Ctx } from "../context.ts";
-import { DomainError, invalidInput } from "../errors.ts";
-import { recordEvent } from "../internal/message-rows.ts";
+import { DomainError } from "../errors.ts";
+import { invalidInput } from "../internal/errors.ts";
+import { recordEvent } from "../internal/events.ts";
 import { requireOwner } from "../internal/actors.ts";
 
 export const MAX_CSV_BYTES = 2 * 1024 * 1024;

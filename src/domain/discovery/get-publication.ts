@@ -1,11 +1,16 @@
 import { inArray } from "drizzle-orm";
 import { directoryPushes } from "../../db/schema/index.ts";
 import type { With } from "../context.ts";
-import { DomainError, noAgentYet } from "../errors.ts";
-import { agentIdOf, findAgentRow } from "../agent/find-agent-row.ts";
+import { DomainError } from "../errors.ts";
+import { noAgentYet } from "../internal/errors.ts";
+import { findAgentRow } from "../agent/find-agent-row.ts";
+import { agentIdOf } from "../agent/agent-id-of.ts";
 import { discoveryResult, profileOf, type DiscoveryResult } from "./internal/listings.ts";
-import { discoveryDescriptor, findOwnListing, type DiscoveryDescriptor } from "./internal/own-publication.ts";
+import { discoveryDescriptor, type DiscoveryDescriptor } from "./discovery-descriptor.ts";
+import { findOwnListing } from "./find-own-listing.ts";
 import { requireOwner } from "../internal/actors.ts";
+import { iso } from "../internal/iso.ts";
+import { retryView } from "../internal/retry.ts";
 
 export interface DirectoryPushState {
   directory: string;
@@ -47,7 +52,6 @@ export function getPublication(ctx: With<"node" | "directory">): PublicationStat
   const row = findOwnListing(ctx.db, agent, ctx.node.wordmark);
   const p = row ? profileOf(row) : null;
   const pushes = ctx.directory.directories.length > 0 ? ctx.db.select().from(directoryPushes).where(inArray(directoryPushes.directory, [...ctx.directory.directories])).all() : [];
-  const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
   return {
     agentId: agentIdOf(agent, ctx.node.wordmark),
     status: row ? (row.status === "listed" ? "listed" : "delisted") : "unpublished",
@@ -62,18 +66,7 @@ export function getPublication(ctx: With<"node" | "directory">): PublicationStat
     directories: ctx.directory.directories.map((directory) => {
       const push = pushes.find((x) => x.directory === directory);
       if (!push) return { directory, action: null, state: "none", attempts: 0, nextAttemptAt: null, lastAttemptAt: null, lastStatus: null, lastError: null, deliveredAt: null, remoteStatus: null };
-      return {
-        directory,
-        action: push.action,
-        state: push.status,
-        attempts: push.attempts,
-        nextAttemptAt: push.status === "queued" ? iso(push.nextAttemptAt) : null,
-        lastAttemptAt: iso(push.lastAttemptAt),
-        lastStatus: push.lastStatus,
-        lastError: push.lastError,
-        deliveredAt: iso(push.deliveredAt),
-        remoteStatus: push.remoteStatus,
-      };
+      return { directory, action: push.action, state: push.status, ...retryView(push), remoteStatus: push.remoteStatus };
     }),
   };
 }

@@ -6,6 +6,7 @@ import { DomainError } from "../errors.ts";
 import { decodeCursor, DEFAULT_LIMIT, pageOf, PageQuery, type Page } from "../internal/pagination.ts";
 import { discoveryResult, type DiscoveryResult } from "./internal/listings.ts";
 import { requireOwner } from "../internal/actors.ts";
+import { iso } from "../internal/iso.ts";
 
 export const ListingsQuery = v.object({
   ...PageQuery.entries,
@@ -38,7 +39,6 @@ export function listDirectoryListings(ctx: Ctx, query: ListingsQuery): Page<Dire
   if (query.source) filters.push(eq(directoryListings.source, query.source));
   if (cursor) filters.push(or(lt(directoryListings.updatedAt, cursor.at), and(eq(directoryListings.updatedAt, cursor.at), lt(directoryListings.id, Number(cursor.id) || 0)))!);
   const rows = ctx.db.select().from(directoryListings).where(and(...filters)).orderBy(desc(directoryListings.updatedAt), desc(directoryListings.id)).limit(limit + 1).all();
-  const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
   return pageOf(
     rows,
     limit,

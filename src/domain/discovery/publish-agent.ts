@@ -3,12 +3,13 @@ import { transaction } from "../../db/client.ts";
 import type { With } from "../context.ts";
 import { DomainError } from "../errors.ts";
 import { ownIdentity } from "../agent/own-identity.ts";
-import { cardVisibilityOf } from "../agent/find-agent-row.ts";
-import { noAgentYet } from "../errors.ts";
+import { cardVisibilityOf } from "../agent/card-visibility-of.ts";
+import { noAgentYet } from "../internal/errors.ts";
 import { ownProfileSnapshot } from "../profile/own-profile-snapshot.ts";
 import { getPublication, type PublicationState } from "./get-publication.ts";
 import { profileOf, saveListing } from "./internal/listings.ts";
-import { findOwnListing, ownPrincipal, selfProfile } from "./internal/own-publication.ts";
+import { ownPrincipal, selfProfile } from "./internal/own-publication.ts";
+import { findOwnListing } from "./find-own-listing.ts";
 import { queueDirectoryPushes } from "./internal/queue-directory-pushes.ts";
 import { requireOwner } from "../internal/actors.ts";
 

@@ -3,7 +3,7 @@ import { transaction } from "../../db/client.ts";
 import { directoryPushes } from "../../db/schema/index.ts";
 import type { With } from "../context.ts";
 import { findAgentRow } from "../agent/find-agent-row.ts";
-import { findOwnListing } from "./internal/own-publication.ts";
+import { findOwnListing } from "./find-own-listing.ts";
 import { queueDirectoryPushes } from "./internal/queue-directory-pushes.ts";
 
 /**

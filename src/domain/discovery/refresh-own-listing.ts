@@ -3,7 +3,8 @@ import type { With } from "../context.ts";
 import { ownIdentity } from "../agent/own-identity.ts";
 import { ownProfileSnapshot } from "../profile/own-profile-snapshot.ts";
 import { profileOf, saveListing } from "./internal/listings.ts";
-import { findOwnListing, ownPrincipal, selfProfile } from "./internal/own-publication.ts";
+import { ownPrincipal, selfProfile } from "./internal/own-publication.ts";
+import { findOwnListing } from "./find-own-listing.ts";
 import { queueDirectoryPushes } from "./internal/queue-directory-pushes.ts";
 
 /**

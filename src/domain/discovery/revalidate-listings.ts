@@ -5,6 +5,7 @@ import type { With } from "../context.ts";
 import { fetchPeerCard } from "../peers/fetch-peer-card.ts";
 import { listingProfileFromCard, optedIn } from "./internal/card-listing.ts";
 import { endListing, saveListing, type ListingRow } from "./internal/listings.ts";
+import { isNetworkFailure, isTransientStatus } from "../internal/retry.ts";
 
 /** A listing whose card cannot be reached this many times in a row is dropped. */
 export const MAX_NETWORK_FAILURES = 3;
@@ -13,8 +14,6 @@ const RETRY_BASE_MS = 5 * 60 * 1000;
 /** Listings checked per pass at most. */
 export const REVALIDATION_BATCH = 50;
 const CONCURRENCY = 8;
-const NETWORK = new Set(["dns_failed", "timeout", "network_error"]);
-const TRANSIENT_STATUS = (s: number | undefined) => s === 408 || s === 425 || s === 429 || (s !== undefined && s >= 500);
 
 export interface RevalidationReport {
   checked: number;
@@ -77,7 +76,7 @@ async function check(ctx: With<"node" | "vault" | "peers" | "directory">, row: L
   }
   if (!fetched.ok) {
     const detail = `${fetched.reason}${fetched.httpStatus ? ` (HTTP ${fetched.httpStatus})` : ""}${fetched.detail ? `: ${fetched.detail}` : ""}`;
-    if (NETWORK.has(fetched.reason) || (fetched.reason === "status" && TRANSIENT_STATUS(fetched.httpStatus))) {
+    if (isNetworkFailure(fetched.reason) || (fetched.reason === "status" && isTransientStatus(fetched.httpStatus))) {
       const failures = row.failures + 1;
       if (failures < MAX_NETWORK_FAILURES) {
         const retryIn = Math.min(ctx.directory.revalidateMs, RETRY_BASE_MS * 2 ** (failures - 1));

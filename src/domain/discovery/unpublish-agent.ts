@@ -1,10 +1,11 @@
 import { transaction } from "../../db/client.ts";
 import type { With } from "../context.ts";
-import { DomainError, noAgentYet } from "../errors.ts";
+import { DomainError } from "../errors.ts";
+import { noAgentYet } from "../internal/errors.ts";
 import { findAgentRow } from "../agent/find-agent-row.ts";
 import { getPublication, type PublicationState } from "./get-publication.ts";
 import { endListing } from "./internal/listings.ts";
-import { findOwnListing } from "./internal/own-publication.ts";
+import { findOwnListing } from "./find-own-listing.ts";
 import { queueDirectoryPushes } from "./internal/queue-directory-pushes.ts";
 import { requireOwner } from "../internal/actors.ts";
 

@@ -1,7 +1,8 @@
 import type { With } from "../context.ts";
 import { DomainError } from "../errors.ts";
-import { createAgent, type CreateAgentInput } from "./create-agent.ts";
-import { identityOf, type AgentIdentity } from "./get-identity.ts";
+import type { CreateAgentInput } from "./check-agent-input.ts";
+import { createAgent } from "./create-agent.ts";
+import { identityOf, type AgentIdentity } from "./internal/identity-of.ts";
 import { requireOwner } from "../internal/actors.ts";
 
 /** `POST /api/svc`: the owner creates the node's agent when it was started without one (conflict if it exists). */

@@ -1,19 +1,12 @@
-import * as v from "valibot";
 import { transaction } from "../../db/client.ts";
 import { agentKeys, agents } from "../../db/schema/index.ts";
 import { generateAgentKey, newKeyId, type AgentKey, type KeyRole } from "../../security/agent-keys.ts";
 import type { With } from "../context.ts";
-import { conflict, DomainError, invalidInput } from "../errors.ts";
+import { conflict } from "../internal/errors.ts";
 import { findAgentRow, type AgentRow } from "../agent/find-agent-row.ts";
-import { handleProblem, normalizeHandle } from "./internal/handles.ts";
 import { requireOwner } from "../internal/actors.ts";
-
-export const CreateAgentInput = v.object({
-  handle: v.string(),
-  displayName: v.optional(v.string()),
-  timezone: v.optional(v.string()),
-});
-export type CreateAgentInput = v.InferOutput<typeof CreateAgentInput>;
+import { checkAgentInput, type CreateAgentInput } from "./check-agent-input.ts";
+import { keyRow } from "./internal/key-row.ts";
 
 /**
  * Creates the node's one agent: an Ed25519 signing key (whose public key is the genesis key the
@@ -50,32 +43,3 @@ export function createAgent(
   }
 }
 
-/**
- * The agent's handle, display name and time zone, normalized; throws invalid_input naming the
- * field. createAgent runs it first; `kith init` runs it before it creates anything on disk.
- */
-export function checkAgentInput(input: CreateAgentInput): { handle: string; displayName: string; timezone: string } {
-  const handle = normalizeHandle(input.handle);
-  const problem = handleProblem(handle);
-  if (problem) throw invalidInput(`handle: ${problem}`);
-  const displayName = (input.displayName ?? handle).trim();
-  if (displayName.length === 0 || displayName.length > 200) throw invalidInput("displayName: 1-200 characters");
-  const timezone = input.timezone ?? "UTC";
-  if (!isTimeZone(timezone)) throw invalidInput(`timezone: ${JSON.stringify(timezone)} is not an IANA time zone`);
-  return { handle, displayName, timezone };
-}
-
-export function keyRow(key: AgentKey, now: number): typeof agentKeys.$inferInsert {
-  return { keyId: key.keyId, role: key.role, publicKeyMultibase: key.publicKeyMultibase, status: "active", validFrom: now, createdAt: now };
-}
-
-function isTimeZone(tz: string): boolean {
-  if (tz === "UTC") return true; // no ICU start-up (~6 MB) for the zero-config default
-  if (tz.length === 0 || tz.length > 64) return false;
-  try {
-    new Intl.DateTimeFormat("en", { timeZone: tz });
-    return true;
-  } catch {
-    return false;
-  }
-}

@@ -1,9 +1,12 @@
 import { and, asc, eq } from "drizzle-orm";
 import { directoryListings } from "../../db/schema/index.ts";
 import type { With } from "../context.ts";
-import { notFound } from "../errors.ts";
-import { agentIdOf, cardVisibilityOf, findAgentRow } from "../agent/find-agent-row.ts";
-import { normalizeHandle, RESERVED_PATHS } from "./internal/handles.ts";
+import { notFound } from "../internal/errors.ts";
+import { findAgentRow } from "../agent/find-agent-row.ts";
+import { cardVisibilityOf } from "../agent/card-visibility-of.ts";
+import { agentIdOf } from "../agent/agent-id-of.ts";
+import { RESERVED_PATHS } from "./internal/handles.ts";
+import { normalizeHandle } from "../agent/normalize-handle.ts";
 
 export interface HandleResolution {
   found: boolean;

@@ -4,10 +4,11 @@ import { agentKeys, connections } from "../../db/schema/index.ts";
 import type { RotationLinkKey } from "../../ink/index.ts";
 import { generateAgentKey, newKeyId, type AgentKey, type KeyRole } from "../../security/agent-keys.ts";
 import type { Ctx, With } from "../context.ts";
-import { conflict, DomainError, notFound } from "../errors.ts";
+import { DomainError } from "../errors.ts";
+import { conflict, notFound } from "../internal/errors.ts";
 import { enqueueOutbound } from "../messages/enqueue-outbound.ts";
 import { findAgentRow } from "../agent/find-agent-row.ts";
-import { keyRow } from "./create-agent.ts";
+import { keyRow } from "./internal/key-row.ts";
 import { planKeySetChange, publishKeySetChange } from "./internal/rotation-links.ts";
 import { requireOwner } from "../internal/actors.ts";
 

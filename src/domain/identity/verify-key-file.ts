@@ -1,6 +1,6 @@
 import { agentKeys } from "../../db/schema/index.ts";
 import type { With } from "../context.ts";
-import { conflict } from "../errors.ts";
+import { conflict } from "../internal/errors.ts";
 import { findAgentRow } from "../agent/find-agent-row.ts";
 
 /**

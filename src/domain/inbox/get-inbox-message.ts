@@ -1,29 +1,13 @@
-import { and, asc, eq, or } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { transaction } from "../../db/client.ts";
 import { messages } from "../../db/schema/index.ts";
-import type { Ctx, With } from "../context.ts";
-import { notFound } from "../errors.ts";
+import type { With } from "../context.ts";
+import { notFound } from "../internal/errors.ts";
 import { ownIdentity } from "../agent/own-identity.ts";
 import { labelsOf } from "./internal/labels-of.ts";
 import { messageView, type MessageView } from "../messages/message-view.ts";
-import type { MessageRow } from "../internal/message-rows.ts";
 import { requireOwner } from "../internal/actors.ts";
-
-/**
- * An inbox message by its envelope id (or its local `msg_…` id). Envelope ids are unique per
- * sender only; when two senders used the same id the first one received wins, so a later sender
- * cannot shadow a message already in the inbox.
- */
-export function findInboxRow(ctx: Ctx, id: string): MessageRow | null {
-  return (
-    ctx.db
-      .select()
-      .from(messages)
-      .where(and(eq(messages.direction, "in"), or(eq(messages.envelopeId, id), eq(messages.id, id))))
-      .orderBy(asc(messages.receivedAt), asc(messages.id))
-      .get() ?? null
-  );
-}
+import { findInboxRow } from "./find-inbox-row.ts";
 
 /** Opening an unread message marks it read. */
 export function getInboxMessage(ctx: With<"node">, id: string): MessageView {

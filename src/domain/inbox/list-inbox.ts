@@ -3,7 +3,7 @@ import * as v from "valibot";
 import { messageLabels, messages } from "../../db/schema/index.ts";
 import { normalizePrincipal, parseTimestamp } from "../../ink/index.ts";
 import type { With } from "../context.ts";
-import { invalidInput } from "../errors.ts";
+import { invalidInput } from "../internal/errors.ts";
 import { ownIdentity } from "../agent/own-identity.ts";
 import { labelsOf } from "./internal/labels-of.ts";
 import { messageView, type MessageView } from "../messages/message-view.ts";

@@ -4,15 +4,17 @@ import { ingestStatements } from "../../db/ingest-statements.ts";
 import { messages } from "../../db/schema/index.ts";
 import { agentIdPublicKey, parseTimestamp } from "../../ink/index.ts";
 import type { Ctx, With } from "../context.ts";
-import { cachedOwnIdentity } from "../agent/own-identity.ts";
+import { cachedOwnIdentity } from "../agent/cached-own-identity.ts";
 import { requireAgent } from "../internal/actors.ts";
 import { isResponseIntent, requestOf } from "../internal/response-intents.ts";
 import { learnHintedCard } from "../peers/learn-hinted-card.ts";
-import { savePeerCard, type PeerCardUpdate } from "../peers/peer-cards.ts";
+import { type PeerCardUpdate } from "../peers/peer-cards.ts";
+import { savePeerCard } from "../peers/save-peer-card.ts";
 import type { PeerRefusalReason, PeerRequests } from "../peers/peer-requests.ts";
 import { recordNonce } from "../peers/record-nonce.ts";
 import { checkForeignSender, type ForeignSenderDecision } from "../policy/check-foreign-sender.ts";
-import { policyFromRow, type OwnerPolicy } from "../policy/get-policy.ts";
+import { type OwnerPolicy } from "../policy/owner-policy.ts";
+import { policyFromRow } from "../policy/policy-from-row.ts";
 import { storeInbound, type StoreContext, type StoredMessage } from "./internal/store-inbound.ts";
 
 export interface ReceiveInput {

@@ -3,12 +3,13 @@ import * as v from "valibot";
 import { transaction, type Db, type Tx } from "../../db/client.ts";
 import { connections, messages, pendingActions } from "../../db/schema/index.ts";
 import type { With } from "../context.ts";
-import { conflict, invalidInput, notFound } from "../errors.ts";
+import { conflict, invalidInput, notFound } from "../internal/errors.ts";
 import { answerConnectionRequest } from "../connections/answer-connection-request.ts";
 import { replyRoute } from "../connections/reply-route.ts";
 import { RESPONSE_OF } from "../internal/response-intents.ts";
-import { checkIntent, sendIntent, type SendResult } from "../outbox/send-intent.ts";
-import { findInboxRow } from "./get-inbox-message.ts";
+import { sendIntent, type SendResult } from "../outbox/send-intent.ts";
+import { checkIntent } from "../outbox/check-intent.ts";
+import { findInboxRow } from "./find-inbox-row.ts";
 import { requireOwner } from "../internal/actors.ts";
 
 export const RespondInput = v.object({

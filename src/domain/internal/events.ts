@@ -32,3 +32,10 @@ export function eventPeersAfter(db: Db | Tx, seq: number, limit: number): Array<
 export function lastEventSeq(db: Db | Tx): number {
   return db.select({ seq: max(events.seq) }).from(events).get()?.seq ?? 0;
 }
+
+export function recordEvent(tx: Tx, type: string, at: number, data: { subjectId?: string; peerPrincipal?: string; [k: string]: unknown } = {}): void {
+  const { subjectId, peerPrincipal, ...rest } = data;
+  tx.insert(events)
+    .values({ type, subjectId: subjectId ?? null, peerPrincipal: peerPrincipal ?? null, dataJson: Object.keys(rest).length ? JSON.stringify(rest) : null, createdAt: at })
+    .run();
+}

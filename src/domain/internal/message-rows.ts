@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Tx } from "../../db/client.ts";
-import { connections, conversations, events, messages } from "../../db/schema/index.ts";
+import { connections, conversations, messages } from "../../db/schema/index.ts";
 import type { Ids } from "../context.ts";
 
 export type MessageRow = typeof messages.$inferSelect;
@@ -25,13 +25,6 @@ export function touchConversation(tx: Tx, ids: Ids, input: { peerPrincipal: stri
     .values({ id, peerPrincipal: input.peerPrincipal, correlationId: input.correlationId, subject: input.subject, messageCount: 1, lastMessageAt: input.at, createdAt: input.at })
     .run();
   return id;
-}
-
-export function recordEvent(tx: Tx, type: string, at: number, data: { subjectId?: string; peerPrincipal?: string; [k: string]: unknown } = {}): void {
-  const { subjectId, peerPrincipal, ...rest } = data;
-  tx.insert(events)
-    .values({ type, subjectId: subjectId ?? null, peerPrincipal: peerPrincipal ?? null, dataJson: Object.keys(rest).length ? JSON.stringify(rest) : null, createdAt: at })
-    .run();
 }
 
 export function touchConnection(tx: Tx, principal: string, at: number): void {

@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { invalidInput } from "../errors.ts";
+import { invalidInput } from "./errors.ts";
 import { wireDoc } from "./wire-doc.ts";
 
 /**

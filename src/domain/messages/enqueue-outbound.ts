@@ -1,7 +1,9 @@
 import type { Tx } from "../../db/client.ts";
 import { messages, outbox } from "../../db/schema/index.ts";
 import type { Ids } from "../context.ts";
-import { recordEvent, searchTextOf, subjectOf, touchConnection, touchConversation } from "../internal/message-rows.ts";
+import { searchTextOf, subjectOf, touchConnection, touchConversation } from "../internal/message-rows.ts";
+import { recordEvent } from "../internal/events.ts";
+import { queueDelivery } from "./queue-delivery.ts";
 
 export interface OutboundDraft {
   peerPrincipal: string;
@@ -59,6 +61,3 @@ export function enqueueOutbound(tx: Tx, ids: Ids, draft: OutboundDraft, at: numb
   return { messageId, envelopeId, correlationId, conversationId };
 }
 
-export function queueDelivery(tx: Tx, ids: Ids, messageId: string, peerPrincipal: string, at: number): void {
-  tx.insert(outbox).values({ id: `out_${ids.next()}`, messageId, peerPrincipal, status: "queued", attempts: 0, nextAttemptAt: at, createdAt: at }).run();
-}

@@ -1,4 +1,4 @@
-import { and, asc, eq, lte, min, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { transaction } from "../../db/client.ts";
 import { messages, outbox } from "../../db/schema/index.ts";
 import {
@@ -11,53 +11,22 @@ import {
   type EnvelopeDraft,
 } from "../../ink/index.ts";
 import type { Ctx, With } from "../context.ts";
-import { activeSigningKey, ownIdentity } from "../agent/own-identity.ts";
-import { recordEvent } from "../internal/message-rows.ts";
+import { ownIdentity } from "../agent/own-identity.ts";
+import { activeSigningKey } from "../agent/active-signing-key.ts";
+import { recordEvent } from "../internal/events.ts";
+import { errorOf, jsonObjectOf, parseRetryAfter, settleAttempt, isTransientStatus, type AttemptOutcome } from "../internal/retry.ts";
 import { fetchPeerCard } from "../peers/fetch-peer-card.ts";
-import { cardOf, findPeerCard, hasSigningSet, savePeerCard, STALE_CARD_GRACE_MS } from "../peers/peer-cards.ts";
+import { STALE_CARD_GRACE_MS } from "../peers/peer-cards.ts";
+import { hasSigningSet } from "../peers/has-signing-set.ts";
+import { savePeerCard } from "../peers/save-peer-card.ts";
+import { cardOf } from "../peers/card-of.ts";
+import { findPeerCard } from "../peers/find-peer-card.ts";
 
 export type OutboxRow = typeof outbox.$inferSelect;
 
 /** Versions we can emit, most preferred first: 0.2 goes only to peers that advertise it (INK §16). */
 const OUR_VERSIONS = ["ink/0.2", "ink/0.1"] as const;
 const DELIVERY_TIMEOUT_MS = 10_000;
-export const MAX_ATTEMPTS = 30;
-/** 1 s, 2 s, 4 s … capped at one hour: about a day of retries before giving up. */
-const BACKOFF_BASE_MS = 1_000;
-const BACKOFF_CAP_MS = 60 * 60 * 1000;
-
-/**
- * Due items, oldest first, at most one per peer: deliveries to one peer stay in order (a
- * connection_request reaches the peer before what follows it), while peers do not wait on each other.
- */
-export function listDueDeliveries(ctx: Pick<Ctx, "db" | "clock">, limit: number): OutboxRow[] {
-  const heads = ctx.db
-    .select({ id: min(outbox.id).as("head") })
-    .from(outbox)
-    .where(eq(outbox.status, "queued"))
-    .groupBy(outbox.peerPrincipal)
-    .as("heads");
-  return ctx.db
-    .select({ o: outbox })
-    .from(outbox)
-    .innerJoin(heads, eq(outbox.id, heads.id))
-    .where(lte(outbox.nextAttemptAt, ctx.clock.now()))
-    .orderBy(asc(outbox.nextAttemptAt))
-    .limit(limit)
-    .all()
-    .map((r) => r.o);
-}
-
-/** When the worker should look again (the earliest scheduled retry), or null when nothing waits. */
-export function nextDeliveryAt(ctx: Pick<Ctx, "db">): number | null {
-  const row = ctx.db.select({ at: min(outbox.nextAttemptAt) }).from(outbox).where(eq(outbox.status, "queued")).get();
-  return row?.at ?? null;
-}
-
-export type AttemptOutcome =
-  | { kind: "delivered"; status: number }
-  | { kind: "retry"; error: string; status?: number; retryAfterMs?: number }
-  | { kind: "failed"; error: string; status?: number };
 
 /**
  * One delivery attempt: the envelope is signed afresh (new timestamp and nonce, same id) so a
@@ -127,8 +96,8 @@ async function attemptDelivery(
     return { outcome: permanent ? { kind: "failed", error: `${res.reason}: ${res.detail}` } : { kind: "retry", error: `${res.reason}: ${res.detail}` }, envelopeJson, protocol };
   }
   if (res.status >= 200 && res.status < 300) return { outcome: { kind: "delivered", status: res.status }, envelopeJson, protocol };
-  const reason = errorReason(res.body) ?? `HTTP ${res.status}`;
-  if (res.status === 408 || res.status === 425 || res.status === 429 || res.status >= 500) {
+  const reason = errorOf(jsonObjectOf(res.body)) ?? `HTTP ${res.status}`;
+  if (isTransientStatus(res.status)) {
     const retryAfterMs = parseRetryAfter(res.headers.get("retry-after"), now);
     return { outcome: { kind: "retry", error: reason, status: res.status, ...(retryAfterMs !== null ? { retryAfterMs } : {}) }, envelopeJson, protocol };
   }
@@ -158,18 +127,9 @@ async function currentCard(ctx: With<"node" | "vault" | "peers">, principal: str
 
 function settle(ctx: Ctx, item: OutboxRow, outcome: AttemptOutcome, envelopeJson?: string, protocol?: string): AttemptOutcome {
   const now = ctx.clock.now();
-  const attempts = item.attempts + 1;
-  let final = outcome;
-  if (outcome.kind === "retry" && attempts >= MAX_ATTEMPTS) final = { kind: "failed", error: `gave up after ${attempts} attempts: ${outcome.error}`, ...(outcome.status ? { status: outcome.status } : {}) };
+  const { final, update } = settleAttempt(outcome, item.attempts, now);
   transaction(ctx.db, (tx) => {
-    const common = { attempts, lastAttemptAt: now, lastStatus: "status" in final ? (final.status ?? null) : null };
-    if (final.kind === "delivered") {
-      tx.update(outbox).set({ ...common, status: "delivered", deliveredAt: now, lastError: null }).where(eq(outbox.id, item.id)).run();
-    } else if (final.kind === "failed") {
-      tx.update(outbox).set({ ...common, status: "failed", lastError: final.error }).where(eq(outbox.id, item.id)).run();
-    } else {
-      tx.update(outbox).set({ ...common, lastError: final.error, nextAttemptAt: now + backoff(attempts, final.retryAfterMs) }).where(eq(outbox.id, item.id)).run();
-    }
+    tx.update(outbox).set(update).where(eq(outbox.id, item.id)).run();
     const messageStatus = final.kind === "delivered" ? "delivered" : final.kind === "failed" ? "failed" : "queued";
     tx.update(messages)
       .set({ status: messageStatus, ...(envelopeJson ? { envelopeJson } : {}), ...(protocol ? { protocol } : {}) })
@@ -180,31 +140,6 @@ function settle(ctx: Ctx, item: OutboxRow, outcome: AttemptOutcome, envelopeJson
       recordEvent(tx, final.kind === "delivered" ? "message.delivered" : "message.rejected", now, { subjectId: message?.envelopeId, peerPrincipal: item.peerPrincipal, ...(final.kind === "failed" ? { error: final.error } : {}) });
     }
   });
-  if (final.kind !== "delivered") ctx.log.warn("delivery attempt failed", { outbox: item.id, peer: item.peerPrincipal, attempts, outcome: final.kind, error: final.error });
+  if (final.kind !== "delivered") ctx.log.warn("delivery attempt failed", { outbox: item.id, peer: item.peerPrincipal, attempts: update.attempts, outcome: final.kind, error: final.error });
   return final;
-}
-
-export function backoff(attempts: number, retryAfterMs?: number): number {
-  const exponential = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** Math.min(attempts - 1, 30));
-  const jittered = exponential * (0.8 + Math.random() * 0.4);
-  return Math.max(jittered, Math.min(retryAfterMs ?? 0, 24 * 60 * 60 * 1000));
-}
-
-/** Retry-After as delta-seconds or an HTTP date (RFC 9110 §10.2.3). */
-export function parseRetryAfter(value: string | null, now: number): number | null {
-  if (!value) return null;
-  if (/^\d{1,9}$/.test(value.trim())) return Number(value.trim()) * 1000;
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? null : Math.max(0, date - now);
-}
-
-function errorReason(body: Uint8Array): string | null {
-  try {
-    const json = JSON.parse(new TextDecoder().decode(body)) as { error?: unknown; code?: unknown; message?: unknown };
-    const code = typeof json.code === "string" ? json.code : typeof json.error === "string" ? json.error : null;
-    if (!code) return null;
-    return typeof json.message === "string" ? `${code}: ${json.message.slice(0, 200)}` : code;
-  } catch {
-    return null;
-  }
 }

@@ -1,7 +1,7 @@
 import { and, eq, or } from "drizzle-orm";
 import { messages, outbox } from "../../db/schema/index.ts";
 import type { With } from "../context.ts";
-import { notFound } from "../errors.ts";
+import { notFound } from "../internal/errors.ts";
 import { ownIdentity } from "../agent/own-identity.ts";
 import { messageView, type MessageView } from "../messages/message-view.ts";
 import { requireOwner } from "../internal/actors.ts";

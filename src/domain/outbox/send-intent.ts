@@ -2,14 +2,16 @@ import { eq } from "drizzle-orm";
 import * as v from "valibot";
 import { transaction, type Tx } from "../../db/client.ts";
 import { connections } from "../../db/schema/index.ts";
-import { isConfidentialIntent, isRegisteredIntent, normalizePrincipal, parseTimestamp, recipientEncryptionKey, validateIntentPayload } from "../../ink/index.ts";
+import { isConfidentialIntent, normalizePrincipal, parseTimestamp, recipientEncryptionKey } from "../../ink/index.ts";
 import type { Ctx, With } from "../context.ts";
-import { DomainError, invalidInput } from "../errors.ts";
+import { DomainError } from "../errors.ts";
+import { invalidInput } from "../internal/errors.ts";
 import { ownIdentity } from "../agent/own-identity.ts";
-import { savePeerCard } from "../peers/peer-cards.ts";
+import { savePeerCard } from "../peers/save-peer-card.ts";
 import { resolveRecipient, type Recipient } from "../peers/resolve-recipient.ts";
 import { enqueueOutbound, type OutboundDraft } from "../messages/enqueue-outbound.ts";
 import { requireOwner } from "../internal/actors.ts";
+import { checkIntent } from "./check-intent.ts";
 
 export const SendIntentInput = v.object({
   to: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(512), v.description("The recipient's agent id"))),
@@ -63,12 +65,6 @@ export async function sendIntent(ctx: With<"node" | "vault" | "peers" | "wake">,
   });
   ctx.wake.outbox();
   return { id: queued.envelopeId, correlationId: queued.correlationId, status: "queued", messageId: queued.messageId, conversationId: queued.conversationId, peerPrincipal: recipient.principal };
-}
-
-export function checkIntent(intent: string, payload: Record<string, unknown>): void {
-  if (!isRegisteredIntent(intent)) throw invalidInput(`intent: ${JSON.stringify(intent)} is not one of the 15 INK intents`);
-  const valid = validateIntentPayload(intent, payload);
-  if (!valid.ok) throw invalidInput(`payload: ${valid.issue ?? "does not match the INK schema of " + intent}`);
 }
 
 function checkRecipient(r: Recipient, to: string | undefined, ownAgentId: string, intent: string, now: number): void {

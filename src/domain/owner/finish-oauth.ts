@@ -6,9 +6,11 @@ import { sha256Base64url } from "../../security/one-time-code.ts";
 import { OutboundError, SignInRejected } from "../../security/outbound-errors.ts";
 import { verifierMatches } from "../../security/pkce.ts";
 import type { Ctx } from "../context.ts";
-import { DomainError, invalidInput, notFound } from "../errors.ts";
-import { findOwnerEmail, type OAuthProviderName, type SignInDeps, type TokenPair } from "./sign-in.ts";
-import { providerUnavailable } from "./start-oauth.ts";
+import { DomainError } from "../errors.ts";
+import { invalidInput, notFound } from "../internal/errors.ts";
+import { type OAuthProviderName, type SignInDeps, type TokenPair } from "./sign-in.ts";
+import { findOwnerEmail } from "./internal/owner-email.ts";
+import { providerUnavailable } from "./internal/provider-unavailable.ts";
 import { startSession } from "./internal/start-session.ts";
 
 export interface FinishOAuthInput {

@@ -1,9 +1,4 @@
-import { eq } from "drizzle-orm";
-import type { Db } from "../../db/client.ts";
-import { settings } from "../../db/schema/index.ts";
 import type { AtprotoClient } from "../../adapters/atproto-oauth.ts";
-import { clientKey } from "../../security/client-key.ts";
-import { sha256Base64url } from "../../security/one-time-code.ts";
 import type { OidcClient } from "../../adapters/oidc.ts";
 import type { OwnerTokens } from "../../security/owner-token.ts";
 import type { Mailer } from "./mailer.ts";
@@ -65,21 +60,3 @@ export const EXPIRED_ROW_GRACE_MS = 24 * 60 * 60 * 1000;
 export const EMAIL_PATTERN =
   /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
 
-export function normalizeEmail(raw: string): string {
-  return raw.trim().toLowerCase();
-}
-
-export function isEmailAddress(value: string): boolean {
-  return value.length <= 254 && EMAIL_PATTERN.test(value);
-}
-
-/** The anonymous caller's client key (IPv4, or IPv6 /64), hashed: how sign-in limits and code budgets name a client. */
-export function hashedClient(ip: string | null): string {
-  return sha256Base64url(`client\n${clientKey(ip)}`);
-}
-
-/** The owner's email: the configured one, else the one `kith init` or `kith owner code --email` stored. */
-export function findOwnerEmail(db: Db, configured: string | null): string | null {
-  if (configured) return configured;
-  return db.select().from(settings).where(eq(settings.key, "owner_email")).get()?.value ?? null;
-}

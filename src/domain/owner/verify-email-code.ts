@@ -1,10 +1,13 @@
 import { transaction } from "../../db/client.ts";
 import { normalizeCode } from "../../security/one-time-code.ts";
-import { consumeRateLimit, enforce } from "../rate-limit/consume-rate-limit.ts";
+import { consumeRateLimit } from "../rate-limit/consume-rate-limit.ts";
+import { enforce } from "./internal/enforce.ts";
 import type { Ctx } from "../context.ts";
-import { DomainError, invalidInput } from "../errors.ts";
+import { DomainError } from "../errors.ts";
+import { invalidInput } from "../internal/errors.ts";
 import { tryCode } from "./internal/code-store.ts";
-import { findOwnerEmail, hashedClient, normalizeEmail, type SignInDeps, type TokenPair } from "./sign-in.ts";
+import { type SignInDeps, type TokenPair } from "./sign-in.ts";
+import { findOwnerEmail, hashedClient, normalizeEmail } from "./internal/owner-email.ts";
 import { startSession } from "./internal/start-session.ts";
 
 export const INVALID_CODE = "the code is wrong, expired or already used";

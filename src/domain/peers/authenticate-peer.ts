@@ -4,7 +4,7 @@ import type { Authenticated } from "./internal/authenticated.ts";
 import { authenticateDiscoveryQuery } from "./internal/authenticate-discovery-query.ts";
 import { authenticateIntent } from "./internal/authenticate-intent.ts";
 import { authenticateCardQuery, authenticateListing } from "./internal/authenticate-signed-request.ts";
-import { savePeerCard } from "./peer-cards.ts";
+import { savePeerCard } from "./save-peer-card.ts";
 import type { AuthenticatedPeer, PeerRefusal, PeerScheme, SignedPeerRequest } from "./peer-requests.ts";
 
 /**

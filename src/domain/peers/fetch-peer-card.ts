@@ -17,10 +17,11 @@ import {
 import type { PeerFailureReason, PeerHttp } from "../../adapters/peer-http.ts";
 import { nativeStrictVerifier } from "../../security/ed25519-native.ts";
 import type { Ctx, With } from "../context.ts";
-import { recordEvent } from "../internal/message-rows.ts";
+import { recordEvent } from "../internal/events.ts";
 import { didWebVerificationKeys } from "./internal/did-web.ts";
 import { queryPeerCard } from "./internal/query-peer-card.ts";
-import { cardOf, findPeerCard } from "./peer-cards.ts";
+import { cardOf } from "./card-of.ts";
+import { findPeerCard } from "./find-peer-card.ts";
 
 export type FetchCardResult =
   | { ok: true; card: AgentCard; cardJson: string; proof: AcceptedCardProof; basis: CardBindingBasis }

@@ -1,6 +1,7 @@
 import { decodeEd25519PublicKey } from "../../ink/index.ts";
 import type { With } from "../context.ts";
-import { hasSigningSet, type PeerCardUpdate } from "./peer-cards.ts";
+import { type PeerCardUpdate } from "./peer-cards.ts";
+import { hasSigningSet } from "./has-signing-set.ts";
 import { strangerFetches } from "./internal/stranger-fetches.ts";
 
 /**

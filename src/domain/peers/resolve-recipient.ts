@@ -1,10 +1,15 @@
 import { normalizePrincipal, type AgentCard } from "../../ink/index.ts";
 import type { With } from "../context.ts";
-import { DomainError, invalidInput } from "../errors.ts";
-import { agentIdFromCardUrl } from "./card-url-for.ts";
+import { DomainError } from "../errors.ts";
+import { invalidInput } from "../internal/errors.ts";
+import { agentIdFromCardUrl } from "./agent-id-from-card-url.ts";
 import { didWebCardUrl } from "./internal/did-web.ts";
 import { fetchPeerCard, type FetchCardResult } from "./fetch-peer-card.ts";
-import { cardOf, findPeerCard, hasSigningSet, STALE_CARD_GRACE_MS, type PeerCardUpdate } from "./peer-cards.ts";
+import { STALE_CARD_GRACE_MS, type PeerCardUpdate } from "./peer-cards.ts";
+import { hasSigningSet } from "./has-signing-set.ts";
+import { cardOf } from "./card-of.ts";
+import { findPeerCard } from "./find-peer-card.ts";
+import { isNetworkFailure } from "../internal/retry.ts";
 
 export interface Recipient {
   principal: string;
@@ -55,11 +60,9 @@ function learnedRecipient(card: AgentCard, json: string, cardUrl: string): Recip
   };
 }
 
-const NETWORK = new Set(["dns_failed", "timeout", "network_error"]);
-
 function cardOrThrow(fetched: FetchCardResult, url: string): { card: AgentCard; cardJson: string } {
   if (fetched.ok) return fetched;
   const detail = fetched.detail ? ` (${fetched.detail})` : "";
-  if (NETWORK.has(fetched.reason)) throw new DomainError("unavailable", `could not reach ${url}: ${fetched.reason}${detail}`);
+  if (isNetworkFailure(fetched.reason)) throw new DomainError("unavailable", `could not reach ${url}: ${fetched.reason}${detail}`);
   throw invalidInput(`no valid Agent Card at ${url}: ${fetched.reason}${detail}`);
 }

@@ -1,4 +1,4 @@
-import type { OwnerPolicy } from "./get-policy.ts";
+import type { OwnerPolicy } from "./owner-policy.ts";
 
 /**
  * The reference foreign-sender policy (PRODUCT-SURFACE §6), applied to a stranger's connection

@@ -3,8 +3,10 @@ import { transaction } from "../../db/client.ts";
 import { ownerPolicy } from "../../db/schema/index.ts";
 import type { Ctx } from "../context.ts";
 import { DomainError } from "../errors.ts";
-import { recordEvent } from "../internal/message-rows.ts";
-import { DEFAULT_POLICY, getPolicy, policyView, type PolicyView } from "./get-policy.ts";
+import { recordEvent } from "../internal/events.ts";
+import { getPolicy } from "./get-policy.ts";
+import { DEFAULT_POLICY } from "./owner-policy.ts";
+import { policyView, type PolicyView } from "./internal/policy-view.ts";
 import { canonicalAgent, canonicalAgents, canonicalMethod } from "./internal/principals.ts";
 import { requireOwner } from "../internal/actors.ts";
 

@@ -2,8 +2,9 @@ import { eq } from "drizzle-orm";
 import { transaction } from "../../db/client.ts";
 import { profileSnapshots } from "../../db/schema/index.ts";
 import type { Ctx } from "../context.ts";
-import { DomainError, notFound } from "../errors.ts";
-import { recordEvent } from "../internal/message-rows.ts";
+import { DomainError } from "../errors.ts";
+import { notFound } from "../internal/errors.ts";
+import { recordEvent } from "../internal/events.ts";
 import { requireOwner } from "../internal/actors.ts";
 
 /** Deletes a scope's snapshot; that scope falls back to `public` (and `public` to the minimal default). */

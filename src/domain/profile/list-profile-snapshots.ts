@@ -2,10 +2,9 @@ import { and, asc, gt, type SQL } from "drizzle-orm";
 import * as v from "valibot";
 import { profileSnapshots } from "../../db/schema/index.ts";
 import type { Ctx } from "../context.ts";
-import { DomainError } from "../errors.ts";
 import { DEFAULT_LIMIT, decodeCursor, PageQuery, pageOf, type Page } from "../internal/pagination.ts";
-import type { ProfileSnapshot } from "./own-profile-snapshot.ts";
 import { requireOwner } from "../internal/actors.ts";
+import { profileSnapshotView, type ProfileSnapshotView } from "./internal/profile-snapshot-view.ts";
 
 export const ProfilesQuery = v.object({ ...PageQuery.entries });
 export type ProfilesQuery = v.InferOutput<typeof ProfilesQuery>;
@@ -15,12 +14,6 @@ export const SCOPE_PATTERN = /^[a-z][a-z0-9_-]{0,31}$/;
 export const ProfileScopeParam = v.object({
   scope: v.pipe(v.string(), v.regex(SCOPE_PATTERN, "scope: public, connected, or a custom name of lower-case letters, digits, _ and - (1–32, starting with a letter)"), v.description("public, connected, or a custom scope")),
 });
-
-export interface ProfileSnapshotView {
-  scope: string;
-  snapshot: ProfileSnapshot;
-  updatedAt: string;
-}
 
 /** The stored snapshots, by scope name. */
 export function listProfileSnapshots(ctx: Ctx, query: ProfilesQuery): Page<ProfileSnapshotView> {
@@ -33,6 +26,3 @@ export function listProfileSnapshots(ctx: Ctx, query: ProfilesQuery): Page<Profi
   return pageOf(rows, limit, (r) => ({ at: 0, id: r.scope }), profileSnapshotView);
 }
 
-export function profileSnapshotView(row: typeof profileSnapshots.$inferSelect): ProfileSnapshotView {
-  return { scope: row.scope, snapshot: JSON.parse(row.json) as ProfileSnapshot, updatedAt: new Date(row.updatedAt).toISOString() };
-}

@@ -1,8 +1,7 @@
-import { eq } from "drizzle-orm";
 import type { Db, Tx } from "../../db/client.ts";
-import { profileSnapshots } from "../../db/schema/index.ts";
 import type { ProfileSnapshot as InkProfileSnapshot } from "../../ink/index.ts";
 import { findAgentRow } from "../agent/find-agent-row.ts";
+import { findProfileSnapshot } from "./find-profile-snapshot.ts";
 
 export type ProfileSnapshot = InkProfileSnapshot;
 
@@ -13,12 +12,6 @@ export type ProfileSnapshot = InkProfileSnapshot;
  */
 export function ownProfileSnapshot(db: Db | Tx, scope: string): ProfileSnapshot {
   return findProfileSnapshot(db, scope) ?? findProfileSnapshot(db, "public") ?? defaultSnapshot(db);
-}
-
-/** The stored snapshot of exactly this scope, or null. */
-export function findProfileSnapshot(db: Db | Tx, scope: string): ProfileSnapshot | null {
-  const row = db.select({ json: profileSnapshots.json }).from(profileSnapshots).where(eq(profileSnapshots.scope, scope)).get();
-  return row ? (JSON.parse(row.json) as ProfileSnapshot) : null;
 }
 
 function defaultSnapshot(db: Db | Tx): ProfileSnapshot {

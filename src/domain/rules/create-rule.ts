@@ -2,9 +2,12 @@ import { count } from "drizzle-orm";
 import { transaction } from "../../db/client.ts";
 import { rules } from "../../db/schema/index.ts";
 import type { Ctx } from "../context.ts";
-import { conflict, DomainError } from "../errors.ts";
-import { recordEvent } from "../internal/message-rows.ts";
-import { checkRule, MAX_RULES, ruleView, type CreateRuleInput, type RuleView, type StoredMatch } from "./rule-input.ts";
+import { DomainError } from "../errors.ts";
+import { conflict } from "../internal/errors.ts";
+import { recordEvent } from "../internal/events.ts";
+import { MAX_RULES, type CreateRuleInput } from "./rule-input.ts";
+import { ruleView, type RuleView, type StoredMatch } from "./internal/rule-view.ts";
+import { checkRule } from "./internal/check-rule.ts";
 import { requireOwner } from "../internal/actors.ts";
 
 export { CreateRuleInput } from "./rule-input.ts";

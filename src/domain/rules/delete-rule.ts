@@ -2,8 +2,9 @@ import { eq } from "drizzle-orm";
 import { transaction } from "../../db/client.ts";
 import { rules } from "../../db/schema/index.ts";
 import type { Ctx } from "../context.ts";
-import { DomainError, notFound } from "../errors.ts";
-import { recordEvent } from "../internal/message-rows.ts";
+import { DomainError } from "../errors.ts";
+import { notFound } from "../internal/errors.ts";
+import { recordEvent } from "../internal/events.ts";
 import { requireOwner } from "../internal/actors.ts";
 
 /** Deletes a rule; what it already did stays recorded in its runs. */

@@ -2,7 +2,7 @@ import { and, desc, eq, lt, or, type SQL } from "drizzle-orm";
 import * as v from "valibot";
 import { messages, ruleRuns, rules, type RuleActionType } from "../../db/schema/index.ts";
 import type { Ctx } from "../context.ts";
-import { notFound } from "../errors.ts";
+import { notFound } from "../internal/errors.ts";
 import { DEFAULT_LIMIT, decodeCursor, PageQuery, pageOf, type Page } from "../internal/pagination.ts";
 import { requireOwner } from "../internal/actors.ts";
 

@@ -6,11 +6,13 @@ import type { Ctx, With } from "../context.ts";
 import { eventsAfter, lastEventSeq, readCursor, writeCursor, type EventRow } from "../internal/events.ts";
 import { findAgentRow } from "../agent/find-agent-row.ts";
 import { RESPONSE_OF } from "../internal/response-intents.ts";
-import { recordEvent, type MessageRow } from "../internal/message-rows.ts";
+import { type MessageRow } from "../internal/message-rows.ts";
+import { recordEvent } from "../internal/events.ts";
 import { enqueueOutbound } from "../messages/enqueue-outbound.ts";
-import { getPolicy, type OwnerPolicy } from "../policy/get-policy.ts";
+import { getPolicy } from "../policy/get-policy.ts";
+import { type OwnerPolicy } from "../policy/owner-policy.ts";
 import { matchesRule } from "./internal/match.ts";
-import { ruleView, type RuleView, type StoredMatch } from "./rule-input.ts";
+import { ruleView, type RuleView, type StoredMatch } from "./internal/rule-view.ts";
 import { declinePayload, renderTemplate } from "./internal/template.ts";
 
 const CURSOR = "rules";

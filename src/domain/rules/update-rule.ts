@@ -2,9 +2,12 @@ import { eq } from "drizzle-orm";
 import { transaction } from "../../db/client.ts";
 import { rules } from "../../db/schema/index.ts";
 import type { Ctx } from "../context.ts";
-import { DomainError, notFound } from "../errors.ts";
-import { recordEvent } from "../internal/message-rows.ts";
-import { checkRule, ruleView, type RuleAction, type RuleView, type StoredMatch, type UpdateRuleInput } from "./rule-input.ts";
+import { DomainError } from "../errors.ts";
+import { notFound } from "../internal/errors.ts";
+import { recordEvent } from "../internal/events.ts";
+import { type RuleAction, type UpdateRuleInput } from "./rule-input.ts";
+import { ruleView, type RuleView, type StoredMatch } from "./internal/rule-view.ts";
+import { checkRule } from "./internal/check-rule.ts";
 import { requireOwner } from "../internal/actors.ts";
 
 export { UpdateRuleInput } from "./rule-input.ts";

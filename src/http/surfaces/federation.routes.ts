@@ -1,10 +1,13 @@
 import * as v from "valibot";
 import { decidePending, DecidePendingInput } from "../../domain/approvals/decide-pending.ts";
-import { getPendingAction, listPending, PendingQuery } from "../../domain/approvals/list-pending.ts";
+import { listPending, PendingQuery } from "../../domain/approvals/list-pending.ts";
+import { getPendingAction } from "../../domain/approvals/get-pending-action.ts";
 import { addConnection, AddConnectionInput } from "../../domain/connections/add-connection.ts";
-import { ConnectionQuery, getConnection, listConnections } from "../../domain/connections/list-connections.ts";
+import { ConnectionQuery, listConnections } from "../../domain/connections/list-connections.ts";
+import { getConnection } from "../../domain/connections/get-connection.ts";
 import { updateConnection, UpdateConnectionInput } from "../../domain/connections/update-connection.ts";
-import { ConversationQuery, getConversation, listConversations } from "../../domain/conversations/list-conversations.ts";
+import { ConversationQuery, listConversations } from "../../domain/conversations/list-conversations.ts";
+import { getConversation } from "../../domain/conversations/get-conversation.ts";
 import { getInboxMessage } from "../../domain/inbox/get-inbox-message.ts";
 import { InboxQuery, InboxSearchQuery, listInbox } from "../../domain/inbox/list-inbox.ts";
 import { respondToMessage, RespondInput } from "../../domain/inbox/respond-to-message.ts";

@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import * as v from "valibot";
-import { CreateAgentInput } from "../../domain/identity/create-agent.ts";
+import { CreateAgentInput } from "../../domain/identity/check-agent-input.ts";
 import { createAgentForOwner } from "../../domain/identity/create-agent-for-owner.ts";
 import { getIdentity } from "../../domain/identity/get-identity.ts";
 import { CardVisibilityInput, setCardVisibility } from "../../domain/agent-card/set-card-visibility.ts";

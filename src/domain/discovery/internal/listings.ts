@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Db, Tx } from "../../../db/client.ts";
 import { directoryListings } from "../../../db/schema/index.ts";
-import { normalizeHandle } from "../../identity/internal/handles.ts";
+import { normalizeHandle } from "../../agent/normalize-handle.ts";
 
 export type ListingRow = typeof directoryListings.$inferSelect;
 

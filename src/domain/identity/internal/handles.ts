@@ -10,10 +10,6 @@ export const RESERVED_PATHS = new Set([
   "settings", "console", "app", "oauth", "callback", "metrics", "livez", "readyz", "status", "docs",
 ]);
 
-export function normalizeHandle(raw: string): string {
-  return raw.trim().toLowerCase();
-}
-
 /** Null when valid, otherwise the reason. */
 export function handleProblem(handle: string): string | null {
   if (!HANDLE_PATTERN.test(handle)) return "a handle is 1-32 lower-case letters, digits or inner hyphens";

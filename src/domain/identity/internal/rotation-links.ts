@@ -2,24 +2,15 @@ import { asc, eq, sql } from "drizzle-orm";
 import type { Db, Tx } from "../../../db/client.ts";
 import { agentKeys, agentRotationLinks, agents } from "../../../db/schema/index.ts";
 import { MAX_ROTATION_LINKS, signRotationLink, type RotationLink, type RotationLinkKey } from "../../../ink/index.ts";
-import type { AgentKey } from "../../../security/agent-keys.ts";
-import { conflict, DomainError, notFound } from "../../errors.ts";
+import { DomainError } from "../../errors.ts";
+import { conflict, notFound } from "../../internal/errors.ts";
 import type { AgentRow } from "../../agent/find-agent-row.ts";
+import { listRotationLinks } from "../../agent/list-rotation-links.ts";
 
 type KeyRow = typeof agentKeys.$inferSelect;
 
 /** INK §11: a card lists at most 32 signing keys, and a link's set is the card's set. */
 export const MAX_SIGNING_KEYS = 32;
-
-/** The published chain, oldest link first (INK §13 `rotationChain`). */
-export function listRotationLinks(db: Db | Tx): RotationLink[] {
-  return db
-    .select({ linkJson: agentRotationLinks.linkJson })
-    .from(agentRotationLinks)
-    .orderBy(asc(agentRotationLinks.keySetVersion))
-    .all()
-    .map((r) => JSON.parse(r.linkJson) as RotationLink);
-}
 
 /** A signing set as a link (and the card) lists it: keyId, key, status, in card order. */
 export function linkSetOf(signing: readonly Pick<KeyRow, "keyId" | "publicKeyMultibase" | "status">[]): RotationLinkKey[] {

@@ -5,11 +5,13 @@ import { ingestStatements, type ConnectionLite, type InboundRowLite } from "../.
 import { canonicalize, parseTimestamp, type IntentEnvelope } from "../../../ink/index.ts";
 import type { Ctx } from "../../context.ts";
 import type { OwnIdentity } from "../../agent/own-identity.ts";
-import { recordEvent, searchTextOf, subjectOf } from "../../internal/message-rows.ts";
+import { searchTextOf, subjectOf } from "../../internal/message-rows.ts";
+import { recordEvent } from "../../internal/events.ts";
 import { isResponseIntent, requestOf } from "../../internal/response-intents.ts";
 import { enqueueOutbound } from "../../messages/enqueue-outbound.ts";
-import { savePeerCard, type PeerCardUpdate } from "../../peers/peer-cards.ts";
-import type { OwnerPolicy } from "../../policy/get-policy.ts";
+import { type PeerCardUpdate } from "../../peers/peer-cards.ts";
+import { savePeerCard } from "../../peers/save-peer-card.ts";
+import type { OwnerPolicy } from "../../policy/owner-policy.ts";
 
 export interface StoreContext {
   now: number;

@@ -10,8 +10,9 @@ import {
 } from "../../../ink/index.ts";
 import { nativeStrictVerifier } from "../../../security/ed25519-native.ts";
 import type { With } from "../../context.ts";
-import { cachedOwnIdentity, decryptionKeys } from "../../agent/own-identity.ts";
-import { policyFromRow } from "../../policy/get-policy.ts";
+import { decryptionKeys } from "../../agent/decryption-keys.ts";
+import { cachedOwnIdentity } from "../../agent/cached-own-identity.ts";
+import { policyFromRow } from "../../policy/policy-from-row.ts";
 import type { SignedPeerRequest } from "../peer-requests.ts";
 import { resolveInboundSenderKeys } from "./resolve-inbound-sender-keys.ts";
 import type { Authenticated } from "./authenticated.ts";

@@ -3,7 +3,9 @@ import { agentIdPublicKey, authenticateSignedRequest, inspectSignedRequest, norm
 import { nativeStrictVerifier } from "../../../security/ed25519-native.ts";
 import type { Ctx, With } from "../../context.ts";
 import { ownIdentity } from "../../agent/own-identity.ts";
-import { agentIdFromCardUrl, cardUrlFor, didWebBase } from "../card-url-for.ts";
+import { cardUrlFor } from "../card-url-for.ts";
+import { didWebBase } from "./did-web-base.ts";
+import { agentIdFromCardUrl } from "../agent-id-from-card-url.ts";
 import type { FetchCardResult } from "../fetch-peer-card.ts";
 import { ListingRequest, MAX_LISTING_BYTES, type PeerRefusal, type SignedPeerRequest } from "../peer-requests.ts";
 import { resolveInboundSenderKeys } from "./resolve-inbound-sender-keys.ts";

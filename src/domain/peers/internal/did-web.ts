@@ -1,6 +1,7 @@
 import { decodeEd25519PublicKey } from "../../../ink/index.ts";
 import type { PeerHttp } from "../../../adapters/peer-http.ts";
-import { cardUrlFor, didWebBase } from "../card-url-for.ts";
+import { cardUrlFor } from "../card-url-for.ts";
+import { didWebBase } from "./did-web-base.ts";
 
 const SERVICE_TYPES = new Set(["INKAgentEndpoint", "TulpaAgentEndpoint"]);
 

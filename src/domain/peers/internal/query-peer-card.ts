@@ -3,7 +3,8 @@ import { connections } from "../../../db/schema/index.ts";
 import { formatTimestamp, normalizePrincipal, signTransport } from "../../../ink/index.ts";
 import type { PeerFailure, PeerResponse } from "../../../adapters/peer-http.ts";
 import type { Ctx, With } from "../../context.ts";
-import { activeSigningKey, ownIdentity } from "../../agent/own-identity.ts";
+import { ownIdentity } from "../../agent/own-identity.ts";
+import { activeSigningKey } from "../../agent/active-signing-key.ts";
 
 const QUERY_TIMEOUT_MS = 5_000;
 

@@ -5,7 +5,9 @@ import type { Ctx, With } from "../../context.ts";
 import { didWebCardUrl } from "./did-web.ts";
 import { strangerFetches } from "./stranger-fetches.ts";
 import { ingestStatements } from "../../../db/ingest-statements.ts";
-import { cardOf, hasSigningSet, REFRESH_THROTTLE_MS, STALE_CARD_GRACE_MS, type PeerCardRow, type PeerCardUpdate } from "../peer-cards.ts";
+import { REFRESH_THROTTLE_MS, STALE_CARD_GRACE_MS, type PeerCardRow, type PeerCardUpdate } from "../peer-cards.ts";
+import { hasSigningSet } from "../has-signing-set.ts";
+import { cardOf } from "../card-of.ts";
 
 export interface SenderKeyResolution {
   keys: SenderKeys;

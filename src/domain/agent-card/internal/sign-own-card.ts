@@ -1,14 +1,8 @@
-import { signAgentCard, verifyAgentCardProof } from "../../ink/index.ts";
-import { nativeStrictVerifier } from "../../security/ed25519-native.ts";
-import type { KeyVault } from "../../adapters/key-vault.ts";
-import type { With } from "../context.ts";
-import { getAgentCard, type AgentCard } from "./get-agent-card.ts";
-
-/** The Agent Card as served at the discovery path and its aliases, signed (INK §13 Phase B). */
-export function getSignedAgentCard(ctx: With<"node" | "vault">): AgentCard | null {
-  const card = getAgentCard(ctx);
-  return card ? signOwnCard(ctx, card) : null;
-}
+import { signAgentCard, verifyAgentCardProof } from "../../../ink/index.ts";
+import { nativeStrictVerifier } from "../../../security/ed25519-native.ts";
+import type { KeyVault } from "../../../adapters/key-vault.ts";
+import type { With } from "../../context.ts";
+import { type AgentCard } from "../get-agent-card.ts";
 
 /**
  * Our card with its `cardSignature` by the current active signing key (INK §13 Phase B: producers
