@@ -1,5 +1,5 @@
 import type { Db } from "../db/client.ts";
-import type { Clock, Ctx, Ids, Logger } from "../domain/context.ts";
+import type { Clock, Ids, Logger } from "../domain/context.ts";
 import type { NodeIdentity } from "../domain/context.ts";
 import { findAgentRow } from "../domain/agent/find-agent-row.ts";
 import { agentIdOf } from "../domain/agent/agent-id-of.ts";

@@ -47,32 +47,3 @@ export const directoryListings = sqliteTable(
   ],
 );
 
-/**
- * This node's pushes of its own publication to the directories of KITH_DIRECTORIES: one row per
- * directory, replaced by each new publish/unpublish (the latest action supersedes a queued one;
- * `id` changes so an attempt in flight for the old action cannot settle the new one). Drained by
- * the directory pusher with the intent outbox's backoff.
- */
-export const directoryPushes = sqliteTable(
-  "directory_pushes",
-  {
-    directory: text("directory").primaryKey(),
-    id: text("id").notNull(),
-    action: text("action", { enum: ["publish", "unpublish"] }).notNull(),
-    status: text("status", { enum: ["queued", "delivered", "failed"] }).notNull(),
-    attempts: integer("attempts").notNull().default(0),
-    nextAttemptAt: integer("next_attempt_at").notNull(),
-    lastAttemptAt: integer("last_attempt_at"),
-    lastStatus: integer("last_status"),
-    lastError: text("last_error"),
-    deliveredAt: integer("delivered_at"),
-    /** The directory's answer to the last delivered push (`listed`, `delisted`). */
-    remoteStatus: text("remote_status"),
-    createdAt: integer("created_at").notNull(),
-  },
-  (t) => [
-    check("directory_pushes_action", sql`${t.action} in ('publish', 'unpublish')`),
-    check("directory_pushes_status", sql`${t.status} in ('queued', 'delivered', 'failed')`),
-    index("directory_pushes_due_idx").on(t.status, t.nextAttemptAt),
-  ],
-);

@@ -22,12 +22,3 @@ export const ownerPolicy = sqliteTable(
   (t) => [check("owner_policy_single_row", sql`${t.id} = 1`)],
 );
 
-/** Append-only event log (`<entity>.<verb-past>`, INK audit names where one exists). */
-export const events = sqliteTable("events", {
-  seq: integer("seq").primaryKey({ autoIncrement: true }),
-  type: text("type").notNull(),
-  subjectId: text("subject_id"),
-  peerPrincipal: text("peer_principal"),
-  dataJson: text("data_json"),
-  createdAt: integer("created_at").notNull(),
-});

@@ -1,20 +1,5 @@
 import { sql } from "drizzle-orm";
-import { check, index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { connections } from "./connections.ts";
-
-/** The owner's private notes on a relationship (SPEC `GET/POST /api/svc/connections/:id/notes`). */
-export const relationshipNotes = sqliteTable(
-  "relationship_notes",
-  {
-    id: text("id").primaryKey(),
-    connectionId: text("connection_id")
-      .notNull()
-      .references(() => connections.id, { onDelete: "cascade" }),
-    text: text("text").notNull(),
-    createdAt: integer("created_at").notNull(),
-  },
-  (t) => [index("relationship_notes_connection_idx").on(t.connectionId, t.createdAt)],
-);
+import { check, index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
 export const RULE_ACTIONS = ["auto_respond", "decline", "hold", "label"] as const;
 export type RuleActionType = (typeof RULE_ACTIONS)[number];
@@ -61,32 +46,3 @@ export const ruleRuns = sqliteTable(
   (t) => [index("rule_runs_rule_idx").on(t.ruleId, t.createdAt), index("rule_runs_message_idx").on(t.messageId)],
 );
 
-/** Labels on inbound messages (put there by `label` rules). */
-export const messageLabels = sqliteTable(
-  "message_labels",
-  {
-    messageId: text("message_id").notNull(),
-    label: text("label").notNull(),
-    ruleId: text("rule_id"),
-    createdAt: integer("created_at").notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.messageId, t.label] }), index("message_labels_label_idx").on(t.label)],
-);
-
-/** How far each background job has read the `events` log (last processed `seq`). */
-export const jobCursors = sqliteTable("job_cursors", {
-  name: text("name").primaryKey(),
-  seq: integer("seq").notNull(),
-  updatedAt: integer("updated_at").notNull(),
-});
-
-/**
- * The owner's profile snapshots by scope (INK §15 ProfileSnapshot): `public` (card, discovery,
- * requests to strangers), `connected` (connection responses, card queries from connections) and
- * named custom scopes. `json` is a validated snapshot.
- */
-export const profileSnapshots = sqliteTable("profile_snapshots", {
-  scope: text("scope").primaryKey(),
-  json: text("json").notNull(),
-  updatedAt: integer("updated_at").notNull(),
-});

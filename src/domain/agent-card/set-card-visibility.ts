@@ -2,7 +2,6 @@ import * as v from "valibot";
 import { transaction } from "../../db/client.ts";
 import { settings } from "../../db/schema/index.ts";
 import type { With } from "../context.ts";
-import { DomainError } from "../errors.ts";
 import { conflict, noAgentYet } from "../internal/errors.ts";
 import { findOwnListing } from "../discovery/find-own-listing.ts";
 import { findAgentRow } from "../agent/find-agent-row.ts";

@@ -1,4 +1,3 @@
-import { and } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import type { NodeIdentity } from "../context.ts";
 import { type OwnIdentity, ownIdentity } from "./own-identity.ts";

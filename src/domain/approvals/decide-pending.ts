@@ -3,7 +3,6 @@ import * as v from "valibot";
 import { transaction, type Tx } from "../../db/client.ts";
 import { connections, messages, pendingActions } from "../../db/schema/index.ts";
 import type { Ctx, With } from "../context.ts";
-import { DomainError } from "../errors.ts";
 import { conflict, notFound } from "../internal/errors.ts";
 import { answerConnectionRequest } from "../connections/answer-connection-request.ts";
 import { requireReplyRoute } from "../connections/require-reply-route.ts";

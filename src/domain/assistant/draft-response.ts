@@ -2,7 +2,6 @@ import { eq } from "drizzle-orm";
 import { connections } from "../../db/schema/index.ts";
 import { validateIntentPayload } from "../../ink/index.ts";
 import type { With } from "../context.ts";
-import { DomainError } from "../errors.ts";
 import { invalidInput, notFound } from "../internal/errors.ts";
 import { findAgentRow } from "../agent/find-agent-row.ts";
 import { findInboxRow } from "../inbox/find-inbox-row.ts";

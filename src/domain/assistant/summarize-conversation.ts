@@ -1,7 +1,6 @@
 import { asc, eq } from "drizzle-orm";
 import { connections, conversations, messages } from "../../db/schema/index.ts";
 import type { With } from "../context.ts";
-import { DomainError } from "../errors.ts";
 import { notFound } from "../internal/errors.ts";
 import { findAgentRow } from "../agent/find-agent-row.ts";
 import { extractiveSummary, type ThreadLine } from "./internal/builtin.ts";

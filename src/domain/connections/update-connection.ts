@@ -3,7 +3,6 @@ import * as v from "valibot";
 import { transaction, type Tx } from "../../db/client.ts";
 import { connections, messages, outbox, pendingActions } from "../../db/schema/index.ts";
 import type { Ctx, With } from "../context.ts";
-import { DomainError } from "../errors.ts";
 import { conflict, notFound } from "../internal/errors.ts";
 import { connectionView, type ConnectionView } from "./internal/connection-view.ts";
 import { recordEvent } from "../internal/events.ts";

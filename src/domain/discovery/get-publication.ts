@@ -1,7 +1,6 @@
 import { inArray } from "drizzle-orm";
 import { directoryPushes } from "../../db/schema/index.ts";
 import type { With } from "../context.ts";
-import { DomainError } from "../errors.ts";
 import { noAgentYet } from "../internal/errors.ts";
 import { findAgentRow } from "../agent/find-agent-row.ts";
 import { agentIdOf } from "../agent/agent-id-of.ts";

@@ -2,7 +2,6 @@ import { and, desc, eq, lt, or, type SQL } from "drizzle-orm";
 import * as v from "valibot";
 import { directoryListings } from "../../db/schema/index.ts";
 import type { Ctx } from "../context.ts";
-import { DomainError } from "../errors.ts";
 import { decodeCursor, DEFAULT_LIMIT, pageOf, PageQuery, type Page } from "../internal/pagination.ts";
 import { discoveryResult, type DiscoveryResult } from "./internal/listings.ts";
 import { requireOwner } from "../internal/actors.ts";

@@ -1,6 +1,5 @@
 import { transaction } from "../../db/client.ts";
 import type { With } from "../context.ts";
-import { DomainError } from "../errors.ts";
 import { noAgentYet } from "../internal/errors.ts";
 import { findAgentRow } from "../agent/find-agent-row.ts";
 import { getPublication, type PublicationState } from "./get-publication.ts";

@@ -1,5 +1,4 @@
 import type { With } from "../context.ts";
-import { DomainError } from "../errors.ts";
 import type { CreateAgentInput } from "./check-agent-input.ts";
 import { createAgent } from "./create-agent.ts";
 import { identityOf, type AgentIdentity } from "./internal/identity-of.ts";

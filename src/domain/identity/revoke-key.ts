@@ -4,7 +4,6 @@ import { agentKeys, connections } from "../../db/schema/index.ts";
 import type { RotationLinkKey } from "../../ink/index.ts";
 import { generateAgentKey, newKeyId, type AgentKey, type KeyRole } from "../../security/agent-keys.ts";
 import type { Ctx, With } from "../context.ts";
-import { DomainError } from "../errors.ts";
 import { conflict, notFound } from "../internal/errors.ts";
 import { enqueueOutbound } from "../messages/enqueue-outbound.ts";
 import { findAgentRow } from "../agent/find-agent-row.ts";

@@ -4,7 +4,6 @@ import { agentKeys } from "../../db/schema/index.ts";
 import type { RotationLinkKey } from "../../ink/index.ts";
 import { generateAgentKey, newKeyId, type AgentKey, type KeyRole } from "../../security/agent-keys.ts";
 import type { With } from "../context.ts";
-import { DomainError } from "../errors.ts";
 import { notFound } from "../internal/errors.ts";
 import { findAgentRow } from "../agent/find-agent-row.ts";
 import { keyRow } from "./internal/key-row.ts";

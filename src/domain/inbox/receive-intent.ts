@@ -6,7 +6,7 @@ import { agentIdPublicKey, parseTimestamp } from "../../ink/index.ts";
 import type { Ctx, With } from "../context.ts";
 import { cachedOwnIdentity } from "../agent/cached-own-identity.ts";
 import { requireAgent } from "../internal/actors.ts";
-import { isResponseIntent, requestOf } from "../internal/response-intents.ts";
+import { isResponseIntent } from "../internal/response-intents.ts";
 import { learnHintedCard } from "../peers/learn-hinted-card.ts";
 import { type PeerCardUpdate } from "../peers/peer-cards.ts";
 import { savePeerCard } from "../peers/save-peer-card.ts";
@@ -16,6 +16,7 @@ import { checkForeignSender, type ForeignSenderDecision } from "../policy/check-
 import { type OwnerPolicy } from "../policy/owner-policy.ts";
 import { policyFromRow } from "../policy/policy-from-row.ts";
 import { storeInbound, type StoreContext, type StoredMessage } from "./internal/store-inbound.ts";
+import { findAnsweredRequest } from "./internal/find-answered-request.ts";
 
 export interface ReceiveInput {
   /** The intent as authenticated at the edge (peers/authenticate-peer.ts). */
@@ -127,15 +128,7 @@ function relationshipGate(
     return decision.ok ? { ok: true } : reject(decision.reason);
   }
   if (m.intent === "connection_response" && status === "requested") return { ok: true };
-  if (isResponseIntent(m.intent)) {
-    const request = requestOf(m.intent);
-    const asked = ctx.db
-      .select({ id: messages.id })
-      .from(messages)
-      .where(and(eq(messages.direction, "out"), eq(messages.peerPrincipal, m.principal), eq(messages.correlationId, m.correlationId), eq(messages.intent, request ?? "")))
-      .get();
-    if (asked) return { ok: true };
-  }
+  if (isResponseIntent(m.intent) && findAnsweredRequest(ctx.db, m)) return { ok: true };
   if (m.intent === "retract" && typeof m.payload.targetMessageId === "string") {
     const own = ctx.db
       .select({ id: messages.id })

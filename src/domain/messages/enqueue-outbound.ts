@@ -1,5 +1,5 @@
 import type { Tx } from "../../db/client.ts";
-import { messages, outbox } from "../../db/schema/index.ts";
+import { messages } from "../../db/schema/index.ts";
 import type { Ids } from "../context.ts";
 import { searchTextOf, subjectOf, touchConnection, touchConversation } from "../internal/message-rows.ts";
 import { recordEvent } from "../internal/events.ts";

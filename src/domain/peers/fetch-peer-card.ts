@@ -12,7 +12,6 @@ import {
   type CardTrustFailure,
   type ContinuityFailure,
   type DidWebResolution,
-  type Ed25519Verifier,
 } from "../../ink/index.ts";
 import type { PeerFailureReason, PeerHttp } from "../../adapters/peer-http.ts";
 import { nativeStrictVerifier } from "../../security/ed25519-native.ts";

@@ -2,7 +2,6 @@ import * as v from "valibot";
 import { transaction } from "../../db/client.ts";
 import { ownerPolicy } from "../../db/schema/index.ts";
 import type { Ctx } from "../context.ts";
-import { DomainError } from "../errors.ts";
 import { recordEvent } from "../internal/events.ts";
 import { getPolicy } from "./get-policy.ts";
 import { DEFAULT_POLICY } from "./owner-policy.ts";

@@ -2,7 +2,6 @@ import { eq } from "drizzle-orm";
 import { transaction } from "../../db/client.ts";
 import { profileSnapshots } from "../../db/schema/index.ts";
 import type { Ctx } from "../context.ts";
-import { DomainError } from "../errors.ts";
 import { notFound } from "../internal/errors.ts";
 import { recordEvent } from "../internal/events.ts";
 import { requireOwner } from "../internal/actors.ts";

@@ -3,7 +3,6 @@ import { transaction } from "../../db/client.ts";
 import { profileSnapshots } from "../../db/schema/index.ts";
 import { ProfileSnapshot } from "../../ink/index.ts";
 import type { Ctx } from "../context.ts";
-import { DomainError } from "../errors.ts";
 import { conflict } from "../internal/errors.ts";
 import { recordEvent } from "../internal/events.ts";
 import { profileSnapshotView, type ProfileSnapshotView } from "./internal/profile-snapshot-view.ts";

@@ -3,7 +3,6 @@ import * as v from "valibot";
 import { transaction } from "../../db/client.ts";
 import { connections, relationshipNotes } from "../../db/schema/index.ts";
 import type { Ctx } from "../context.ts";
-import { DomainError } from "../errors.ts";
 import { conflict, notFound } from "../internal/errors.ts";
 import { noteView, type NoteView } from "./internal/note-view.ts";
 import { requireOwner } from "../internal/actors.ts";

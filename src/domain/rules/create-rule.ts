@@ -2,7 +2,6 @@ import { count } from "drizzle-orm";
 import { transaction } from "../../db/client.ts";
 import { rules } from "../../db/schema/index.ts";
 import type { Ctx } from "../context.ts";
-import { DomainError } from "../errors.ts";
 import { conflict } from "../internal/errors.ts";
 import { recordEvent } from "../internal/events.ts";
 import { MAX_RULES, type CreateRuleInput } from "./rule-input.ts";

@@ -1,5 +1,4 @@
 import * as v from "valibot";
-import type { rules } from "../../db/schema/index.ts";
 import { DUNBAR_LAYERS } from "../relationships/names.ts";
 
 export const MAX_RULES = 200;

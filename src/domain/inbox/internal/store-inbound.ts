@@ -7,11 +7,12 @@ import type { Ctx } from "../../context.ts";
 import type { OwnIdentity } from "../../agent/own-identity.ts";
 import { searchTextOf, subjectOf } from "../../internal/message-rows.ts";
 import { recordEvent } from "../../internal/events.ts";
-import { isResponseIntent, requestOf } from "../../internal/response-intents.ts";
+import { isResponseIntent } from "../../internal/response-intents.ts";
 import { enqueueOutbound } from "../../messages/enqueue-outbound.ts";
 import { type PeerCardUpdate } from "../../peers/peer-cards.ts";
 import { savePeerCard } from "../../peers/save-peer-card.ts";
 import type { OwnerPolicy } from "../../policy/owner-policy.ts";
+import { findAnsweredRequest } from "./find-answered-request.ts";
 
 export interface StoreContext {
   now: number;
@@ -54,7 +55,7 @@ export function storeInbound(tx: Tx, ctx: Ctx, s: StoreContext): StoreResult {
 
   const connection = q.connectionByPrincipal.get(s.principal) ?? null;
   const level = s.owner.trustedDids.includes(s.principal) ? "full" : s.owner.maxAutonomyLevel;
-  const answersUs = isResponseIntent(env.intent) && answersOurRequest(tx, s.principal, env);
+  const answersUs = isResponseIntent(env.intent) && findAnsweredRequest(tx, { principal: s.principal, correlationId: env.correlationId, intent: env.intent }) !== null;
   // SPEC autonomy rule: below `full`, anything the agent would act on waits for the owner. A
   // retraction and an answer to our own request are bookkeeping, not actions.
   const hold = level !== "full" && env.intent !== "retract" && !answersUs;
@@ -179,25 +180,9 @@ function upsertConnection(
   return id;
 }
 
-function answersOurRequest(tx: Tx, principal: string, env: IntentEnvelope): boolean {
-  const request = requestOf(env.intent);
-  if (!request) return false;
-  return !!tx
-    .select({ id: messages.id })
-    .from(messages)
-    .where(and(eq(messages.direction, "out"), eq(messages.peerPrincipal, principal), eq(messages.correlationId, env.correlationId), eq(messages.intent, request)))
-    .get();
-}
-
 /** Links a response to the request it answers (same peer, same correlationId). */
 function markRequestAnswered(tx: Tx, s: StoreContext, responseId: string): void {
-  const request = requestOf(s.envelope.intent);
-  if (!request) return;
-  const asked = tx
-    .select({ id: messages.id })
-    .from(messages)
-    .where(and(eq(messages.direction, "out"), eq(messages.peerPrincipal, s.principal), eq(messages.correlationId, s.envelope.correlationId), eq(messages.intent, request)))
-    .get();
+  const asked = findAnsweredRequest(tx, { principal: s.principal, correlationId: s.envelope.correlationId, intent: s.envelope.intent });
   if (!asked) return;
   tx.update(messages).set({ respondedAt: s.now }).where(eq(messages.id, asked.id)).run();
   tx.update(messages).set({ inReplyTo: asked.id }).where(eq(messages.id, responseId)).run();

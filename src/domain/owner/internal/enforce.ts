@@ -1,4 +1,4 @@
-import { decision, type RateDecision } from "../../../security/rate-limit.ts";
+import { type RateDecision } from "../../../security/rate-limit.ts";
 import { DomainError } from "../../errors.ts";
 
 /** Throws `rate_limited` (HTTP 429 with Retry-After) when the decision refuses. */
