@@ -55,7 +55,7 @@ export const initCommand: Command = {
         closeDatabase(db);
       }
     };
-    // A new node is made all or nothing (create-node.ts); a database without an agent gets one in place.
+    // A new node is made all or nothing (create-data-dir.ts); a database without an agent gets one in place.
     const agent = await guardStorage(paths, () => (state === "node" ? make(paths) : createDataDir(paths, make)));
     io.out(`agent id:  ${agentIdOf(agent, config.wordmark)}`);
     io.out(`card url:  ${cardUrlOf(config, agent.genesisKey)}`);

@@ -9,7 +9,7 @@ export interface DataPaths {
   secret: string;
   /** Held by `kith serve` for its whole life (serve-lock.ts). */
   lock: string;
-  /** Present while a node is being built in an existing directory (create-node.ts). */
+  /** Present while a node is being built in an existing directory (create-data-dir.ts). */
   creating: string;
 }
 

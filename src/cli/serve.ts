@@ -58,7 +58,7 @@ export const serveCommand: Command = {
       );
     }
     const dirExisted = existsSync(paths.dir);
-    // Zero-config start: a new node, all or nothing (create-node.ts), before anything else opens it.
+    // Zero-config start: a new node, all or nothing (create-data-dir.ts), before anything else opens it.
     const created = state !== "node";
     if (created) {
       await guardStorage(paths, () =>

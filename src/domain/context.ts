@@ -87,7 +87,7 @@ export interface Wake {
 /** Requests to other agents' nodes, and the budgets of the ones a stranger can cause. */
 export interface PeerNetwork {
   http: PeerHttp;
-  /** Budgets and negative cache for the fetches strangers can cause (domain/peers/stranger-fetch.ts). */
+  /** Budgets and negative cache for the fetches strangers can cause (domain/peers/internal/stranger-fetches.ts). */
   fetchBudget: FetchBudget;
   /** KITH_ALLOW_PRIVATE_PEERS: also skips the SSRF vetting of URL fields inside fetched cards. */
   allowPrivatePeers: boolean;

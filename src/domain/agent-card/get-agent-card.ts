@@ -38,7 +38,7 @@ export interface AgentCard {
   currentEncryptionKeyId?: string;
   keySetVersion: number;
   supportedProtocolVersions: string[];
-  /** INK §11: `private` once the owner hides the card (agent.ts `cardVisibilityOf`). */
+  /** INK §11: `private` once the owner hides the card (agent/card-visibility-of.ts). */
   visibility: CardVisibility;
   /** INK §11 discovery descriptor: present once the owner published (enabled: false after unpublish). */
   discovery?: DiscoveryDescriptor;
@@ -50,7 +50,7 @@ export interface AgentCard {
   profileSnapshot?: ProfileSnapshot;
   /** INK §13: one signed link per signing-key rotation, oldest first; absent before the first one. */
   rotationChain?: RotationLink[];
-  /** INK §13 card proof by the current active signing key (sign-own-card.ts); last member. */
+  /** INK §13 card proof by the current active signing key (internal/sign-own-card.ts); last member. */
   cardSignature?: { keyId: string; signature: string };
 }
 
@@ -58,7 +58,7 @@ export interface AgentCard {
 export const SUPPORTED_PROTOCOL_VERSIONS = ["ink/0.1", "ink/0.2"];
 
 /**
- * The Agent Card body, before its proof (sign-own-card.ts signs what is served); null when the node
+ * The Agent Card body, before its proof (internal/sign-own-card.ts signs what is served); null when the node
  * has no agent yet.
  */
 export function getAgentCard(ctx: With<"node">): AgentCard | null {

@@ -14,7 +14,7 @@ export const INVALID_CODE = "the code is wrong, expired or already used";
 /**
  * Per client (IPv4, or IPv6 /64), durable. There is no per-address limit: counting a stranger's
  * guesses against the owner's address is what let anyone lock the owner out (issue 12). Guessing
- * is bounded per code instead (code-store.ts, docs/decisions/owner-sign-in.md).
+ * is bounded per code instead (internal/code-store.ts, docs/decisions/owner-sign-in.md).
  */
 export const VERIFY_PER_CLIENT = { limit: 30, windowMs: 60 * 60 * 1000 };
 

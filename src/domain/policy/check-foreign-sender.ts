@@ -18,7 +18,7 @@ export type ForeignSenderDecision =
     };
 
 export function checkForeignSender(policy: OwnerPolicy, principal: string, from: string): ForeignSenderDecision {
-  // The lists hold canonical principals (policy/principals.ts): compare the sender's, never `from` as typed.
+  // The lists hold canonical principals (policy/internal/principals.ts): compare the sender's, never `from` as typed.
   if (policy.blockedDids.includes(principal)) return { ok: false, reason: "block_did_in_user_block_list" };
   if (!policy.acceptForeignAgents) return { ok: false, reason: "block_recipient_not_accepting_foreign" };
   if (policy.allowedDids.length > 0) {
