@@ -1,21 +1,19 @@
 import { eq } from "drizzle-orm";
-import { transaction } from "../../db/client.ts";
 import { connections } from "../../db/schema/index.ts";
 import type { With } from "../context.ts";
 import { requireAgent } from "../internal/actors.ts";
 import { type PeerCardUpdate } from "../peers/peer-cards.ts";
-import { savePeerCard } from "../peers/save-peer-card.ts";
 import type { PeerRefusalReason } from "../peers/peer-requests.ts";
-import { recordNonce } from "../peers/record-nonce.ts";
 import { ownProfileSnapshot, type ProfileSnapshot } from "../profile/own-profile-snapshot.ts";
 import { getAgentCard, type AgentCard } from "./get-agent-card.ts";
 import { signOwnCard } from "./internal/sign-own-card.ts";
+import { recordPeerRequest } from "../peers/record-peer-request.ts";
 
 export type CardQueryResult =
   | { ok: true; card: AgentCard & { profileSnapshot: ProfileSnapshot }; scope: "connected" | "public" }
   | { ok: false; reason: PeerRefusalReason | "rate_limited"; detail?: string; retryAfterSeconds?: number };
 
-const PER_REQUESTER = { limit: 30, windowMs: 60_000 };
+const PER_REQUESTER = { bucket: "card-query", limit: 30, windowMs: 60_000 };
 
 /**
  * `POST /ink/v1/{agentId}/agent-card-query` (containment profile, INK §12), from a requester
@@ -25,16 +23,8 @@ const PER_REQUESTER = { limit: 30, windowMs: 60_000 };
  */
 export function queryAgentCard(ctx: With<"node" | "vault" | "limiter">, input: { learned: PeerCardUpdate | null }): CardQueryResult {
   const agent = requireAgent(ctx);
-  const now = ctx.clock.now();
-  const learned = input.learned;
-  const replayed = transaction(ctx.db, (tx) => {
-    if (learned) savePeerCard(tx, learned, now);
-    return !recordNonce(ctx.db, agent.principal, agent.nonce, now);
-  });
-  if (replayed) return { ok: false, reason: "nonce_replay" };
-  // Charged only for an authenticated, fresh request: forged ones cannot spend an agent's budget.
-  const limited = ctx.limiter.consume("card-query", agent.principal, PER_REQUESTER, now);
-  if (!limited.allowed) return { ok: false, reason: "rate_limited", retryAfterSeconds: limited.retryAfterSeconds };
+  const recorded = recordPeerRequest(ctx, input.learned, PER_REQUESTER);
+  if (!recorded.ok) return recorded.replay ? { ok: false, reason: "nonce_replay" } : { ok: false, reason: "rate_limited", retryAfterSeconds: recorded.retryAfterSeconds };
   const connection = ctx.db.select({ status: connections.status }).from(connections).where(eq(connections.principal, agent.principal)).get();
   const scope = connection?.status === "connected" ? "connected" : "public";
   const card = getAgentCard(ctx);

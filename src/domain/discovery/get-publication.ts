@@ -9,19 +9,13 @@ import { discoveryDescriptor, type DiscoveryDescriptor } from "./discovery-descr
 import { findOwnListing } from "./find-own-listing.ts";
 import { requireOwner } from "../internal/actors.ts";
 import { iso } from "../internal/iso.ts";
-import { retryView } from "../internal/retry.ts";
+import { retryView, type RetryView } from "../internal/retry.ts";
 
-export interface DirectoryPushState {
+export interface DirectoryPushState extends RetryView {
   directory: string;
   /** The latest action for this directory; null when nothing was ever pushed there. */
   action: "publish" | "unpublish" | null;
   state: "queued" | "delivered" | "failed" | "none";
-  attempts: number;
-  nextAttemptAt: string | null;
-  lastAttemptAt: string | null;
-  lastStatus: number | null;
-  lastError: string | null;
-  deliveredAt: string | null;
   /** What the directory answered: `listed` or `delisted`. */
   remoteStatus: string | null;
 }

@@ -79,8 +79,18 @@ export function jsonObjectOf(body: Uint8Array): Record<string, unknown> | null {
   }
 }
 
+/** How a retried delivery stands, as the owner sees it. */
+export interface RetryView {
+  attempts: number;
+  nextAttemptAt: string | null;
+  lastAttemptAt: string | null;
+  lastStatus: number | null;
+  lastError: string | null;
+  deliveredAt: string | null;
+}
+
 /** The delivery state the owner sees, from the retry columns: the next attempt only while one is queued. */
-export function retryView(row: { status: string; attempts: number; nextAttemptAt: number; lastAttemptAt: number | null; lastStatus: number | null; lastError: string | null; deliveredAt: number | null }) {
+export function retryView(row: { status: string; attempts: number; nextAttemptAt: number; lastAttemptAt: number | null; lastStatus: number | null; lastError: string | null; deliveredAt: number | null }): RetryView {
   return {
     attempts: row.attempts,
     nextAttemptAt: row.status === "queued" ? iso(row.nextAttemptAt) : null,

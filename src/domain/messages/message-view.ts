@@ -1,7 +1,7 @@
 import type { outbox } from "../../db/schema/index.ts";
 import type { MessageRow } from "../internal/message-rows.ts";
 import { iso } from "../internal/iso.ts";
-import { retryView } from "../internal/retry.ts";
+import { retryView, type RetryView } from "../internal/retry.ts";
 
 export interface MessageView {
   /** The envelope `id`, exactly as on the wire. */
@@ -28,14 +28,8 @@ export interface MessageView {
   labels?: string[];
 }
 
-export interface DeliveryView {
+export interface DeliveryView extends RetryView {
   state: "queued" | "delivered" | "failed" | "held" | "cancelled";
-  attempts: number;
-  nextAttemptAt: string | null;
-  lastAttemptAt: string | null;
-  lastStatus: number | null;
-  lastError: string | null;
-  deliveredAt: string | null;
 }
 
 /** The owner API's message record (inbox item or thread entry). */
