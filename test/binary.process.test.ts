@@ -43,6 +43,15 @@ test("the compiled binary starts on a fresh data directory and serves /health an
     const post = (body: string, type = "application/json") => fetch(`${node.url}/auth/email/send`, { method: "POST", headers: { "content-type": type }, body });
     expect(await json(await post(`{"email":${"[".repeat(20_000)}${"]".repeat(20_000)}}`))).toMatchObject({ error: "invalid_input", message: expect.stringContaining("body.email[0]") });
     expect((await post('{"email":"a@b.example"}', "application/octet-stream")).status).toBe(415);
+    // the INK signature plugin runs in the minified build: the intent route answers INK's errors
+    const intent = (body: string, type = "application/json") => fetch(card.endpoint.replace("https://kith.example.net", node.url), { method: "POST", headers: { "content-type": type }, body });
+    const broken = await intent("{");
+    expect(broken.status).toBe(400);
+    expect(await json(broken)).toMatchObject({ error: "invalid_json", protocol: "ink/0.1" });
+    const unsigned = await intent(JSON.stringify({ protocol: "ink/0.1" }));
+    expect(unsigned.status).toBe(400);
+    expect(await json(unsigned)).toMatchObject({ error: "invalid_envelope", protocol: "ink/0.1" });
+    expect((await intent("{}", "text/plain")).status).toBe(415);
   } finally {
     expect(await node.stop()).toBe(0);
   }
@@ -56,4 +65,27 @@ test("the compiled binary runs the CLI verbs (init, keys show, version)", async 
   expect(keys.code).toBe(0);
   expect(keys.stdout).toContain("signing");
   expect((await runKith(["version"], { bin: [bin] })).stdout).toMatch(/^kith \d/);
+});
+
+test("the compiled binary signs the owner in with a CLI code and loads the LinkedIn parser it imports on demand", async () => {
+  const data = join(work, "data3");
+  const cwd = join(work, "cwd");
+  expect((await runKith(["init", "--data-dir", data, "--handle", "owner", "--public-url", "https://owner.example", "--owner-email", "owner@example.com"], { bin: [bin], cwd })).code).toBe(0);
+  const node = await startKith(["--data-dir", data], { bin: [bin], cwd });
+  try {
+    const issued = await runKith(["owner", "code", "--data-dir", data], { bin: [bin], cwd });
+    expect(issued.code).toBe(0);
+    const code = issued.stdout.trim().split("\n").at(-1)!.trim();
+    const post = (path: string, body: unknown, token?: string) =>
+      fetch(`${node.url}${path}`, { method: "POST", headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body) });
+    const signedIn = await post("/auth/email/verify", { email: "owner@example.com", code });
+    expect(signedIn.status).toBe(200);
+    const { accessToken } = await json(signedIn);
+    const csv = "First Name,Last Name,URL,Email Address,Company,Position,Connected On\nAda,L,https://www.linkedin.com/in/ada,,,,\n";
+    const imported = await post("/api/svc/import/linkedin", { csv }, accessToken);
+    expect(imported.status).toBe(200);
+    expect(await json(imported)).toMatchObject({ created: 1, total: 1, skipped: [] });
+  } finally {
+    expect(await node.stop()).toBe(0);
+  }
 });
