@@ -1,7 +1,6 @@
 import * as v from "valibot";
 import { listAgentKeys } from "../../domain/identity/list-agent-keys.ts";
 import { revokeKey } from "../../domain/identity/revoke-key.ts";
-import type { KeyVault } from "../../security/key-vault.ts";
 import type { OwnerTokens } from "../../security/owner-token.ts";
 import type { SurfaceDeps } from "../deps.ts";
 import { OWNER_SECURITY } from "../plugins/owner-auth.ts";
@@ -29,7 +28,7 @@ const RevocationDoc = v.object({
 });
 
 /** The agent's keys for the owner (public halves only) and emergency revocation (`kith keys revoke`). */
-export function keysRoutes(deps: SurfaceDeps, o: { tokens: Pick<OwnerTokens, "verify">; vault: KeyVault; wakeOutbox: () => void }) {
+export function keysRoutes(deps: SurfaceDeps, o: { tokens: Pick<OwnerTokens, "verify"> }) {
   const doc = (summary: string, description: string) => ({ tags: ["Owner"], summary, description, security: OWNER_SECURITY });
   return ownerApi(o.tokens)
     .get(
@@ -49,7 +48,7 @@ export function keysRoutes(deps: SurfaceDeps, o: { tokens: Pick<OwnerTokens, "ve
         detail: doc("The agent's keys", "Every signing (Ed25519) and encryption (X25519) key the agent has held, oldest first, with its status and validity window. Never private keys."),
       },
     )
-    .post("/keys/:keyId/revoke", ({ actor, params }) => revokeKey(deps.ctx(actor), { keyId: params.keyId }, { vault: o.vault, wakeOutbox: o.wakeOutbox }), {
+    .post("/keys/:keyId/revoke", ({ actor, params }) => revokeKey(deps.ctx(actor), { keyId: params.keyId }), {
       params: v.object({ keyId: v.pipe(v.string(), v.minLength(1), v.maxLength(128)) }),
       response: { 200: RevocationDoc, ...errors(400, 401, 404, 409) },
       detail: doc(
