@@ -1,12 +1,21 @@
 // Runs the whole suite with `bun test` and ends with one plain totals line for CI:
-// "N passed, M failed" (", K skipped" when some were skipped). Extra arguments go to bun test.
+// "N passed, M failed" (", K skipped" when some were skipped). Extra arguments go to bun test;
+// `--fast` leaves out the tests that spawn processes or compile the binary (*.process.test.ts).
+// The per-test timeout is 5 s unless a test (or its file, with setDefaultTimeout) says otherwise.
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 const dir = mkdtempSync(join(tmpdir(), "kith-junit-"));
 const report = join(dir, "junit.xml");
-const proc = Bun.spawn([process.execPath, "test", "--reporter=junit", `--reporter-outfile=${report}`, ...process.argv.slice(2)], {
+const args = process.argv.slice(2);
+const fast = args.includes("--fast");
+const extra = args.filter((a) => a !== "--fast");
+const options = [
+  ...(extra.some((a) => a.startsWith("--timeout")) ? [] : ["--timeout=5000"]),
+  ...(fast ? ["--path-ignore-patterns=**/*.process.test.ts"] : []),
+];
+const proc = Bun.spawn([process.execPath, "test", "--reporter=junit", `--reporter-outfile=${report}`, ...options, ...extra], {
   stdio: ["inherit", "inherit", "inherit"],
   env: { ...process.env, KITH_TEST_RUN: "1" },
 });

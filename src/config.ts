@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { EMAIL_PATTERN } from "./domain/owner/owner.ts";
+import { EMAIL_PATTERN } from "./domain/owner/sign-in.ts";
 import { LOG_LEVELS, type LogLevel } from "./log.ts";
-import { assertPrivateMode, KeyFileError } from "./security/key-file.ts";
+import { assertPrivateMode, KeyFileError } from "./adapters/key-file.ts";
 import { atprotoOwner, bool, ConfigError, directoryUrls, email, issuerUrl, nonEmpty, oneOf, port, publicUrl, readableFile, redirectUris, revalidateSeconds, serviceUrl, smtpUrl } from "./config-values.ts";
 
 export { EMAIL_PATTERN };

@@ -11,17 +11,16 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createApp, createFederationDeps } from "../../src/app.ts";
 import { closeDatabase, openDatabase, transaction, type Db } from "../../src/db/client.ts";
 import { migrate } from "../../src/db/migrate.ts";
-import { createLogMailer } from "../../src/mail/log-mailer.ts";
+import { createLogMailer } from "../../src/adapters/log-mailer.ts";
 import type { Ctx, Logger } from "../../src/domain/context.ts";
-import { saveListing, type ListingProfile } from "../../src/domain/discovery/listings.ts";
+import { saveListing, type ListingProfile } from "../../src/domain/discovery/internal/listings.ts";
 import { DiscoverQuery, searchDirectory } from "../../src/domain/discovery/search-directory.ts";
-import { createSequentialIds } from "../../src/domain/ids.ts";
+import { createSequentialIds } from "../../src/ids.ts";
 import { encodeEd25519PublicKey } from "../../src/ink/index.ts";
-import { createKeyVault } from "../../src/security/key-vault.ts";
-import { createPeerHttp } from "../../src/security/peer-http.ts";
+import { createKeyVault } from "../../src/adapters/key-vault.ts";
+import { createNode } from "../../src/node/create-node.ts";
 import * as v from "valibot";
 
 const SIZES = (process.argv[2] ?? "1000,10000,100000").split(",").map(Number);
@@ -118,10 +117,9 @@ try {
   const clock = { now: () => Date.now() };
   const node = { publicUrl: "https://directory.example", wordmark: "svc" as const, version: "bench" };
   const vault = createKeyVault(join(dir, "agent-key.json"), null);
-  const federation = createFederationDeps({ db, node, vault, http: createPeerHttp({ allowPrivateAddresses: false }), allowPrivatePeers: false, wakeOutbox: () => {} });
   let ip = 0;
-  const app = createApp({
-    db, clock, ids: createSequentialIds("B"), log: silent, node, vault, federation,
+  const { app } = createNode({
+    db, clock, ids: createSequentialIds("B"), log: silent, node, vault, allowPrivatePeers: false,
     remoteAddress: (r) => r.headers.get("x-bench-ip"),
     auth: { secret: new Uint8Array(32), ownerEmail: null, mailer: createLogMailer(silent), redirectUris: [], google: null, apple: null, atproto: null },
   });

@@ -6,7 +6,7 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { createGzip } from "node:zlib";
 import { schemaLabel, schemaVersionOf } from "../db/migrate.ts";
-import { assertPrivateMode, KeyFileError } from "../security/key-file.ts";
+import { assertPrivateMode, KeyFileError } from "../adapters/key-file.ts";
 import { VERSION } from "../version.ts";
 import { CliError, UsageError, type Command, type Io } from "./command.ts";
 import { requireNode } from "./data-dir.ts";

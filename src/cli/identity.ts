@@ -1,10 +1,13 @@
 import type { Db } from "../db/client.ts";
-import type { Clock, Ctx, Ids, Logger } from "../domain/context.ts";
-import { agentIdOf, findAgentRow, type NodeIdentity } from "../domain/identity/agent.ts";
-import { checkAgentInput, createAgent, type CreateAgentInput } from "../domain/identity/create-agent.ts";
+import type { Clock, Ids, Logger } from "../domain/context.ts";
+import type { NodeIdentity } from "../domain/context.ts";
+import { findAgentRow } from "../domain/agent/find-agent-row.ts";
+import { agentIdOf } from "../domain/agent/agent-id-of.ts";
+import { checkAgentInput, type CreateAgentInput } from "../domain/identity/check-agent-input.ts";
+import { createAgent } from "../domain/identity/create-agent.ts";
 import { DomainError } from "../domain/errors.ts";
-import { storeSettings } from "../domain/node/settings.ts";
-import type { KeyVault } from "../security/key-vault.ts";
+import { storeSettings } from "../domain/node/store-settings.ts";
+import type { KeyVault } from "../adapters/key-vault.ts";
 import { CliError } from "./command.ts";
 
 export interface InitInput {
@@ -17,12 +20,12 @@ export interface InitInput {
 
 /** Creates the agent and stores init's settings; maps domain refusals to CLI errors. */
 export function initializeIdentity(db: Db, vault: KeyVault, input: InitInput, deps: { clock: Clock; ids: Ids; log: Logger }) {
-  const ctx: Ctx = { actor: { kind: "system", job: "init" }, db, ...deps };
+  const ctx = { actor: { kind: "system", job: "init" } as const, db, ...deps, vault };
   if (findAgentRow(db) || vault.exists()) {
     throw new CliError(`this data directory already has an agent identity (${vault.path}); refusing to overwrite it`);
   }
   try {
-    const agent = createAgent(ctx, { handle: input.handle, displayName: input.displayName, timezone: input.timezone }, { vault });
+    const agent = createAgent(ctx, { handle: input.handle, displayName: input.displayName, timezone: input.timezone });
     if (Object.keys(input.stored).length > 0) storeSettings(db, input.stored, deps.clock.now());
     return agent;
   } catch (e) {

@@ -1,14 +1,14 @@
 import { existsSync } from "node:fs";
 import { closeDatabase } from "../db/client.ts";
-import { systemClock } from "../domain/context.ts";
-import { agentIdOf } from "../domain/identity/agent.ts";
-import { createUlidIds } from "../domain/ids.ts";
+import { systemClock } from "../clock.ts";
+import { agentIdOf } from "../domain/agent/agent-id-of.ts";
+import { createUlidIds } from "../ids.ts";
 import { ConfigError, resolveConfig } from "../config.ts";
 import { createJsonLogger } from "../log.ts";
-import { createKeyVault } from "../security/key-vault.ts";
+import { createKeyVault } from "../adapters/key-vault.ts";
 import { CliError, UsageError, type Command } from "./command.ts";
 import { cardUrlOf, checkIdentityInput, initializeIdentity, systemTimeZone } from "./identity.ts";
-import { createNode } from "./create-node.ts";
+import { createDataDir } from "./create-data-dir.ts";
 import { checkDataDir, nodeState } from "./data-dir.ts";
 import { dataPaths, type DataPaths } from "./paths.ts";
 import { nodeSecret } from "./sign-in.ts";
@@ -41,7 +41,7 @@ export const initCommand: Command = {
     checkIdentityInput(identity); // before anything lands on disk: a refused init leaves no data directory behind
     const paths = dataPaths(config.dataDir);
     checkDataDir(paths.dir, "create");
-    const state = nodeState(paths); // "incomplete": an interrupted creation, which createNode clears first
+    const state = nodeState(paths); // "incomplete": an interrupted creation, which createDataDir clears first
     if (state === "node" && existsSync(paths.keyFile)) throw new CliError(`${paths.keyFile} already exists; this data directory already has an agent identity`);
     const stored: Record<string, string> = { public_url: config.publicUrl, wordmark: config.wordmark };
     if (config.ownerEmail) stored.owner_email = config.ownerEmail;
@@ -55,8 +55,8 @@ export const initCommand: Command = {
         closeDatabase(db);
       }
     };
-    // A new node is made all or nothing (create-node.ts); a database without an agent gets one in place.
-    const agent = await guardStorage(paths, () => (state === "node" ? make(paths) : createNode(paths, make)));
+    // A new node is made all or nothing (create-data-dir.ts); a database without an agent gets one in place.
+    const agent = await guardStorage(paths, () => (state === "node" ? make(paths) : createDataDir(paths, make)));
     io.out(`agent id:  ${agentIdOf(agent, config.wordmark)}`);
     io.out(`card url:  ${cardUrlOf(config, agent.genesisKey)}`);
     io.out(`data dir:  ${paths.dir}`);

@@ -1,17 +1,19 @@
 import { closeDatabase } from "../db/client.ts";
 import type { NodeConfig } from "../config.ts";
-import { systemClock, type Ctx } from "../domain/context.ts";
-import { agentIdOf, findAgentRow } from "../domain/identity/agent.ts";
+import { systemClock } from "../clock.ts";
+import type { Ctx } from "../domain/context.ts";
+import { findAgentRow } from "../domain/agent/find-agent-row.ts";
+import { agentIdOf } from "../domain/agent/agent-id-of.ts";
 import { listAgentKeys } from "../domain/identity/list-agent-keys.ts";
 import { revokeKey } from "../domain/identity/revoke-key.ts";
 import { rotateSigningKey } from "../domain/identity/rotate-signing-key.ts";
 import { verifyKeyFile } from "../domain/identity/verify-key-file.ts";
-import { createUlidIds } from "../domain/ids.ts";
+import { createUlidIds } from "../ids.ts";
 import { DomainError } from "../domain/errors.ts";
-import { readStoredSettings } from "../domain/node/settings.ts";
+import { readStoredSettings } from "../domain/node/read-stored-settings.ts";
 import { createJsonLogger } from "../log.ts";
-import { KeyFileError } from "../security/key-file.ts";
-import { createKeyVault } from "../security/key-vault.ts";
+import { KeyFileError } from "../adapters/key-file.ts";
+import { createKeyVault } from "../adapters/key-vault.ts";
 import { CliError, UsageError, type Command, type Io } from "./command.ts";
 import { configFrom } from "./init.ts";
 import { dataPaths, type DataPaths } from "./paths.ts";
@@ -80,9 +82,9 @@ function show(values: Values, io: Io): Promise<number> {
 
 function rotate(values: Values, io: Io): Promise<number> {
   return withNode(values, io, { job: "keys-rotate", write: true }, (ctx, config, paths) => {
-    const vault = createKeyVault(paths.keyFile, config.passphrase);
-    verifyKeyFile(ctx, vault);
-    const result = rotateSigningKey(ctx, { vault });
+    const withVault = { ...ctx, vault: createKeyVault(paths.keyFile, config.passphrase) };
+    verifyKeyFile(withVault);
+    const result = rotateSigningKey(withVault);
     io.out(`active signing key: ${result.activeKeyId}`);
     for (const id of result.retiredKeyIds) io.out(`retired:            ${id}`);
     io.out(`key set version:    ${result.keySetVersion}`);
@@ -92,9 +94,10 @@ function rotate(values: Values, io: Io): Promise<number> {
 
 function revoke(values: Values, io: Io, keyId: string): Promise<number> {
   return withNode(values, io, { job: "keys-revoke", write: true }, (ctx, config, paths) => {
-    const vault = createKeyVault(paths.keyFile, config.passphrase);
-    verifyKeyFile(ctx, vault);
-    const result = revokeKey(ctx, { keyId }, { vault });
+    // No job runs in this process: a running node's outbox finds the announcement at its next look.
+    const withVault = { ...ctx, vault: createKeyVault(paths.keyFile, config.passphrase), wake: { outbox() {}, directoryPusher() {} } };
+    verifyKeyFile(withVault);
+    const result = revokeKey(withVault, { keyId });
     io.out(`revoked:            ${result.revokedKeyId} (${result.role}, at ${result.revokedAt})`);
     if (result.replacementKeyId) io.out(`new active ${result.role === "signing" ? "signing key:" : "encryption key:"} ${result.replacementKeyId}`);
     io.out(`key set version:    ${result.keySetVersion}`);

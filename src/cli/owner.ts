@@ -1,10 +1,11 @@
 import { closeDatabase } from "../db/client.ts";
-import { systemClock } from "../domain/context.ts";
+import { systemClock } from "../clock.ts";
 import { DomainError } from "../domain/errors.ts";
-import { createUlidIds } from "../domain/ids.ts";
-import { readStoredSettings } from "../domain/node/settings.ts";
-import { checkOwnerCodeRequest, issueOwnerCode } from "../domain/owner/issue-owner-code.ts";
-import { isEmailAddress, normalizeEmail } from "../domain/owner/owner.ts";
+import { createUlidIds } from "../ids.ts";
+import { readStoredSettings } from "../domain/node/read-stored-settings.ts";
+import { issueOwnerCode } from "../domain/owner/issue-owner-code.ts";
+import { checkOwnerCodeRequest } from "../domain/owner/check-owner-code-request.ts";
+import { isEmailAddress, normalizeEmail } from "../domain/owner/internal/owner-email.ts";
 import { createJsonLogger } from "../log.ts";
 import { deriveKey } from "../security/node-secret.ts";
 import { CliError, UsageError, type Command } from "./command.ts";

@@ -5,11 +5,11 @@ export interface DataPaths {
   dir: string;
   db: string;
   keyFile: string;
-  /** The node secret (owner tokens, code HMAC); see security/node-secret.ts. */
+  /** The node secret (owner tokens, code HMAC); see adapters/node-secret.ts. */
   secret: string;
   /** Held by `kith serve` for its whole life (serve-lock.ts). */
   lock: string;
-  /** Present while a node is being built in an existing directory (create-node.ts). */
+  /** Present while a node is being built in an existing directory (create-data-dir.ts). */
   creating: string;
 }
 

@@ -1,7 +1,7 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readSync, renameSync, rmdirSync, rmSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { MIGRATIONS, schemaLabel } from "../db/migrate.ts";
-import { readPublicKeys } from "../security/key-file.ts";
+import { readPublicKeys } from "../adapters/key-file.ts";
 import { checkSnapshot } from "./backup.ts";
 import { CliError, UsageError, type Command } from "./command.ts";
 import { configFrom } from "./init.ts";

@@ -1,27 +1,23 @@
 import { existsSync, readFileSync } from "node:fs";
-import { createApp, createDiscoveryDeps, createFederationDeps } from "../app.ts";
 import { closeDatabase } from "../db/client.ts";
-import { systemClock, type Ctx } from "../domain/context.ts";
+import { systemClock } from "../clock.ts";
+import type { Ctx } from "../domain/context.ts";
 import { DomainError } from "../domain/errors.ts";
-import { agentIdOf, findAgentRow } from "../domain/identity/agent.ts";
+import { findAgentRow } from "../domain/agent/find-agent-row.ts";
+import { agentIdOf } from "../domain/agent/agent-id-of.ts";
 import { verifyKeyFile } from "../domain/identity/verify-key-file.ts";
-import { createUlidIds } from "../domain/ids.ts";
-import { readStoredSettings } from "../domain/node/settings.ts";
+import { createUlidIds } from "../ids.ts";
+import { readStoredSettings } from "../domain/node/read-stored-settings.ts";
 import { createJsonLogger } from "../log.ts";
-import { KeyFileError } from "../security/key-file.ts";
-import { createKeyVault, type KeyVault } from "../security/key-vault.ts";
-import { createPeerHttp } from "../security/peer-http.ts";
+import { KeyFileError } from "../adapters/key-file.ts";
+import { createKeyVault, type KeyVault } from "../adapters/key-vault.ts";
 import { serverOptions } from "../http/server-options.ts";
-import { startAssistantJob } from "../jobs/assistant.ts";
-import { startMaintenance } from "../jobs/maintenance.ts";
-import { startOutboxWorker, type OutboxWorker } from "../jobs/outbox-worker.ts";
-import { startDirectoryPusher, type DirectoryPusher } from "../jobs/directory-pusher.ts";
-import { startDirectoryRevalidator } from "../jobs/directory-revalidator.ts";
+import { createNode, type KithNode } from "../node/create-node.ts";
 import { VERSION } from "../version.ts";
 import { CliError, type Command } from "./command.ts";
 import { cardUrlOf, initializeIdentity } from "./identity.ts";
 import { configFrom } from "./init.ts";
-import { createNode, discardNode } from "./create-node.ts";
+import { createDataDir, discardDataDir } from "./create-data-dir.ts";
 import { checkDataDir, nodeState } from "./data-dir.ts";
 import { listenError, loadTls } from "./listen.ts";
 import { dataPaths } from "./paths.ts";
@@ -62,11 +58,11 @@ export const serveCommand: Command = {
       );
     }
     const dirExisted = existsSync(paths.dir);
-    // Zero-config start: a new node, all or nothing (create-node.ts), before anything else opens it.
+    // Zero-config start: a new node, all or nothing (create-data-dir.ts), before anything else opens it.
     const created = state !== "node";
     if (created) {
       await guardStorage(paths, () =>
-        createNode(paths, (at) => {
+        createDataDir(paths, (at) => {
           const db = openStorage(at, { clock, log });
           try {
             initializeIdentity(db, createKeyVault(at.keyFile, first.passphrase), { handle: "me", displayName: "Kith agent", timezone: "UTC", stored: {} }, { clock, ids, log });
@@ -92,11 +88,11 @@ export const serveCommand: Command = {
       const config = configFrom(values, io, readStoredSettings(db));
       const vault = createKeyVault(paths.keyFile, config.passphrase);
       const agent = findAgentRow(db);
-      if (agent) unlockKeys({ actor: { kind: "system", job: "serve" }, db, clock, ids, log }, vault);
+      if (agent) unlockKeys({ actor: { kind: "system", job: "serve" }, db, clock, ids, log, vault });
       else if (vault.exists()) throw new CliError(`${paths.keyFile} exists but the database has no agent; restore a backup or move the key file away`);
 
       const remote = new WeakMap<Request, string>();
-      let app: ReturnType<typeof createApp> | null = null;
+      let app: KithNode["app"] | null = null;
       let server: ReturnType<typeof Bun.serve>;
       try {
         server = Bun.serve({
@@ -125,23 +121,27 @@ export const serveCommand: Command = {
         throw e;
       }
       mailer = auth.mailer;
-      let worker: OutboxWorker | null = null;
-      const http = createPeerHttp({ allowPrivateAddresses: config.allowPrivatePeers, ...(config.tlsCaFile ? { extraCa: [readFileSync(config.tlsCaFile, "utf8")] } : {}) });
-      const federation = createFederationDeps({ db, node, vault, http, allowPrivatePeers: config.allowPrivatePeers, wakeOutbox: () => worker?.wake() });
-      const assistant = {
-        llm: config.llmUrl && config.llmModel ? { url: config.llmUrl, model: config.llmModel, apiKey: config.llmApiKey } : null,
-        transcribe: config.transcribeUrl ? { url: config.transcribeUrl, model: config.transcribeModel, apiKey: config.transcribeApiKey } : null,
-      };
-      let pusher: DirectoryPusher | null = null;
-      const discovery = createDiscoveryDeps(federation, { directories: config.directories, revalidateMs: config.directoryRevalidateSeconds * 1000, wakePusher: () => pusher?.wake() });
-      app = createApp({ db, clock, ids, log, node, vault, federation, discovery, trustProxy: config.trustProxy, remoteAddress: (r) => remote.get(r) ?? null, auth, assistant });
+      const kith = createNode({
+        db,
+        clock,
+        ids,
+        log,
+        node,
+        vault,
+        allowPrivatePeers: config.allowPrivatePeers,
+        ...(config.tlsCaFile ? { peerCa: [readFileSync(config.tlsCaFile, "utf8")] } : {}),
+        directory: { directories: config.directories, revalidateMs: config.directoryRevalidateSeconds * 1000 },
+        trustProxy: config.trustProxy,
+        remoteAddress: (r) => remote.get(r) ?? null,
+        auth,
+        assistant: {
+          llm: config.llmUrl && config.llmModel ? { url: config.llmUrl, model: config.llmModel, apiKey: config.llmApiKey } : null,
+          transcribe: config.transcribeUrl ? { url: config.transcribeUrl, model: config.transcribeModel, apiKey: config.transcribeApiKey } : null,
+        },
+      });
+      app = kith.app;
       const providers = ["email", auth.google && "google", auth.apple && "apple", auth.atproto && "atproto"].filter((p): p is string => !!p);
-      const jobCtx = () => ({ actor: { kind: "system" as const, job: "outbox" }, db, clock, ids, log });
-      worker = startOutboxWorker({ ctx: jobCtx, deps: federation, log });
-      const maintenance = startMaintenance({ ctx: jobCtx, log });
-      const assistantJob = startAssistantJob({ ctx: () => ({ ...jobCtx(), actor: { kind: "system" as const, job: "assistant" } }), deps: federation, log });
-      pusher = startDirectoryPusher({ ctx: jobCtx, deps: discovery, log });
-      const revalidator = startDirectoryRevalidator({ ctx: jobCtx, deps: discovery, log });
+      kith.jobs.start();
       for (const warning of startWarnings(config)) {
         log.warn(warning);
         io.err(`  warning:    ${warning}`);
@@ -176,12 +176,7 @@ export const serveCommand: Command = {
           await server.stop(false);
           clearTimeout(timer);
           await new Promise((r) => setTimeout(r, 5)); // let after-response hooks (access log) of the last requests run
-          maintenance.stop();
-          await assistantJob.stop();
-          await worker?.stop(); // deliveries in flight settle (or stay queued) before SQLite closes
-          await pusher?.stop();
-          await revalidator.stop();
-          await federation.writes.close(); // the last group commit is durable and acknowledged
+          await kith.close(); // deliveries in flight settle (or stay queued) and the last group commit is durable before SQLite closes
           resolve();
         };
         process.once("SIGINT", () => void stop("SIGINT"));
@@ -194,7 +189,7 @@ export const serveCommand: Command = {
       mailer?.close?.();
       closeDatabase(db);
       lock.release();
-      if (undoFreshStart) discardNode(paths, dirExisted);
+      if (undoFreshStart) discardDataDir(paths, dirExisted);
       if (stopping) log.info("stopped");
     }
   },
@@ -207,10 +202,10 @@ function explicitPublicUrl(values: Record<string, string | boolean | undefined>,
 }
 
 /** The key file must be this agent's (verify-key-file.ts) and must open (mode, passphrase). */
-function unlockKeys(ctx: Ctx, vault: KeyVault): void {
+function unlockKeys(ctx: Ctx & { vault: KeyVault }): void {
   try {
-    verifyKeyFile(ctx, vault);
-    vault.all();
+    verifyKeyFile(ctx);
+    ctx.vault.all();
   } catch (e) {
     if (e instanceof KeyFileError || e instanceof DomainError) throw new CliError(`cannot start: ${e.message}`);
     throw e;

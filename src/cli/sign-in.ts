@@ -2,11 +2,11 @@ import { readFileSync } from "node:fs";
 import type { NodeConfig } from "../config.ts";
 import type { Logger } from "../domain/context.ts";
 import type { Mailer } from "../domain/owner/mailer.ts";
-import { createLogMailer } from "../mail/log-mailer.ts";
-import { createSmtpMailer } from "../mail/smtp-mailer.ts";
-import { KeyFileError } from "../security/key-file.ts";
-import { loadOrCreateNodeSecret } from "../security/node-secret.ts";
-import { authOptionsFromConfig, type AuthOptions } from "../sign-in-setup.ts";
+import { createLogMailer } from "../adapters/log-mailer.ts";
+import { createSmtpMailer } from "../adapters/smtp-mailer.ts";
+import { KeyFileError } from "../adapters/key-file.ts";
+import { loadOrCreateNodeSecret } from "../adapters/node-secret.ts";
+import { authOptionsFromConfig, type AuthOptions } from "../node/sign-in.ts";
 import { CliError } from "./command.ts";
 import type { DataPaths } from "./paths.ts";
 

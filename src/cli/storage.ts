@@ -2,7 +2,7 @@ import { existsSync, readdirSync } from "node:fs";
 import { closeDatabase, openDatabase, type Db } from "../db/client.ts";
 import { migrate, SchemaTooNewError } from "../db/migrate.ts";
 import type { Clock, Logger } from "../domain/context.ts";
-import { assertPrivateMode, KeyFileError } from "../security/key-file.ts";
+import { assertPrivateMode, KeyFileError } from "../adapters/key-file.ts";
 import { CliError } from "./command.ts";
 import { requireNode } from "./data-dir.ts";
 import { ensureDataDir, type DataPaths } from "./paths.ts";

@@ -30,7 +30,8 @@ export function openDatabase(file: string, options: { readonly?: boolean } = {})
   return drizzle({ client: sqlite, schema }) as Db;
 }
 
-type NotPromise<T> = T extends PromiseLike<unknown> ? never : T;
+/** A value that is not a promise: an async callback would commit at its first await (DESIGN "Storage and transactions"). */
+export type NotPromise<T> = T extends PromiseLike<unknown> ? never : T;
 
 /**
  * Runs `fn` in one IMMEDIATE transaction. bun:sqlite transactions are synchronous: an async

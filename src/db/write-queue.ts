@@ -1,7 +1,5 @@
 import { closeSync, fsync, openSync } from "node:fs";
-import type { Db, Tx } from "./client.ts";
-
-type NotPromise<T> = T extends PromiseLike<unknown> ? never : T;
+import type { Db, NotPromise, Tx } from "./client.ts";
 
 export interface WriteQueue {
   /**

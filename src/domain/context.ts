@@ -1,4 +1,11 @@
+import type { FetchBudget } from "../adapters/fetch-budget.ts";
+import type { KeyVault } from "../adapters/key-vault.ts";
+import type { LlmClient, Transcriber } from "../adapters/llm.ts";
+import type { PeerHttp } from "../adapters/peer-http.ts";
 import type { Db } from "../db/client.ts";
+import type { WriteQueue } from "../db/write-queue.ts";
+import type { AgentCard, SenderKeys, Wordmark } from "../ink/index.ts";
+import type { MemoryRateLimiter } from "../security/rate-limit.ts";
 
 /** Wall clock in unix milliseconds; tests inject a controllable one. */
 export interface Clock {
@@ -21,13 +28,40 @@ export interface Logger {
 }
 
 /**
- * Who is asking. Each auth plugin produces exactly one variant; a verb checks it on its first line.
+ * Who is asking. Each auth plugin produces exactly one variant; a verb checks it on its first line
+ * (internal/actors.ts) and never re-authenticates.
  */
-export type Actor =
-  | { kind: "owner"; subject: string }
-  | { kind: "agent"; principal: string; agentId: string }
-  | { kind: "public"; ip: string | null }
-  | { kind: "system"; job: string };
+export type Actor = OwnerActor | AgentActor | ExtensionActor | { kind: "public"; ip: string | null } | { kind: "system"; job: string };
+
+export interface OwnerActor {
+  kind: "owner";
+  subject: string;
+}
+
+/**
+ * A verified INK sender (http/plugins/ink-signature.ts, domain/peers/authenticate-peer.ts): its
+ * canonical principal and id, the keys that verified the request (and its card when one is
+ * known), the request as read, and what the verb still has to record in its own transaction: the
+ * replay nonce (INK §8: last, never burnt by a request that fails a later check) and what was
+ * learned about the sender's card.
+ */
+export interface AgentActor {
+  kind: "agent";
+  principal: string;
+  agentId: string;
+  /** The client address the request came from (stranger-fetch budgets). */
+  ip: string | null;
+  card: AgentCard | null;
+  keys: SenderKeys;
+  nonce: string;
+}
+
+/** An installed extension acting for the owner under its grant (the extension API; not produced yet). */
+export interface ExtensionActor {
+  kind: "extension";
+  installationId: string;
+  scopes: string[];
+}
 
 /** The small explicit context every domain verb receives. */
 export interface Ctx {
@@ -38,4 +72,58 @@ export interface Ctx {
   log: Logger;
 }
 
-export const systemClock: Clock = { now: () => Date.now() };
+/** What a verb needs to know about this node's public face. */
+export interface NodeIdentity {
+  publicUrl: string;
+  wordmark: Wordmark;
+}
+
+/** After-commit nudges: a verb that queued work for a job wakes it once its transaction committed. */
+export interface Wake {
+  outbox(): void;
+  directoryPusher(): void;
+}
+
+/** Requests to other agents' nodes, and the budgets of the ones a stranger can cause. */
+export interface PeerNetwork {
+  http: PeerHttp;
+  /** Budgets and negative cache for the fetches strangers can cause (domain/peers/internal/stranger-fetches.ts). */
+  fetchBudget: FetchBudget;
+  /** KITH_ALLOW_PRIVATE_PEERS: also skips the SSRF vetting of URL fields inside fetched cards. */
+  allowPrivatePeers: boolean;
+}
+
+/** The discovery registry's settings (KITH_DIRECTORIES, KITH_DIRECTORY_REVALIDATE_SECONDS). */
+export interface DirectorySettings {
+  /** The directories this node publishes to (https base or card URLs). */
+  directories: readonly string[];
+  /** How often remote listings are re-checked, in ms. */
+  revalidateMs: number;
+}
+
+/** The AI backends of the owner's assistant; each is null when not configured. */
+export interface AssistantBackends {
+  /** KITH_LLM_URL: drafts and summaries; without it the deterministic built-in answers. */
+  llm: LlmClient | null;
+  /** KITH_TRANSCRIBE_URL: transcription; without it the route answers 503. */
+  transcriber: Transcriber | null;
+}
+
+/**
+ * The named collaborators a verb may take besides `Ctx` (STYLE: "plus named collaborators a verb
+ * needs"). A verb's signature lists the ones it uses, `With<"node" | "wake">`; the composition root
+ * (src/node/create-node.ts) builds them once, tests hand in their own.
+ */
+export interface Collaborators {
+  node: NodeIdentity;
+  vault: KeyVault;
+  peers: PeerNetwork;
+  limiter: MemoryRateLimiter;
+  /** Group commit for the inbound hot path: one fsync for the requests of one event-loop turn. */
+  writes: WriteQueue;
+  wake: Wake;
+  directory: DirectorySettings;
+  assistant: AssistantBackends;
+}
+
+export type With<K extends keyof Collaborators> = Ctx & Pick<Collaborators, K>;

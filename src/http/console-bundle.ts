@@ -1,5 +1,9 @@
-import type { HTMLBundle } from "bun";
-import { basename } from "node:path";
+/** What the console surface is built from: the files of its HTML import (src/adapters/html-bundle.ts reads them). */
+export interface ConsoleFiles {
+  files: Array<{ name: string; bytes: Uint8Array<ArrayBuffer> }>;
+  /** Pre-built into the compiled binary, or built from the checkout's sources. */
+  embedded: boolean;
+}
 
 export interface ConsoleAsset {
   body: Uint8Array<ArrayBuffer>;
@@ -23,16 +27,11 @@ const TYPES: Record<string, string> = {
 };
 
 /**
- * The console's files, in memory and gzipped once. In the compiled binary the HTML import comes
- * pre-built (`files`, embedded in the executable: nothing beside it is read); under `bun src/main.ts`
- * it is built here on first use (a few ms). Either way the page's references are rewritten from the
- * site root, where Bun would serve them itself, to `assetPath` (notes/EXTENSIONS.md §4.5), so the
- * console owns one path prefix and its headers.
+ * The console's files ready to serve, in memory and gzipped once. The page's references are
+ * rewritten from the site root, where Bun would serve them itself, to `assetPath`
+ * (notes/EXTENSIONS.md §4.5), so the console owns one path prefix and its headers.
  */
-export async function loadConsoleBundle(bundle: HTMLBundle, assetPath: string): Promise<ConsoleBundle> {
-  const files = bundle.files
-    ? await Promise.all(bundle.files.map(async (f) => ({ name: basename(f.path), bytes: new Uint8Array(await Bun.file(f.path).arrayBuffer()) })))
-    : await build(bundle.index);
+export function consoleBundleOf({ files, embedded }: ConsoleFiles, assetPath: string): ConsoleBundle {
   const page = files.find((f) => f.name.endsWith(".html"));
   if (!page) throw new Error("the console bundle has no HTML page");
   const assets = new Map<string, ConsoleAsset>();
@@ -44,14 +43,8 @@ export async function loadConsoleBundle(bundle: HTMLBundle, assetPath: string): 
     html = html.replaceAll(`"./${f.name}"`, `"${assetPath}/${f.name}"`).replaceAll(`"/${f.name}"`, `"${assetPath}/${f.name}"`);
   }
   // The sign-in page shows how to run `kith owner code` for this node: a binary, or a checkout.
-  html = html.replace("</head>", `<meta name="kith-runtime" content="${bundle.files ? "binary" : "checkout"}"></head>`);
+  html = html.replace("</head>", `<meta name="kith-runtime" content="${embedded ? "binary" : "checkout"}"></head>`);
   return { page: asset(page.name, new TextEncoder().encode(html)), assets };
-}
-
-async function build(index: string): Promise<Array<{ name: string; bytes: Uint8Array<ArrayBuffer> }>> {
-  const result = await Bun.build({ entrypoints: [index], minify: true, define: { "process.env.NODE_ENV": '"production"' } });
-  if (!result.success) throw new Error(`console build failed: ${result.logs.map(String).join("; ")}`);
-  return Promise.all(result.outputs.map(async (o) => ({ name: basename(o.path), bytes: new Uint8Array(await o.arrayBuffer()) })));
 }
 
 function asset(name: string, body: Uint8Array<ArrayBuffer>): ConsoleAsset {

@@ -1,15 +1,15 @@
-import type { Actor, Ctx, Logger } from "../domain/context.ts";
-import type { NodeIdentity } from "../domain/identity/agent.ts";
+import type { Actor, Collaborators, Ctx, Logger, NodeIdentity } from "../domain/context.ts";
 import { DomainError } from "../domain/errors.ts";
 import { clientKey } from "../security/client-key.ts";
 import type { MemoryRateLimiter, RateDecision, RateRule } from "../security/rate-limit.ts";
 
 /**
  * What every surface receives from the composition root. Surfaces never see the database: they
- * turn an authenticated actor into a `Ctx` and hand it to one domain verb.
+ * turn an authenticated actor into a `Ctx` (with the node's collaborators; each verb takes the
+ * ones it names) and hand it to one domain verb.
  */
 export interface SurfaceDeps {
-  ctx(actor: Actor): Ctx;
+  ctx(actor: Actor): Ctx & Collaborators;
   node: NodeIdentity & { version: string };
   log: Logger;
   /** The client address (see plugins/client-ip.ts); null when unknown (in-process requests). */

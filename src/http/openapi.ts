@@ -92,7 +92,7 @@ const CONVERSION: ConversionConfig = {
   target: "draft-2020-12",
   errorMode: "ignore",
   overrideAction: ({ valibotAction, jsonSchema }) => {
-    // wireDoc (domain/wire-doc.ts): a value written on the wire differently from what it becomes.
+    // wireDoc (domain/internal/wire-doc.ts): a value written on the wire differently from what it becomes.
     const wire = valibotAction.type === "metadata" ? (valibotAction as unknown as { metadata: { wire?: unknown } }).metadata.wire : undefined;
     if (wire && typeof wire === "object") return wire as Record<string, unknown>;
     // JSON Schema patterns have no flags: a case-insensitive regex would refuse what the node takes.

@@ -1,5 +1,5 @@
-import type { TokenPair } from "../domain/owner/owner.ts";
-import { REFRESH_TOKEN_TTL_MS } from "../domain/owner/owner.ts";
+import type { TokenPair } from "../domain/owner/sign-in.ts";
+import { REFRESH_TOKEN_TTL_MS } from "../domain/owner/sign-in.ts";
 
 /**
  * Browser sessions (the owner console): the refresh token lives in an HttpOnly cookie instead of

@@ -267,7 +267,7 @@ export {
   prepareOutbound,
 } from "./sender.ts";
 
-// ── Discovery, first contact, handshake, audit ───────────────────────────────────────────────
+// ── Discovery and Agent Cards ───────────────────────────────────────────────
 /**
  * The card discovery-fetch response contract (INK §12) and its Content-Type rule.
  * @example checkCardFetchResponse({ status, contentType, contentLength, body, requestedAgentId, resolutionDid: null })
@@ -331,11 +331,6 @@ export { type CardTrustOptions, type CardTrustResult, type CardTrustFailure, typ
  */
 export { type CardBinding, type CardBindingBasis, bindAgentCard } from "./card-binding.ts";
 /**
- * The first-contact transcript decision (INK §15).
- * @example verifyFirstContact({ cardFetch, clientSupportedVersions, now, nonceStore, request, response, wordmark })
- */
-export { type FirstContactInput, type FirstContactResult, type FirstContactStep, type SignedLeg, verifyFirstContact } from "./first-contact.ts";
-/**
  * Signed discovery-query envelopes (INK §18): verify in schema → signature → audience → window → replay order.
  * @example verifyDiscoveryQuery({ raw, audience: ownIds, now, publicKey, replay: store, wordmark })
  */
@@ -350,59 +345,6 @@ export {
   parseDiscoveryQuery,
   signDiscoveryQuery,
 } from "./discovery-query.ts";
-/**
- * Handshake challenge / rejection / resolution messages (INK §17).
- * @example validateHandshakeMessage(body, "svc") // { ok: true, kind: "challenge", message }
- */
-export { type HandshakeKind, type HandshakeResult, HandshakeChallenge, HandshakeRejection, HandshakeResolution, validateHandshakeMessage } from "./handshake.ts";
-/**
- * Hash-chained audit events, the signed audit response gate, and receipt message hashes.
- * @example verifyAuditEventChain(events) // { ok: true, lastHash } | { ok: false, reason: "sequence_fork", index }
- */
-export {
-  type AuditEvent,
-  type AuditResponse,
-  type ChainResult,
-  type ChainFailure,
-  type AuditResponseInput,
-  type AuditResponseFailure,
-  auditEventCanonical,
-  auditEventHash,
-  auditLeafHash,
-  signAuditEvent,
-  verifyAuditEventSignature,
-  verifyAuditEventChain,
-  signAuditResponse,
-  verifyAuditResponse,
-  messageHash,
-} from "./audit.ts";
-/**
- * RFC 6962 consistency proofs for witness logs (AUDIT §6, witness profile): is the old tree an
- * append-only prefix of the new one? Sizes are safe integers, hashes 64 lowercase hex.
- * @example verifyConsistencyProof({ first: 4, firstRoot, second: 8, secondRoot, proof: [h] }) // { ok: true } | { ok: false, reason: "second_root_mismatch" }
- */
-export {
-  type ConsistencyInput,
-  type ConsistencyResult,
-  type ConsistencyFailure,
-  EMPTY_TREE_ROOT,
-  MAX_CONSISTENCY_PROOF_NODES,
-  verifyConsistencyProof,
-} from "./merkle.ts";
-/**
- * Witness checkpoint bodies (C2SP tlog-checkpoint as INK pins it): `origin\nsize\nroothex\n`.
- * @example parseCheckpoint("log.example/ink\n5\n6b7a…\n") // { ok: true, checkpoint: { origin, treeSize: 5, rootHash } }
- * @example formatCheckpoint({ origin: "log.example/ink", treeSize: 5, rootHash }) // "log.example/ink\n5\n6b7a…\n"
- */
-export {
-  type Checkpoint,
-  type CheckpointResult,
-  type CheckpointFailure,
-  MAX_CHECKPOINT_BODY,
-  MAX_CHECKPOINT_ORIGIN,
-  parseCheckpoint,
-  formatCheckpoint,
-} from "./checkpoint.ts";
 
 // ── Other signed protocol requests ───────────────────────────────────────────────────────────
 /**

@@ -2,17 +2,78 @@
  * Kith's INK core, optional profiles: what a node needs only for a capability it advertises
  * (docs/decisions/ink-profiles.md). Same rules as `index.ts`: pure functions, no clock reads, no
  * I/O; time, keys, replay and revocation state are parameters; results are discriminated unions
- * whose reasons are INK's codes. The base protocol is `./index.ts`.
+ * whose reasons are INK's codes. The base protocol is `./index.ts`; a node that speaks only the
+ * base protocol imports nothing from here.
  */
 
-// ── Containment ──────────────────────────────────────────────────────────────────────────────
+// ── First contact (INK §15) ──────────────────────────────────────────────────────────────────
+/**
+ * The first-contact transcript decision (INK §15).
+ * @example verifyFirstContact({ cardFetch, clientSupportedVersions, now, nonceStore, request, response, wordmark })
+ */
+export { type FirstContactInput, type FirstContactResult, type FirstContactStep, type SignedLeg, verifyFirstContact } from "./first-contact.ts";
+
+// ── Containment: handshakes (INK §17) ───────────────────────────────────────────────────────
+/**
+ * Handshake challenge / rejection / resolution messages (INK §17).
+ * @example validateHandshakeMessage(body, "svc") // { ok: true, kind: "challenge", message }
+ */
+export { type HandshakeKind, type HandshakeResult, HandshakeChallenge, HandshakeRejection, HandshakeResolution, validateHandshakeMessage } from "./handshake.ts";
 /**
  * A delivered challenge / rejection / resolution: schema, then the transport signature (H5, H6).
  * @example verifySignedHandshake({ signInput, signature, publicKey }, "tulpa") // { ok: true, kind: "challenge", message }
  */
 export { type SignedHandshakeResult, verifySignedHandshake } from "./handshake.ts";
 
-// ── Audit (witness artifacts a node consumes) ───────────────────────────────────────────────
+// ── Audit: the event chain (AUDIT) and the witness artifacts a node consumes ────────────────
+/**
+ * Hash-chained audit events, the signed audit response gate, and receipt message hashes.
+ * @example verifyAuditEventChain(events) // { ok: true, lastHash } | { ok: false, reason: "sequence_fork", index }
+ */
+export {
+  type AuditEvent,
+  type AuditResponse,
+  type ChainResult as AuditChainResult,
+  type ChainFailure as AuditChainFailure,
+  type AuditResponseInput,
+  type AuditResponseFailure,
+  auditEventCanonical,
+  auditEventHash,
+  auditLeafHash,
+  signAuditEvent,
+  verifyAuditEventSignature,
+  verifyAuditEventChain,
+  signAuditResponse,
+  verifyAuditResponse,
+  messageHash,
+} from "./audit.ts";
+/**
+ * RFC 6962 consistency proofs for witness logs (AUDIT §6, witness profile): is the old tree an
+ * append-only prefix of the new one? Sizes are safe integers, hashes 64 lowercase hex.
+ * @example verifyConsistencyProof({ first: 4, firstRoot, second: 8, secondRoot, proof: [h] }) // { ok: true } | { ok: false, reason: "second_root_mismatch" }
+ */
+export {
+  type ConsistencyInput,
+  type ConsistencyResult,
+  type ConsistencyFailure,
+  EMPTY_TREE_ROOT,
+  MAX_CONSISTENCY_PROOF_NODES,
+  verifyConsistencyProof,
+} from "./merkle.ts";
+/**
+ * Witness checkpoint bodies (C2SP tlog-checkpoint as INK pins it): `origin\nsize\nroothex\n`.
+ * @example parseCheckpoint("log.example/ink\n5\n6b7a…\n") // { ok: true, checkpoint: { origin, treeSize: 5, rootHash } }
+ * @example formatCheckpoint({ origin: "log.example/ink", treeSize: 5, rootHash }) // "log.example/ink\n5\n6b7a…\n"
+ */
+export {
+  type Checkpoint,
+  type CheckpointResult,
+  type CheckpointFailure,
+  MAX_CHECKPOINT_BODY,
+  MAX_CHECKPOINT_ORIGIN,
+  parseCheckpoint,
+  formatCheckpoint,
+} from "./checkpoint.ts";
 /**
  * RFC 6962 inclusion proofs and the later-checkpoint cross-check (AUDIT §6).
  * @example verifyInclusionProof({ leafHash, leafIndex: 1, treeSize: 4, rootHash, proof }) // { ok: true }

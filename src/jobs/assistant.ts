@@ -1,5 +1,6 @@
-import type { Ctx, Logger } from "../domain/context.ts";
-import { recomputeRelationshipsPage, refreshRelationships } from "../domain/relationships/recompute.ts";
+import type { Logger, With } from "../domain/context.ts";
+import { recomputeRelationshipsPage } from "../domain/relationships/recompute-relationships-page.ts";
+import { refreshRelationships } from "../domain/relationships/refresh-relationships.ts";
 import { runRules } from "../domain/rules/run-rules.ts";
 
 export interface AssistantJob {
@@ -23,8 +24,8 @@ const STEP_BUDGET_MS = 2;
  * layer and health of the relationships whose traffic changed. Tests call this directly; it runs
  * to the end without yielding.
  */
-export function runAssistantOnce(ctx: Ctx, deps: { wakeOutbox(): void }): { messages: number; events: number } {
-  const messages = runRules(ctx, deps).seen;
+export function runAssistantOnce(ctx: With<"wake">): { messages: number; events: number } {
+  const messages = runRules(ctx).seen;
   const events = refreshRelationships(ctx).read;
   return { messages, events };
 }
@@ -36,8 +37,7 @@ export function runAssistantOnce(ctx: Ctx, deps: { wakeOutbox(): void }): { mess
  * never overlap, so rules see messages one at a time and in order.
  */
 export function startAssistantJob(options: {
-  ctx: () => Ctx;
-  deps: { wakeOutbox(): void };
+  ctx: () => With<"wake">;
   log: Logger;
   pollMs?: number;
   fullRecomputeMs?: number;
@@ -62,7 +62,7 @@ export function startAssistantJob(options: {
       again = false;
       await step((shouldYield) => {
         const ctx = options.ctx();
-        const rules = runRules(ctx, options.deps, shouldYield);
+        const rules = runRules(ctx, shouldYield);
         if (rules.more) return true;
         return refreshRelationships(ctx, shouldYield).more;
       });

@@ -1,6 +1,7 @@
-import type { Ctx, Logger } from "../domain/context.ts";
-import type { DiscoveryDeps } from "../domain/discovery/deps.ts";
-import { listDuePushes, nextPushAt, pushToDirectory } from "../domain/discovery/push-to-directory.ts";
+import type { Logger, With } from "../domain/context.ts";
+import { pushToDirectory } from "../domain/discovery/push-to-directory.ts";
+import { nextPushAt } from "../domain/discovery/next-push-at.ts";
+import { listDuePushes } from "../domain/discovery/list-due-pushes.ts";
 import { reconcileDirectoryPushes } from "../domain/discovery/reconcile-directory-pushes.ts";
 import { startKeyedDrain, type KeyedDrain } from "./keyed-drain.ts";
 
@@ -11,10 +12,10 @@ export type DirectoryPusher = KeyedDrain;
  * publish in flight), directories in parallel; sleeps until the earliest retry or a wake-up. At
  * start, directories configured since the last publish get the current state queued.
  */
-export function startDirectoryPusher(options: { ctx: () => Ctx; deps: DiscoveryDeps; log: Logger }): DirectoryPusher {
-  const { deps, log } = options;
+export function startDirectoryPusher(options: { ctx: () => With<"node" | "vault" | "peers" | "directory">; log: Logger }): DirectoryPusher {
+  const { log } = options;
   try {
-    const queued = reconcileDirectoryPushes(options.ctx(), deps);
+    const queued = reconcileDirectoryPushes(options.ctx());
     if (queued > 0) log.info("queued the publication for newly configured directories", { queued });
   } catch (e) {
     log.error("directory push reconcile failed", { cause: e });
@@ -22,10 +23,10 @@ export function startDirectoryPusher(options: { ctx: () => Ctx; deps: DiscoveryD
   return startKeyedDrain({
     ctx: options.ctx,
     log,
-    scan: (ctx) => listDuePushes(ctx, deps.directories),
+    scan: (ctx) => listDuePushes(ctx),
     key: (item) => item.directory,
-    run: (ctx, item) => pushToDirectory(ctx, item, deps),
-    next: (ctx) => nextPushAt(ctx, deps.directories),
+    run: (ctx, item) => pushToDirectory(ctx, item),
+    next: (ctx) => nextPushAt(ctx),
     messages: { scanFailed: "directory push scan failed", runCrashed: "directory push crashed" },
     describe: (item) => ({ directory: item.directory }),
   });

@@ -16,15 +16,15 @@ const IDLE_POLL_MS = 30_000;
  * up to `concurrency` keys at once, then sleep until the earliest scheduled retry, a finished item
  * or a wake-up. Everything lives in SQLite, so a crash loses nothing: a restart picks up the rest.
  */
-export function startKeyedDrain<T>(o: {
-  ctx: () => Ctx;
+export function startKeyedDrain<T, C extends Ctx = Ctx>(o: {
+  ctx: () => C;
   log: Logger;
   /** Due items, oldest first. */
-  scan: (ctx: Ctx) => T[];
+  scan: (ctx: C) => T[];
   key: (item: T) => string;
-  run: (ctx: Ctx, item: T) => Promise<unknown>;
+  run: (ctx: C, item: T) => Promise<unknown>;
   /** When the next scheduled item falls due (epoch ms), or null when none is scheduled. */
-  next: (ctx: Ctx) => number | null;
+  next: (ctx: C) => number | null;
   concurrency?: number;
   /** Log messages and the fields that name an item in them. */
   messages: { scanFailed: string; runCrashed: string };
@@ -35,7 +35,7 @@ export function startKeyedDrain<T>(o: {
   const idle = wakeableSleep();
   let stopped = false;
 
-  const nextAt = (ctx: Ctx): number | null => {
+  const nextAt = (ctx: C): number | null => {
     try {
       return o.next(ctx);
     } catch {

@@ -1,5 +1,6 @@
 import type { Ctx, Logger } from "../domain/context.ts";
-import { pruneNonces, pruneStrangerPeerCards } from "../domain/federation/prune.ts";
+import { pruneNonces } from "../domain/peers/prune-nonces.ts";
+import { pruneStrangerPeerCards } from "../domain/peers/prune-stranger-peer-cards.ts";
 import { pruneSignInState } from "../domain/owner/prune-sign-in-state.ts";
 
 /**

@@ -1,6 +1,7 @@
-import type { Ctx, Logger } from "../domain/context.ts";
-import type { FederationDeps } from "../domain/federation/deps.ts";
-import { deliverOne, listDueDeliveries, nextDeliveryAt } from "../domain/outbox/deliver.ts";
+import type { Logger, With } from "../domain/context.ts";
+import { deliverOne } from "../domain/outbox/deliver-one.ts";
+import { nextDeliveryAt } from "../domain/outbox/next-delivery-at.ts";
+import { listDueDeliveries } from "../domain/outbox/list-due-deliveries.ts";
 import { startKeyedDrain, type KeyedDrain } from "./keyed-drain.ts";
 
 export type OutboxWorker = KeyedDrain;
@@ -9,7 +10,7 @@ export type OutboxWorker = KeyedDrain;
  * Drains the outbox: up to `concurrency` peers at a time, one delivery per peer at a time (so a
  * peer receives messages in order), sleeping until the earliest scheduled retry or a wake-up.
  */
-export function startOutboxWorker(options: { ctx: () => Ctx; deps: FederationDeps; log: Logger; concurrency?: number }): OutboxWorker {
+export function startOutboxWorker(options: { ctx: () => With<"node" | "vault" | "peers">; log: Logger; concurrency?: number }): OutboxWorker {
   const concurrency = options.concurrency ?? 4;
   return startKeyedDrain({
     ctx: options.ctx,
@@ -17,7 +18,7 @@ export function startOutboxWorker(options: { ctx: () => Ctx; deps: FederationDep
     concurrency,
     scan: (ctx) => listDueDeliveries(ctx, concurrency * 4),
     key: (item) => item.peerPrincipal,
-    run: (ctx, item) => deliverOne(ctx, item, options.deps),
+    run: (ctx, item) => deliverOne(ctx, item),
     next: nextDeliveryAt,
     messages: { scanFailed: "outbox scan failed", runCrashed: "delivery crashed" },
     describe: (item) => ({ outbox: item.id }),

@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { connections, conversations, events, messageLabels, messages, ruleRuns } from "../../src/db/schema/index.ts";
-import { readCursor, lastEventSeq } from "../../src/domain/events/cursor.ts";
-import { MIN_RESCORE_MS, refreshRelationships } from "../../src/domain/relationships/recompute.ts";
+import { readCursor, lastEventSeq } from "../../src/domain/internal/events.ts";
+import { MIN_RESCORE_MS } from "../../src/domain/relationships/internal/traffic-state.ts";
+import { refreshRelationships } from "../../src/domain/relationships/refresh-relationships.ts";
 import { runRules } from "../../src/domain/rules/run-rules.ts";
 import { startAssistantJob } from "../../src/jobs/assistant.ts";
 import { bootTestApp, type TestNode } from "../helpers/boot.ts";
@@ -87,7 +88,7 @@ describe("automation rules step", () => {
   test("with no enabled rule, the cursor goes to the newest event in one step and nothing is recorded", () => {
     node = bootTestApp();
     seedTraffic(node, 5, 50);
-    expect(runRules(node.ctx(), node.federation, () => true)).toEqual({ seen: 0, more: false });
+    expect(runRules(node.ctx(), () => true)).toEqual({ seen: 0, more: false });
     expect(readCursor(node.db, "rules")).toBe(lastEventSeq(node.db));
     expect(node.db.select().from(ruleRuns).all()).toHaveLength(0);
   });
@@ -97,13 +98,13 @@ describe("automation rules step", () => {
     const rule = await asOwner(node, "/api/svc/rules", { body: { name: "label pings", match: { intents: ["ping"] }, action: { type: "label", labels: ["seen"] } } });
     expect(rule.status).toBe(201);
     node.clock.advance(1_000); // rules apply to what arrives after them
-    runRules(node.ctx(), node.federation); // the events so far (the rule's own)
+    runRules(node.ctx()); // the events so far (the rule's own)
     seedTraffic(node, 2, 2);
     const before = readCursor(node.db, "rules");
-    expect(runRules(node.ctx(), node.federation, () => true)).toEqual({ seen: 1, more: true });
+    expect(runRules(node.ctx(), () => true)).toEqual({ seen: 1, more: true });
     expect(node.db.select().from(messageLabels).all().map((l) => l.messageId)).toEqual(["msg_0_0"]);
     expect(readCursor(node.db, "rules")).toBeGreaterThan(before);
-    expect(runRules(node.ctx(), node.federation)).toEqual({ seen: 3, more: false });
+    expect(runRules(node.ctx())).toEqual({ seen: 3, more: false });
     expect(node.db.select().from(messageLabels).all()).toHaveLength(4);
     expect(node.db.select().from(ruleRuns).all()).toHaveLength(4);
   });
@@ -115,7 +116,7 @@ describe("the assistant job", () => {
     seedTraffic(node, 200, 1);
     let ticks = 0;
     const ticker = setInterval(() => ticks++, 0);
-    const job = startAssistantJob({ ctx: () => node.ctx({ kind: "system", job: "assistant" }), deps: node.federation, log: node.ctx().log, pollMs: 60_000, stepBudgetMs: 0 });
+    const job = startAssistantJob({ ctx: () => node.ctx({ kind: "system", job: "assistant" }), log: node.ctx().log, pollMs: 60_000, stepBudgetMs: 0 });
     try {
       for (let i = 0; i < 500 && !(readCursor(node.db, "relationships") === lastEventSeq(node.db) && allScored(node)); i++) await Bun.sleep(2);
       expect(readCursor(node.db, "relationships")).toBe(lastEventSeq(node.db));
@@ -130,7 +131,7 @@ describe("the assistant job", () => {
   test("stop waits for the step in progress and nothing runs after it", async () => {
     node = bootTestApp();
     seedTraffic(node, 100, 1);
-    const job = startAssistantJob({ ctx: () => node.ctx({ kind: "system", job: "assistant" }), deps: node.federation, log: node.ctx().log, pollMs: 60_000, stepBudgetMs: 0 });
+    const job = startAssistantJob({ ctx: () => node.ctx({ kind: "system", job: "assistant" }), log: node.ctx().log, pollMs: 60_000, stepBudgetMs: 0 });
     await Bun.sleep(1);
     await job.stop();
     const cursor = readCursor(node.db, "relationships");

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { parseLinkedInCsv } from "../../src/domain/contacts/linkedin-csv.ts";
+import { parseLinkedInCsv } from "../../src/domain/contacts/internal/linkedin-csv.ts";
 import { bootTestApp, type TestNode } from "../helpers/boot.ts";
 import { asOwner } from "../helpers/owner.ts";
 import { json } from "../helpers/process.ts";
@@ -92,5 +92,5 @@ describe("LinkedIn Connections.csv", () => {
     const big = HEADER + Array.from({ length: 20_000 }, (_, i) => `First${i},Last${i},https://www.linkedin.com/in/person-${i},,Co,Role,01 Jan 2024`).join("\n");
     const out = await json(await asOwner(alice, "/api/svc/import/linkedin", { body: { csv: big } }));
     expect(out).toMatchObject({ created: 20_000, total: 20_000, skipped: [] });
-  });
+  }, 30_000); // heavy (thousands of requests, mutations or scrypt runs): slow on a loaded machine
 });

@@ -172,7 +172,7 @@ describe("owner API: relationships", () => {
 
     // Silence: health decays without traffic (the periodic recompute), the override sticks.
     alice.clock.advance(60 * DAY);
-    const { recomputeAllRelationships } = await import("../../src/domain/relationships/recompute.ts");
+    const { recomputeAllRelationships } = await import("../../src/domain/relationships/recompute-all-relationships.ts");
     recomputeAllRelationships(alice.ctx());
     con = await json(await asOwner(alice, `/api/svc/connections/${id}`));
     expect(con.layer).toBe("inner");

@@ -1,9 +1,12 @@
-import { afterAll, expect, test } from "bun:test";
+import { afterAll, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { checkCardContinuity, validateAgentCard, verifyAgentCardProof } from "../../src/ink/index.ts";
 import { json, runKith, startKith } from "../helpers/process.ts";
+
+// Spawns kith processes (or compiles the binary): a longer per-test timeout than the suite's 5 s.
+setDefaultTimeout(60_000);
 
 const work = mkdtempSync(join(tmpdir(), "kith-keys-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));

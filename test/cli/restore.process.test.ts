@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { createHash } from "node:crypto";
 import { createWriteStream, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -8,6 +8,9 @@ import { pipeline } from "node:stream/promises";
 import { createGzip } from "node:zlib";
 import { tarHeader } from "../../src/cli/tar.ts";
 import { MAIN, runKith } from "../helpers/process.ts";
+
+// Spawns kith processes (or compiles the binary): a longer per-test timeout than the suite's 5 s.
+setDefaultTimeout(60_000);
 
 /**
  * `kith restore` against hostile archives: every byte it inflates is bounded by what the manifest

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { transaction } from "../../src/db/client.ts";
 import { inboundNonces, peerCards } from "../../src/db/schema/index.ts";
-import { saveListing, type ListingProfile } from "../../src/domain/discovery/listings.ts";
+import { saveListing, type ListingProfile } from "../../src/domain/discovery/internal/listings.ts";
 import { formatTimestamp, signAgentCard, signDiscoveryQuery, signRotationLink, type DiscoveryQuery } from "../../src/ink/index.ts";
 import { bootTestApp, type TestNode } from "../helpers/boot.ts";
 import { freshNonce } from "../helpers/ink.ts";

@@ -165,7 +165,7 @@ describe("listing rejections (one per reason, INK error body)", () => {
     const { dir, alice } = await network();
     await asOwner(alice, "/api/svc/discovery/publish", { method: "POST" });
     alice.clock.advance(60_000);
-    rotateSigningKey(alice.ctx({ kind: "owner", subject: "owner" }), { vault: alice.vault, generateKey: (role, keyId, now) => ({ ...personaKey("alice", role, 1, now), keyId }) });
+    rotateSigningKey(alice.ctx({ kind: "owner", subject: "owner" }), { generateKey: (role, keyId, now) => ({ ...personaKey("alice", role, 1, now), keyId }) });
     await expectError(await post(dir, listingRequest(dir, { from: alice.agentId!, cardUrl: alice.cardUrl! })), 401, "retired_key_for_live_auth");
     const rotated = listingRequest(dir, { from: alice.agentId!, cardUrl: alice.cardUrl!, generation: 1 });
     expect((await post(dir, rotated)).status).toBe(200); // the genesis key is retired, not revoked: still bound

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { directoryPushes } from "../../src/db/schema/index.ts";
-import { listDuePushes, pushToDirectory } from "../../src/domain/discovery/push-to-directory.ts";
+import { pushToDirectory } from "../../src/domain/discovery/push-to-directory.ts";
+import { listDuePushes } from "../../src/domain/discovery/list-due-pushes.ts";
 import { reconcileDirectoryPushes } from "../../src/domain/discovery/reconcile-directory-pushes.ts";
 import { startDirectoryPusher } from "../../src/jobs/directory-pusher.ts";
 import { verifyTransportSignature, decodeEd25519PublicKey } from "../../src/ink/index.ts";
@@ -76,7 +77,7 @@ describe("pushing the publication to directories", () => {
     expect(unreachable).toMatchObject({ directory: "https://nowhere.kith.test:1", state: "queued", attempts: 1, lastStatus: null });
     expect(unreachable.lastError).toContain("network_error");
     expect(Date.parse(unreachable.nextAttemptAt)).toBeGreaterThan(alice.clock.now());
-    expect(listDuePushes(alice.ctx(), alice.discovery.directories)).toEqual([]); // nothing due until the backoff passes
+    expect(listDuePushes(alice.ctx())).toEqual([]); // nothing due until the backoff passes
   });
 
   test("a directory that could not resolve our card (INK's generic unresolvable_sender_key, 401) is asked again later", async () => {
@@ -104,10 +105,10 @@ describe("pushing the publication to directories", () => {
     const dir = fakeDirectory((_req, body) => Response.json({ status: body.action === "publish" ? "listed" : "delisted" }));
     const alice = await aliceWith([dir.cardUrl]);
     await asOwner(alice, "/api/svc/discovery/publish", { method: "POST" });
-    const [stale] = listDuePushes(alice.ctx(), alice.discovery.directories);
+    const [stale] = listDuePushes(alice.ctx());
     await asOwner(alice, "/api/svc/discovery/unpublish", { method: "POST" });
     // the publish attempt that was already running settles on its own row id: the unpublish stays queued
-    expect(await pushToDirectory(alice.ctx(), stale!, alice.discovery)).toMatchObject({ kind: "delivered", remoteStatus: "listed" });
+    expect(await pushToDirectory(alice.ctx(), stale!)).toMatchObject({ kind: "delivered", remoteStatus: "listed" });
     expect(pushes(alice)[0]).toMatchObject({ action: "unpublish", status: "queued", attempts: 0 });
     expect(await drainPushes(alice)).toEqual([{ kind: "delivered", status: 200, remoteStatus: "delisted" }]);
     expect(dir.seen.map((s) => s.body.action)).toEqual(["publish", "unpublish"]);
@@ -118,10 +119,10 @@ describe("pushing the publication to directories", () => {
     const dir = fakeDirectory(() => Response.json({ status: "listed" }));
     const alice = await aliceWith([]);
     await asOwner(alice, "/api/svc/discovery/publish", { method: "POST" });
-    const deps = { ...alice.discovery, directories: [dir.base] };
-    expect(reconcileDirectoryPushes(alice.ctx(), deps)).toBe(1);
-    expect(reconcileDirectoryPushes(alice.ctx(), deps)).toBe(0);
-    const job = startDirectoryPusher({ ctx: () => alice.ctx(), deps, log: alice.ctx().log });
+    const configured = () => ({ ...alice.ctx(), directory: { ...alice.discovery, directories: [dir.base] } });
+    expect(reconcileDirectoryPushes(configured())).toBe(1);
+    expect(reconcileDirectoryPushes(configured())).toBe(0);
+    const job = startDirectoryPusher({ ctx: configured, log: alice.ctx().log });
     for (let i = 0; i < 200 && pushes(alice)[0]?.status !== "delivered"; i++) await Bun.sleep(10);
     await job.stop();
     expect(pushes(alice)[0]).toMatchObject({ directory: dir.base, action: "publish", status: "delivered" });

@@ -33,7 +33,7 @@ async function listed() {
 }
 const row = () => dir.db.select().from(directoryListings).get()!;
 const found = async (q: string) => (await json(await dir.request(`/discover?q=${q}`))).results.length;
-const revalidate = () => revalidateListings(dir.ctx(), dir.discovery);
+const revalidate = () => revalidateListings(dir.ctx());
 
 describe("re-validation of remote listings", () => {
   test("nothing is fetched before a listing is due; a valid card is re-indexed (new handle, tags) and scheduled again", async () => {
@@ -103,7 +103,7 @@ describe("re-validation of remote listings", () => {
 
   test("the job: runOnce re-validates what is due", async () => {
     const eve = await listed();
-    const job = startDirectoryRevalidator({ ctx: () => dir.ctx(), deps: dir.discovery, log: dir.ctx().log, everyMs: 60 * HOUR });
+    const job = startDirectoryRevalidator({ ctx: () => dir.ctx(), log: dir.ctx().log, everyMs: 60 * HOUR });
     eve.state.mode = "404";
     dir.clock.advance(6 * HOUR);
     await job.runOnce();
@@ -116,18 +116,18 @@ describe("the own listing follows the agent", () => {
   test("a changed display name is re-indexed and pushed again; nothing happens while unpublished or unchanged", async () => {
     const node = bootTestApp({ discovery: { directories: ["https://dir.example"] } });
     try {
-      expect(refreshOwnListing(node.ctx(), node.discovery)).toBe(false);
+      expect(refreshOwnListing(node.ctx())).toBe(false);
       await asOwner(node, "/api/svc/discovery/publish", { method: "POST" });
-      expect(refreshOwnListing(node.ctx(), node.discovery)).toBe(false);
+      expect(refreshOwnListing(node.ctx())).toBe(false);
       node.db.update(agents).set({ displayName: "Alice Renamed" }).where(eq(agents.id, 1)).run();
       node.clock.advance(1000);
-      expect(refreshOwnListing(node.ctx(), node.discovery)).toBe(true);
+      expect(refreshOwnListing(node.ctx())).toBe(true);
       expect((await json(await node.request("/discover?q=renamed"))).results).toHaveLength(1);
       const state = await json(await asOwner(node, "/api/svc/discovery"));
       expect(state.directories[0]).toMatchObject({ action: "publish", state: "queued", nextAttemptAt: new Date(node.clock.now()).toISOString() });
       await asOwner(node, "/api/svc/discovery/unpublish", { method: "POST" });
       node.db.update(agents).set({ displayName: "Alice Again" }).where(eq(agents.id, 1)).run();
-      expect(refreshOwnListing(node.ctx(), node.discovery)).toBe(false);
+      expect(refreshOwnListing(node.ctx())).toBe(false);
     } finally {
       node.close();
     }

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { transaction } from "../../src/db/client.ts";
-import { endListing, saveListing, type ListingProfile } from "../../src/domain/discovery/listings.ts";
+import { endListing, saveListing, type ListingProfile } from "../../src/domain/discovery/internal/listings.ts";
 import { encodeEd25519PublicKey } from "../../src/ink/index.ts";
 import { bootTestApp, TEST_REMOTE_HEADER, type TestNode } from "../helpers/boot.ts";
 import { json } from "../helpers/process.ts";

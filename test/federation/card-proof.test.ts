@@ -10,7 +10,8 @@ import { updateConnection } from "../../src/domain/connections/update-connection
 import { listInbox } from "../../src/domain/inbox/list-inbox.ts";
 import { rotateSigningKey } from "../../src/domain/identity/rotate-signing-key.ts";
 import { sendIntent } from "../../src/domain/outbox/send-intent.ts";
-import { CARD_TTL_MS, findPeerCard } from "../../src/domain/peers/peer-cards.ts";
+import { CARD_TTL_MS } from "../../src/domain/peers/peer-cards.ts";
+import { findPeerCard } from "../../src/domain/peers/find-peer-card.ts";
 import { events } from "../../src/db/schema/index.ts";
 import { normalizePrincipal, verifyAgentCardProof } from "../../src/ink/index.ts";
 import { bootNetworkPair, stopNodes, type NetworkNode } from "../helpers/boot.ts";
@@ -44,9 +45,9 @@ async function setup(options: { viaCardHost: boolean }) {
   mode = "pass";
   host = Bun.serve({ port: 0, hostname: "127.0.0.1", tls: testTls(), fetch: (req) => servedCard(new URL(req.url).pathname) });
   const cardUrl = options.viaCardHost ? `https://bobcard.kith.test:${host.port}/ink/v1/${encodeURIComponent(bob.agentId!)}/agent.json` : bob.cardUrl!;
-  await addConnection(alice.ctx(owner), { cardUrl, context: "hello" }, alice.federation);
+  await addConnection(alice.ctx(owner), { cardUrl, context: "hello" });
   expect(await alice.drainOutbox()).toBe(1);
-  decidePending(bob.ctx(owner), listPending(bob.ctx(owner), {}, bob.federation.node).items[0]!.id, { decision: "approve" }, bob.federation);
+  decidePending(bob.ctx(owner), listPending(bob.ctx(owner), {}).items[0]!.id, { decision: "approve" });
   expect(await bob.drainOutbox()).toBe(1);
   expect(storedBobCard().cardSignature).toMatchObject({ keyId: "sig-bob-0" });
 }
@@ -57,16 +58,16 @@ const violations = () => alice.db.select().from(events).where(eq(events.type, "c
 
 /** Bob asks Alice something; returns whether it reached her inbox. */
 async function bobAsks(question: string): Promise<boolean> {
-  await sendIntent(bob.ctx(owner), { to: alice.agentId!, intent: "ask", payload: { question } }, bob.federation);
+  await sendIntent(bob.ctx(owner), { to: alice.agentId!, intent: "ask", payload: { question } });
   await bob.drainOutbox();
-  return listInbox(alice.ctx(owner), { intent: "ask" }, alice.federation.node).items.some((m) => (m.payload as { question?: string }).question === question);
+  return listInbox(alice.ctx(owner), { intent: "ask" }).items.some((m) => (m.payload as { question?: string }).question === question);
 }
 
 function rotateBob() {
   const generate = personaKeyGenerator("bob");
   generate("signing", "", 0); // generation 0 is Bob's genesis key
   bob.clock.advance(61_000); // past the one-refetch-a-minute throttle of Alice's resolver
-  rotateSigningKey(bob.ctx(owner), { vault: bob.vault, generateKey: generate });
+  rotateSigningKey(bob.ctx(owner), { generateKey: generate });
 }
 
 test("Bob rotates: Alice still accepts his intents and stores his new signed card, rooted through its chain", async () => {
@@ -77,9 +78,9 @@ test("Bob rotates: Alice still accepts his intents and stores his new signed car
   expect(stored).toMatchObject({ keySetVersion: 2, cardSignature: { keyId: "sig-bob-1" } });
   expect(verifyAgentCardProof(stored)).toMatchObject({ ok: true, kind: "signed", anchor: "rotation-chain" });
   // And Alice's deliveries to Bob keep going.
-  const sent = await sendIntent(alice.ctx(owner), { to: bob.agentId!, intent: "ask", payload: { question: "and back?" } }, alice.federation);
+  const sent = await sendIntent(alice.ctx(owner), { to: bob.agentId!, intent: "ask", payload: { question: "and back?" } });
   await alice.drainOutbox();
-  expect(listInbox(bob.ctx(owner), { intent: "ask" }, bob.federation.node).items.some((m) => m.id === sent.id)).toBe(true);
+  expect(listInbox(bob.ctx(owner), { intent: "ask" }).items.some((m) => m.id === sent.id)).toBe(true);
   expect(violations()).toHaveLength(0);
 });
 
@@ -95,9 +96,9 @@ test("a served card that turns unsigned is refused; the cached signed card keeps
   expect(JSON.parse(recorded[0]!.dataJson!)).toMatchObject({ reason: "unsigned_after_authenticated", cachedKeySetVersion: 1 });
   expect(alice.logLines.some((l) => l.level === "warn" && l.msg === "peer card refused: continuity violation; the stored card stays in use")).toBe(true);
   // Outbound too: Alice's delivery refetches, is refused again, and delivers with the cached card.
-  const sent = await sendIntent(alice.ctx(owner), { to: bob.agentId!, intent: "ask", payload: { question: "ok?" } }, alice.federation);
+  const sent = await sendIntent(alice.ctx(owner), { to: bob.agentId!, intent: "ask", payload: { question: "ok?" } });
   await alice.drainOutbox();
-  expect(listInbox(bob.ctx(owner), { intent: "ask" }, bob.federation.node).items.some((m) => m.id === sent.id)).toBe(true);
+  expect(listInbox(bob.ctx(owner), { intent: "ask" }).items.some((m) => m.id === sent.id)).toBe(true);
   expect(violations().length).toBeGreaterThanOrEqual(2);
   // Once the genuine card is served again it is accepted (same version, same key).
   mode = "pass";
@@ -115,7 +116,7 @@ test("an invalidly signed card is refused outright, never taken as unsigned; the
   expect(stored.displayName).toBe("Bob Example");
   expect(alice.logLines.some((l) => l.msg === "peer card refused: invalid card proof" && String(l.issue).startsWith("invalid_signature"))).toBe(true);
   const connection = (await import("../../src/domain/connections/list-connections.ts")).listConnections(alice.ctx(owner), {}).items[0]!;
-  await expect(updateConnection(alice.ctx(owner), connection.id, { cardUrl: connection.cardUrl! }, alice.federation)).rejects.toThrow(/invalid_card_proof/);
+  await expect(updateConnection(alice.ctx(owner), connection.id, { cardUrl: connection.cardUrl! })).rejects.toThrow(/invalid_card_proof/);
   expect(violations()).toHaveLength(0);
 });
 

@@ -23,9 +23,9 @@ test("connections keep working through the signed card query; a stranger cannot 
   const bob = await bootNetworkNode({ name: "bob", clock });
   const carol = await bootNetworkNode({ name: "carol", clock });
   nodes = [alice, bob, carol];
-  await addConnection(bob.ctx(owner), { cardUrl: alice.cardUrl!, context: "Hello" }, bob.federation);
+  await addConnection(bob.ctx(owner), { cardUrl: alice.cardUrl!, context: "Hello" });
   await bob.drainOutbox();
-  decidePending(alice.ctx(owner), listPending(alice.ctx(owner), {}, alice.federation.node).items[0]!.id, { decision: "approve" }, alice.federation);
+  decidePending(alice.ctx(owner), listPending(alice.ctx(owner), {}).items[0]!.id, { decision: "approve" });
   await alice.drainOutbox();
 
   expect((await asOwner(alice, "/api/svc/visibility", { method: "PUT", body: { visibility: "private" } })).status).toBe(200);
@@ -33,15 +33,15 @@ test("connections keep working through the signed card query; a stranger cannot 
   clock.advance(2 * 24 * 60 * 60 * 1000); // past Bob's card cache and its stale grace: he must fetch again
 
   // Alice -> Bob: Bob needs her keys; the public path says 404, the card query answers him.
-  const ask = await sendIntent(alice.ctx(owner), { to: bob.agentId!, intent: "ask", payload: { question: "Still there?" } }, alice.federation);
+  const ask = await sendIntent(alice.ctx(owner), { to: bob.agentId!, intent: "ask", payload: { question: "Still there?" } });
   await alice.drainOutbox();
-  expect(listInbox(bob.ctx(owner), { intent: "ask" }, bob.federation.node).items.map((m) => m.id)).toContain(ask.id);
+  expect(listInbox(bob.ctx(owner), { intent: "ask" }).items.map((m) => m.id)).toContain(ask.id);
   // Bob -> Alice: delivering needs her card (endpoint, keys): the same fallback.
-  const reply = await sendIntent(bob.ctx(owner), { to: alice.agentId!, intent: "ping", payload: { note: "yes" } }, bob.federation);
+  const reply = await sendIntent(bob.ctx(owner), { to: alice.agentId!, intent: "ping", payload: { note: "yes" } });
   await bob.drainOutbox();
-  expect(listInbox(alice.ctx(owner), { intent: "ping" }, alice.federation.node).items.map((m) => m.id)).toContain(reply.id);
+  expect(listInbox(alice.ctx(owner), { intent: "ping" }).items.map((m) => m.id)).toContain(reply.id);
 
   // Carol, a stranger: no card, so no connection request.
-  await expect(addConnection(carol.ctx(owner), { cardUrl: alice.cardUrl!, context: "Hi" }, carol.federation)).rejects.toThrow();
-  expect(listPending(alice.ctx(owner), {}, alice.federation.node).items.filter((p) => p.kind === "connection_request")).toHaveLength(0);
+  await expect(addConnection(carol.ctx(owner), { cardUrl: alice.cardUrl!, context: "Hi" })).rejects.toThrow();
+  expect(listPending(alice.ctx(owner), {}).items.filter((p) => p.kind === "connection_request")).toHaveLength(0);
 });

@@ -1,5 +1,5 @@
 import { Database } from "bun:sqlite";
-import { afterAll, expect, test } from "bun:test";
+import { afterAll, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -7,6 +7,9 @@ import { buildSignedEnvelope, formatTimestamp, prepareOutbound } from "../../src
 import { api, initProcessNode, signIn, startProcessNode, tfetch, waitFor, type ProcessNode } from "../helpers/network-process.ts";
 import { personaKey } from "../helpers/personas.ts";
 import { testTls } from "../helpers/tls.ts";
+
+// Spawns kith processes (or compiles the binary): a longer per-test timeout than the suite's 5 s.
+setDefaultTimeout(60_000);
 
 /**
  * DESIGN: nothing acknowledged is lost on a crash. A node process receives a stream of signed

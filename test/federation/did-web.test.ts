@@ -2,7 +2,7 @@ import { afterEach, beforeEach, expect, test } from "bun:test";
 import { signAgentCard } from "../../src/ink/index.ts";
 import { publicKeyOf } from "../../src/security/agent-keys.ts";
 import { events } from "../../src/db/schema/index.ts";
-import { didWebDocumentUrl } from "../../src/domain/peers/did-web.ts";
+import { didWebDocumentUrl } from "../../src/domain/peers/internal/did-web.ts";
 import { bootNetworkNode, type TestNode } from "../helpers/boot.ts";
 import { testClock } from "../helpers/clock.ts";
 import { postIntent, signedIntentFrom } from "../helpers/ink.ts";

@@ -21,10 +21,10 @@ const owner = { kind: "owner", subject: "owner" } as const;
 
 async function connected() {
   ({ alice, bob } = await bootNetworkPair());
-  await addConnection(alice.ctx(owner), { cardUrl: bob.cardUrl!, context: "We met at the conference" }, alice.federation);
+  await addConnection(alice.ctx(owner), { cardUrl: bob.cardUrl!, context: "We met at the conference" });
   await alice.drainOutbox();
-  const pending = listPending(bob.ctx(owner), {}, bob.federation.node).items[0]!;
-  decidePending(bob.ctx(owner), pending.id, { decision: "approve" }, bob.federation);
+  const pending = listPending(bob.ctx(owner), {}).items[0]!;
+  decidePending(bob.ctx(owner), pending.id, { decision: "approve" });
   await bob.drainOutbox();
 }
 
@@ -45,7 +45,7 @@ test("after Alice revokes her key, Bob refuses it at once (announced), also for 
   // The revocation is announced to connected peers: a ping signed by the new key, which Bob's
   // cached card does not list, so Bob fetches the card again and learns the revocation.
   expect(await alice.drainOutbox()).toBe(1);
-  const ping = listInbox(bob.ctx(owner), { intent: "ping" }, bob.federation.node).items[0]!;
+  const ping = listInbox(bob.ctx(owner), { intent: "ping" }).items[0]!;
   expect(ping.payload).toMatchObject({ note: expect.stringContaining("sig-alice-0 of this agent was revoked") });
 
   // From now on the stolen key gets nowhere: a fresh forgery, and one made before the revocation.
@@ -56,9 +56,9 @@ test("after Alice revokes her key, Bob refuses it at once (announced), also for 
   expect(historical.status).toBe(401);
 
   // Alice's own messages, signed by her new key, still arrive.
-  const ask = await sendIntent(alice.ctx(owner), { to: bob.agentId!, intent: "ask", payload: { question: "Still on for Tuesday?" } }, alice.federation);
+  const ask = await sendIntent(alice.ctx(owner), { to: bob.agentId!, intent: "ask", payload: { question: "Still on for Tuesday?" } });
   expect(await alice.drainOutbox()).toBe(1);
-  const received = listInbox(bob.ctx(owner), { intent: "ask" }, bob.federation.node).items.find((m) => m.id === ask.id);
+  const received = listInbox(bob.ctx(owner), { intent: "ask" }).items.find((m) => m.id === ask.id);
   expect(received).toBeDefined();
   expect(replacementKeyId).toMatch(/^sig-/);
 });

@@ -45,7 +45,7 @@ describe("INK receiver: acceptance", () => {
     expect(res.status).toBe(202);
     const body = await json(res);
     expect(body).toMatchObject({ accepted: true, status: "pending_approval" });
-    expect(listPending(alice.ctx(owner), {}, alice.federation.node).items[0]!.id).toBe(body.pendingActionId);
+    expect(listPending(alice.ctx(owner), {}).items[0]!.id).toBe(body.pendingActionId);
   });
 
   test("with maxAutonomyLevel full the same intent from a connection is stored: 200", async () => {
@@ -85,9 +85,9 @@ describe("INK receiver: acceptance", () => {
     const envelopeId = stored()[0]!.envelopeId;
     const retract = await postIntent(alice, signedIntent("bob", alice, { intent: "retract", payload: { targetMessageId: envelopeId } }));
     expect(retract.status).toBe(200);
-    const inbox = listInbox(alice.ctx(owner), {}, alice.federation.node).items;
+    const inbox = listInbox(alice.ctx(owner), {}).items;
     expect(inbox.map((m) => m.intent)).toEqual(["retract"]);
-    expect(listPending(alice.ctx(owner), {}, alice.federation.node).items).toHaveLength(0);
+    expect(listPending(alice.ctx(owner), {}).items).toHaveLength(0);
   });
 
   test("/agents/:agentId/inbox accepts an envelope signed over either the card endpoint path or its own path", async () => {

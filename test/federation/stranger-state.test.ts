@@ -4,8 +4,9 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { connections, peerCards } from "../../src/db/schema/index.ts";
-import { pruneStrangerPeerCards } from "../../src/domain/federation/prune.ts";
-import { MIN_RESCORE_MS, refreshRelationships, trafficStateSize } from "../../src/domain/relationships/recompute.ts";
+import { pruneStrangerPeerCards } from "../../src/domain/peers/prune-stranger-peer-cards.ts";
+import { MIN_RESCORE_MS, trafficStateSize } from "../../src/domain/relationships/internal/traffic-state.ts";
+import { refreshRelationships } from "../../src/domain/relationships/refresh-relationships.ts";
 import { bootTestApp, type TestNode } from "../helpers/boot.ts";
 import { postIntent, signedIntent } from "../helpers/ink.ts";
 

@@ -1,24 +1,27 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createApp, createDiscoveryDeps, createFederationDeps, type App, type AssistantOptions } from "../../src/app.ts";
-import type { DiscoveryDeps } from "../../src/domain/discovery/deps.ts";
+import type { App } from "../../src/http/app.ts";
 import { closeDatabase, openDatabase, type Db } from "../../src/db/client.ts";
 import { migrate } from "../../src/db/migrate.ts";
-import type { Actor, Ctx, Ids } from "../../src/domain/context.ts";
-import type { FederationDeps } from "../../src/domain/federation/deps.ts";
-import { agentIdOf, type AgentRow, type Wordmark } from "../../src/domain/identity/agent.ts";
+import type { Actor, Collaborators, Ctx, DirectorySettings, Ids } from "../../src/domain/context.ts";
+import { type AgentRow } from "../../src/domain/agent/find-agent-row.ts";
+import { agentIdOf } from "../../src/domain/agent/agent-id-of.ts";
+import type { Wordmark } from "../../src/ink/index.ts";
+import { createNode, type AssistantOptions } from "../../src/node/create-node.ts";
 import { createAgent } from "../../src/domain/identity/create-agent.ts";
-import { createSequentialIds } from "../../src/domain/ids.ts";
-import { deliverOne, listDueDeliveries } from "../../src/domain/outbox/deliver.ts";
+import { createSequentialIds } from "../../src/ids.ts";
+import { deliverOne } from "../../src/domain/outbox/deliver-one.ts";
+import { listDueDeliveries } from "../../src/domain/outbox/list-due-deliveries.ts";
 import { createJsonLogger } from "../../src/log.ts";
-import { createKeyVault, type KeyVault } from "../../src/security/key-vault.ts";
-import { createPeerHttp } from "../../src/security/peer-http.ts";
-import { createLogMailer } from "../../src/mail/log-mailer.ts";
-import type { AuthOptions } from "../../src/sign-in-setup.ts";
+import { createKeyVault, type KeyVault } from "../../src/adapters/key-vault.ts";
+import { createPeerHttp } from "../../src/adapters/peer-http.ts";
+import { createLogMailer } from "../../src/adapters/log-mailer.ts";
+import type { AuthOptions } from "../../src/node/sign-in.ts";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { serverOptions } from "../../src/http/server-options.ts";
 import { testClock, type TestClock } from "./clock.ts";
+import { exchangeLogEnabled, logExchange } from "./exchange-log.ts";
 import { recordExchange } from "./openapi-contract.ts";
 import { personaKeyGenerator, type PersonaName } from "./personas.ts";
 import { testCa, testTls } from "./tls.ts";
@@ -36,9 +39,10 @@ export interface TestNode {
   agentId: string | null;
   publicUrl: string;
   wordmark: Wordmark;
-  federation: FederationDeps;
-  /** Discovery deps as the app has them (directories, re-validation period). */
-  discovery: DiscoveryDeps;
+  /** The node's collaborators as its verbs get them (node.ctx(actor) carries them too). */
+  collaborators: Collaborators;
+  /** The directory settings the node has (directories, re-validation period). */
+  discovery: DirectorySettings;
   logLines: Array<Record<string, unknown>>;
   /** The card URL other nodes use to reach this one. */
   cardUrl: string | null;
@@ -48,7 +52,7 @@ export interface TestNode {
   secret: Uint8Array;
   /** A request through the real app (`http://localhost` + path), no port. */
   request(path: string, init?: RequestInit): Promise<Response>;
-  ctx(actor?: Actor): Ctx;
+  ctx(actor?: Actor): Ctx & Collaborators;
   /** Runs every due outbox delivery now (what the worker does), until nothing is due. */
   drainOutbox(): Promise<number>;
   close(): void;
@@ -107,7 +111,7 @@ export async function bootNetworkNode(options: BootOptions & { name: string }): 
     url,
     async stop() {
       await server.stop(true);
-      await node.federation.writes.close();
+      await node.collaborators.writes.close();
       node.close();
     },
   };
@@ -124,15 +128,9 @@ function assemble(options: BootOptions, publicUrl: string): TestNode {
   migrate(db.$client, { file: join(dir, "kith.db"), now: clock.now() });
   const vault = createKeyVault(join(dir, "agent-key.json"), null);
   const wordmark = options.wordmark ?? "svc";
-  const ctx = (actor: Actor = { kind: "system", job: "test" }): Ctx => ({ actor, db, clock, ids, log });
   const persona = options.persona ?? (["alice", "bob", "carol", "acme"].includes(name) ? (name as PersonaName) : "alice");
-  const agent =
-    options.agent === false
-      ? null
-      : createAgent(ctx(), { handle: persona, displayName: `${persona[0]!.toUpperCase()}${persona.slice(1)} Example`, timezone: "Europe/Paris" }, { vault, generateKey: personaKeyGenerator(persona) });
   const node = { publicUrl, wordmark, version: "0.0.0-test" };
   let wakes = 0;
-  const federation = createFederationDeps({ db, node, vault, http: testPeerHttp(), allowPrivatePeers: true, wakeOutbox: () => void wakes++ });
   // In-process requests have no socket: a test sets the peer address with this header.
   const remoteAddress = (r: Request) => r.headers.get(TEST_REMOTE_HEADER) ?? "192.0.2.10";
   const auth: AuthOptions = {
@@ -145,8 +143,29 @@ function assemble(options: BootOptions, publicUrl: string): TestNode {
     atproto: null,
     ...options.auth,
   };
-  const discovery = createDiscoveryDeps(federation, { ...options.discovery, wakePusher: () => {} });
-  const app = createApp({ db, clock, ids, log, vault, node, federation, discovery, trustProxy: options.trustProxy ?? false, remoteAddress, auth, ...(options.assistant ? { assistant: options.assistant } : {}) });
+  const kith = createNode({
+    db,
+    clock,
+    ids,
+    log,
+    vault,
+    node,
+    allowPrivatePeers: true,
+    peerHttp: testPeerHttp(),
+    ...(options.discovery ? { directory: options.discovery } : {}),
+    trustProxy: options.trustProxy ?? false,
+    remoteAddress,
+    auth,
+    ...(options.assistant ? { assistant: options.assistant } : {}),
+    onWake: (job) => void (job === "outbox" && wakes++),
+  });
+  const app = kith.app;
+  const ctx = (actor: Actor = { kind: "system", job: "test" }) => kith.ctx(actor);
+  const agent =
+    options.agent === false
+      ? null
+      : createAgent(ctx(), { handle: persona, displayName: `${persona[0]!.toUpperCase()}${persona.slice(1)} Example`, timezone: "Europe/Paris" }, { generateKey: personaKeyGenerator(persona) });
+  const collaborators = ctx();
   const agentId = agent ? agentIdOf(agent, wordmark) : null;
   const testNode: TestNode = {
     name,
@@ -159,8 +178,8 @@ function assemble(options: BootOptions, publicUrl: string): TestNode {
     agentId,
     publicUrl,
     wordmark,
-    federation,
-    discovery,
+    collaborators,
+    discovery: collaborators.directory,
     logLines,
     cardUrl: agentId ? `${publicUrl}/ink/v1/${encodeURIComponent(agentId)}/agent.json` : null,
     get wakes() {
@@ -175,14 +194,14 @@ function assemble(options: BootOptions, publicUrl: string): TestNode {
         const due = listDueDeliveries(ctx({ kind: "system", job: "outbox" }), 100);
         if (due.length === 0) break;
         for (const item of due) {
-          await deliverOne(ctx({ kind: "system", job: "outbox" }), item, federation);
+          await deliverOne(ctx({ kind: "system", job: "outbox" }), item);
           delivered++;
         }
       }
       return delivered;
     },
     close() {
-      void federation.writes.close(); // nothing is pending once a test has awaited its requests
+      void collaborators.writes.close(); // nothing is pending once a test has awaited its requests
       closeDatabase(db);
       rmSync(dir, { recursive: true, force: true });
     },
@@ -195,7 +214,9 @@ export type NetworkNode = TestNode & { url: string; stop(): Promise<void> };
 /** app.handle, recording the exchange for the OpenAPI contract check (test/helpers/openapi-contract.ts). */
 async function handleRecorded(app: App, request: Request): Promise<Response> {
   const copy = request.clone() as Request;
+  const logged = exchangeLogEnabled() ? (request.clone() as Request) : null;
   const response = await app.handle(request);
+  if (logged) logExchange(logged, response.clone() as Response);
   await recordExchange(copy, response.clone() as Response, () => app.handle(new Request("http://localhost/.well-known/openapi.json")));
   return response;
 }

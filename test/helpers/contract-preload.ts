@@ -1,10 +1,12 @@
 import { afterEach } from "bun:test";
+import { flushExchangeLog } from "./exchange-log.ts";
 import { suiteContract, takeExchanges } from "./openapi-contract.ts";
 
 // Preloaded for every test file (bunfig.toml): after each test, the requests its nodes answered
 // are checked against the node's OpenAPI document (see openapi-contract.ts). A mismatch fails
 // the test that made the request.
 afterEach(async () => {
+  await flushExchangeLog();
   const exchanges = takeExchanges();
   const contract = suiteContract();
   if (!contract || exchanges.length === 0) return;

@@ -1,4 +1,5 @@
-import { listDuePushes, pushToDirectory, type PushOutcome } from "../../src/domain/discovery/push-to-directory.ts";
+import { pushToDirectory, type PushOutcome } from "../../src/domain/discovery/push-to-directory.ts";
+import { listDuePushes } from "../../src/domain/discovery/list-due-pushes.ts";
 import { formatTimestamp, signTransport } from "../../src/ink/index.ts";
 import type { TestNode } from "./boot.ts";
 import { freshNonce } from "./ink.ts";
@@ -11,9 +12,9 @@ export const LISTINGS_PATH = "/ink/v1/directory/listings";
 export async function drainPushes(node: TestNode): Promise<PushOutcome[]> {
   const outcomes: PushOutcome[] = [];
   for (let round = 0; round < 10; round++) {
-    const due = listDuePushes(node.ctx({ kind: "system", job: "pusher" }), node.discovery.directories);
+    const due = listDuePushes(node.ctx({ kind: "system", job: "pusher" }));
     if (due.length === 0) break;
-    for (const item of due) outcomes.push(await pushToDirectory(node.ctx({ kind: "system", job: "pusher" }), item, node.discovery));
+    for (const item of due) outcomes.push(await pushToDirectory(node.ctx({ kind: "system", job: "pusher" }), item));
   }
   return outcomes;
 }

@@ -122,5 +122,5 @@ describe("guessing stays bounded (the numbers docs/decisions/owner-sign-in.md co
       expect(c.foreignTries).toBeLessThanOrEqual(3);
     }
     expect(attempts).toBe(540);
-  });
+  }, 30_000); // heavy (thousands of requests, mutations or scrypt runs): slow on a loaded machine
 });

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { SMTPServer } from "smtp-server";
-import { createSmtpMailer } from "../../src/mail/smtp-mailer.ts";
+import { createSmtpMailer } from "../../src/adapters/smtp-mailer.ts";
 import { bootTestApp, type TestNode } from "../helpers/boot.ts";
 import { bearer, mailedCode, mailLines, OWNER, postJson } from "../helpers/owner.ts";
 import { json } from "../helpers/process.ts";

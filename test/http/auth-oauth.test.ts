@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { exportPKCS8, generateKeyPair } from "jose";
 import { s256Challenge } from "../../src/security/pkce.ts";
-import type { AuthOptions } from "../../src/sign-in-setup.ts";
+import type { AuthOptions } from "../../src/node/sign-in.ts";
 import { bootTestApp, type TestNode } from "../helpers/boot.ts";
 import { startFakeOidc, visitProvider, type FakeOidc } from "../helpers/fake-oidc.ts";
 import { bearer, OWNER, postJson } from "../helpers/owner.ts";

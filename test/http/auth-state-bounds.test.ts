@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { MAX_OAUTH_STATES } from "../../src/domain/owner/owner.ts";
+import { MAX_OAUTH_STATES } from "../../src/domain/owner/sign-in.ts";
 import { startMaintenance } from "../../src/jobs/maintenance.ts";
 import { s256Challenge } from "../../src/security/pkce.ts";
 import { bootTestApp, TEST_REMOTE_HEADER, type TestNode } from "../helpers/boot.ts";
@@ -51,7 +51,7 @@ describe("OAuth states a stranger creates are bounded (issue 21)", () => {
     const evicted = await postJson(node, "/auth/google/callback", { code: firstBack.code, state: firstBack.state, redirect_uri: REDIRECT, code_verifier: VERIFIER });
     expect(evicted.status).toBe(400);
     expect((await json(evicted)).message).toContain("state");
-  });
+  }, 30_000); // heavy (thousands of requests, mutations or scrypt runs): slow on a loaded machine
 
   test("authorize is limited per client IP: 10 a minute, then 429 with Retry-After; another IP is not affected", async () => {
     await boot();

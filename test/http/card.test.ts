@@ -89,7 +89,7 @@ describe("Agent Card", () => {
     const generate = personaKeyGenerator("alice");
     generate("signing", "", 0); // generation 0 is the genesis key already in use
     node.clock.advance(60_000);
-    rotateSigningKey(node.ctx(), { vault: node.vault, generateKey: generate });
+    rotateSigningKey(node.ctx(), { generateKey: generate });
     const card = await json(await node.request("/.well-known/ink/agent.json"));
     const next = personaKey("alice", "signing", 1);
     expect(validateAgentCard(card).ok).toBe(true);
@@ -124,10 +124,10 @@ describe("Agent Card proof (INK §13 Phase B)", () => {
       generate("signing", "", 0);
       const first = await cardOf(node);
       node.clock.advance(60_000);
-      rotateSigningKey(node.ctx(), { vault: node.vault, generateKey: generate });
+      rotateSigningKey(node.ctx(), { generateKey: generate });
       const second = await cardOf(node);
       node.clock.advance(60_000);
-      rotateSigningKey(node.ctx(), { vault: node.vault, generateKey: generate });
+      rotateSigningKey(node.ctx(), { generateKey: generate });
       const third = await cardOf(node);
       expect(third.agentId).toStartWith(`${wordmark}:z6Mk`);
       expect(verifyAgentCardProof(second)).toMatchObject({ ok: true, kind: "signed", keyId: "sig-alice-1", keySetVersion: 2, anchor: "rotation-chain" });
@@ -150,12 +150,12 @@ describe("Agent Card proof (INK §13 Phase B)", () => {
     node = bootTestApp();
     const generate = personaKeyGenerator("alice");
     generate("signing", "", 0);
-    rotateSigningKey(node.ctx(), { vault: node.vault, generateKey: generate });
+    rotateSigningKey(node.ctx(), { generateKey: generate });
     // Fill the chain to INK's maximum (only the versions matter to the count).
     for (let v = 3; v <= 33; v++) node.db.insert(agentRotationLinks).values({ keySetVersion: v, linkJson: JSON.stringify({ keySetVersion: v }), createdAt: 0 }).run();
     node.db.update(agents).set({ keySetVersion: 33 }).run();
     const keysBefore = node.vault.all().length;
-    expect(() => rotateSigningKey(node.ctx(), { vault: node.vault, generateKey: generate })).toThrow(/32 links, the most INK allows/);
+    expect(() => rotateSigningKey(node.ctx(), { generateKey: generate })).toThrow(/32 links, the most INK allows/);
     expect(node.vault.all()).toHaveLength(keysBefore);
     expect(node.db.select().from(agents).get()!.keySetVersion).toBe(33);
   });
@@ -166,7 +166,7 @@ describe("Agent Card proof (INK §13 Phase B)", () => {
       const k = personaKey("carol", "signing", i);
       node.db.insert(agentKeys).values({ keyId: `old-${i}`, role: "signing", publicKeyMultibase: k.publicKeyMultibase, status: "retired", validFrom: 0, validUntil: 1, createdAt: 0 }).run();
     }
-    expect(() => rotateSigningKey(node.ctx(), { vault: node.vault, generateKey: personaKeyGenerator("alice") })).toThrow(/already lists 32 signing keys/);
+    expect(() => rotateSigningKey(node.ctx(), { generateKey: personaKeyGenerator("alice") })).toThrow(/already lists 32 signing keys/);
     expect(node.db.select().from(agents).get()!.keySetVersion).toBe(1);
   });
 
@@ -174,13 +174,13 @@ describe("Agent Card proof (INK §13 Phase B)", () => {
     node = bootTestApp();
     const generate = personaKeyGenerator("alice");
     generate("signing", "", 0);
-    rotateSigningKey(node.ctx(), { vault: node.vault, generateKey: generate });
+    rotateSigningKey(node.ctx(), { generateKey: generate });
     node.db.delete(agentRotationLinks).run(); // as a database from before migration 0006 would be
     const legacy = await cardOf(node);
     expect(legacy.cardSignature).toBeUndefined();
     expect(node.logLines.some((l) => l.msg === "agent card served unsigned: its proof would not verify")).toBe(true);
     node.clock.advance(60_000);
-    rotateSigningKey(node.ctx(), { vault: node.vault, generateKey: generate });
+    rotateSigningKey(node.ctx(), { generateKey: generate });
     const card = await cardOf(node);
     expect(card.rotationChain.map((l: { keySetVersion: number; prevKeyId: string }) => [l.keySetVersion, l.prevKeyId])).toEqual([[2, "sig-alice-0"], [3, "sig-alice-1"]]);
     expect(verifyAgentCardProof(card)).toMatchObject({ ok: true, kind: "signed", keyId: "sig-alice-2", anchor: "rotation-chain" });

@@ -80,7 +80,7 @@ describe("POST /api/svc/keys/:keyId/revoke", () => {
 
   test("revoking a retired key: no new key, version +1, the chain still verifies; a later rotation continues it", async () => {
     node = bootTestApp();
-    const rotated = rotateSigningKey(node.ctx(), { vault: node.vault });
+    const rotated = rotateSigningKey(node.ctx());
     const before = await card(node);
     const res = await asOwner(node, "/api/svc/keys/sig-alice-0/revoke", { method: "POST" });
     expect(res.status).toBe(200);
@@ -90,7 +90,7 @@ describe("POST /api/svc/keys/:keyId/revoke", () => {
     expect(after.currentSigningKeyId).toBe(rotated.activeKeyId);
     expect(after.keys!.signing!.map((k) => `${k.keyId === "sig-alice-0" ? "genesis" : "next"}:${k.status}`).sort()).toEqual(["genesis:revoked", "next:active"]);
     expect(checkCardContinuity(before, after)).toEqual({ ok: true });
-    const again = rotateSigningKey(node.ctx(), { vault: node.vault });
+    const again = rotateSigningKey(node.ctx());
     const latest = await card(node);
     expectPublishable(latest);
     expect(latest.keySetVersion).toBe(again.keySetVersion);

@@ -96,5 +96,5 @@ describe("a flood of new keys", () => {
     }
     expect((await send(alice, "POST", "/auth/email/send", victim)).status).toBe(429);
     expect((await postIntent(alice, signedIntent("bob", alice, { intent: "ping", payload: {} }))).status).toBe(429);
-  });
+  }, 30_000); // heavy (thousands of requests, mutations or scrypt runs): slow on a loaded machine
 });

@@ -1,17 +1,7 @@
 // Hash-chained audit events and the signed audit response gate (AUDIT §2–§4).
 import { describe, expect, test } from "bun:test";
-import {
-  type AuditEvent,
-  auditEventHash,
-  auditLeafHash,
-  messageHash,
-  type SenderKeys,
-  signAuditEvent,
-  signAuditResponse,
-  verifyAuditEventChain,
-  verifyAuditEventSignature,
-  verifyAuditResponse,
-} from "../../src/ink/index.ts";
+import { type SenderKeys } from "../../src/ink/index.ts";
+import { type AuditEvent, auditEventHash, auditLeafHash, messageHash, signAuditEvent, signAuditResponse, verifyAuditEventChain, verifyAuditEventSignature, verifyAuditResponse } from "../../src/ink/profiles.ts";
 import { ALICE, alice, mallory, NOW } from "./helpers.ts";
 
 const keys: SenderKeys = { kind: "key-set", source: "card", keys: [{ keyId: "sig-1", publicKey: alice.publicKey, status: "active" }] };

@@ -366,7 +366,7 @@ describe("fuzz (seeded, bounded): the verifier and the continuity check never th
       expect(typeof cont.ok).toBe("boolean");
       expect(typeof checkCardContinuity(c, r.pick(sources)).ok).toBe("boolean");
     }
-  });
+  }, 30_000); // heavy (thousands of requests, mutations or scrypt runs): slow on a loaded machine
 
   test("arbitrary values never throw", () => {
     const r = rng(7);

@@ -1,7 +1,7 @@
 // Witness checkpoint bodies: parse → format is byte-exact, each grammar rule rejects with its
 // reason, and seeded mutations never throw and never accept a non-canonical body.
 import { describe, expect, test } from "bun:test";
-import { type CheckpointFailure, EMPTY_TREE_ROOT, formatCheckpoint, MAX_CHECKPOINT_BODY, MAX_CHECKPOINT_ORIGIN, parseCheckpoint } from "../../src/ink/index.ts";
+import { type CheckpointFailure, EMPTY_TREE_ROOT, formatCheckpoint, MAX_CHECKPOINT_BODY, MAX_CHECKPOINT_ORIGIN, parseCheckpoint } from "../../src/ink/profiles.ts";
 import { rng } from "./helpers.ts";
 
 const ROOT = "6b7afabb949cf3b283bb350a4dacecdc109cf7dcd3824156511958cddfb61271";

@@ -1,6 +1,7 @@
 // Discovery queries (INK §18) signed and verified in both wordmark modes; handshake kinds (§17).
 import { describe, expect, test } from "bun:test";
-import { createMemoryNonceStore, signDiscoveryQuery, signTransport, validateHandshakeMessage, verifyDiscoveryQuery, type Wordmark } from "../../src/ink/index.ts";
+import { createMemoryNonceStore, signDiscoveryQuery, signTransport, verifyDiscoveryQuery, type Wordmark } from "../../src/ink/index.ts";
+import { validateHandshakeMessage } from "../../src/ink/profiles.ts";
 import { verifySignedHandshake } from "../../src/ink/profiles.ts";
 import { ALICE, alice, mallory, NOW, TS } from "./helpers.ts";
 

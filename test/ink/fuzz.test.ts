@@ -295,6 +295,7 @@ describe("fuzz: envelope parser and receiver", () => {
 describe("totality: functions taking wire input never throw", () => {
   test("junk in every wire-input position", async () => {
     const ink = await import("../../src/ink/index.ts");
+    const profiles = await import("../../src/ink/profiles.ts");
     const JUNK: unknown[] = [undefined, null, 0, -1, NaN, Infinity, "", "x", "\ud800", "z6Mk", "INK-Ed25519 ", [], [null], {}, { a: undefined }, { protocol: "ink/0.1", type: "network.svc.encrypted" }, new Uint8Array(3), new Uint8Array(32), "2026-01-01T00:00:00Z"];
     const pk = alice.publicKey;
     const keys = resolveSenderKeys({ agentId: ALICE });
@@ -340,13 +341,13 @@ describe("totality: functions taking wire input never throw", () => {
       (x) => ink.checkReplay({ timestamp: x, nonce: x, now: NOW, seen: () => false }),
       (x) => ink.verifyDiscoveryQuery({ raw: x, audience: x, now: NOW, publicKey: pk, replay: ink.createMemoryNonceStore(), wordmark: "svc" }),
       (x) => ink.verifyDiscoveryQuery({ envelope: x, audience: "a", now: NOW, publicKey: pk, replay: ink.createMemoryNonceStore(), wordmark: "svc" }),
-      (x) => ink.validateHandshakeMessage(x, "svc"),
-      (x) => ink.verifyAuditEventChain(x),
-      (x) => ink.auditEventHash(x),
-      (x) => ink.auditLeafHash(x),
-      (x) => ink.verifyAuditEventSignature(x, keys),
-      (x) => ink.verifyAuditResponse({ response: x, responderKeys: keys, atMs: NOW, eventKeys: () => keys, wordmark: "svc" }),
-      (x) => ink.messageHash(x),
+      (x) => profiles.validateHandshakeMessage(x, "svc"),
+      (x) => profiles.verifyAuditEventChain(x),
+      (x) => profiles.auditEventHash(x),
+      (x) => profiles.auditLeafHash(x),
+      (x) => profiles.verifyAuditEventSignature(x, keys),
+      (x) => profiles.verifyAuditResponse({ response: x, responderKeys: keys, atMs: NOW, eventKeys: () => keys, wordmark: "svc" }),
+      (x) => profiles.messageHash(x),
       (x) => ink.inspectInbound({ body: x, authorization: x, now: NOW }, policy),
       (x) => ink.decideInbound({ body: '{"a":1}', authorization: x, now: NOW }, policy, { keys: x, replay: x }),
       (x) => ink.verifyWithSenderKeys(x, NOW, x, () => true),
@@ -354,7 +355,7 @@ describe("totality: functions taking wire input never throw", () => {
       (x) => ink.isKeyUsableAt({ keyId: "k", publicKey: pk, status: x, validFrom: x, validUntil: x, revokedAt: x }, NOW),
       (x) => ink.selectProtocolVersion(x, x),
       (x) => ink.nobleStrictVerifier(x, x, x),
-      (x) => ink.verifyFirstContact({ cardFetch: x, clientSupportedVersions: x, now: NOW, nonceStore: ink.createMemoryNonceStore(), request: x, response: x, wordmark: "svc" }),
+      (x) => profiles.verifyFirstContact({ cardFetch: x, clientSupportedVersions: x, now: NOW, nonceStore: ink.createMemoryNonceStore(), request: x, response: x, wordmark: "svc" }),
     ];
     for (const [i, call] of calls.entries()) {
       for (const x of JUNK) {

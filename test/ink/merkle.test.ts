@@ -2,7 +2,7 @@
 // of the verifier's RFC 9162 walk) verify for every 0 ≤ m ≤ n ≤ 16, and every tamper rejects.
 import { describe, expect, test } from "bun:test";
 import { sha256 } from "@noble/hashes/sha2.js";
-import { EMPTY_TREE_ROOT, MAX_CONSISTENCY_PROOF_NODES, verifyConsistencyProof } from "../../src/ink/index.ts";
+import { EMPTY_TREE_ROOT, MAX_CONSISTENCY_PROOF_NODES, verifyConsistencyProof } from "../../src/ink/profiles.ts";
 import { rng } from "./helpers.ts";
 import { flip, hex, LEAVES, leaf, mth, node, split } from "./merkle-trees.ts";
 

@@ -2,7 +2,8 @@
 // by RFC 6962's own definitions, inclusion receipts and audit-query responses signed here, one test
 // per step and reason. The upstream vectors run in the conformance suite.
 import { describe, expect, test } from "bun:test";
-import { auditLeafHash, EMPTY_TREE_ROOT, generateEd25519KeyPair, signAuditEvent, type AuditEvent } from "../../src/ink/index.ts";
+import { generateEd25519KeyPair } from "../../src/ink/index.ts";
+import { auditLeafHash, EMPTY_TREE_ROOT, signAuditEvent, type AuditEvent } from "../../src/ink/profiles.ts";
 import {
   signAuditQueryResponse,
   signInclusionReceipt,
@@ -218,5 +219,5 @@ describe("fuzz (seeded, bounded): receipts and responses never throw, and a chan
       expect(typeof qr.ok).toBe("boolean");
       if (q.serviceSignature === response.serviceSignature && JSON.stringify(q) !== JSON.stringify(response)) expect(qr.ok).toBe(false);
     }
-  });
+  }, 30_000); // heavy (thousands of requests, mutations or scrypt runs): slow on a loaded machine
 });

@@ -1,23 +1,8 @@
 // The wordmark is a parameter: re-sign a vector sample in `svc` mode and show that each mode
 // rejects the other's ink/0.1 body signature while ink/0.2 verifies in both (INK §7, [C3]).
 import { describe, expect, test } from "bun:test";
-import {
-  bodySignatureDomain,
-  buildSignedEnvelope,
-  decideInbound,
-  deriveAgentId,
-  formatTimestamp,
-  generateEd25519KeyPair,
-  isAcceptedMessageType,
-  messageType,
-  normalizePrincipal,
-  prepareOutbound,
-  resolveSenderKeys,
-  signBody,
-  validateHandshakeMessage,
-  verifyBody,
-  type Wordmark,
-} from "../../src/ink/index.ts";
+import { bodySignatureDomain, buildSignedEnvelope, decideInbound, deriveAgentId, formatTimestamp, generateEd25519KeyPair, isAcceptedMessageType, messageType, normalizePrincipal, prepareOutbound, resolveSenderKeys, signBody, verifyBody, type Wordmark } from "../../src/ink/index.ts";
+import { validateHandshakeMessage } from "../../src/ink/profiles.ts";
 import { hex, loadTestVectors } from "./conformance/fixtures.ts";
 
 // Sample: the first upstream body-signature vector (an ink/0.1 envelope, tulpa mode), re-signed here.

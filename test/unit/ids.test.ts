@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { createSequentialIds, createUlidIds } from "../../src/domain/ids.ts";
+import { createSequentialIds, createUlidIds } from "../../src/ids.ts";
 import { testClock } from "../helpers/clock.ts";
 
 test("ULIDs are 26 Crockford chars, time-prefixed, and strictly increasing within one millisecond", () => {

@@ -1,7 +1,9 @@
-import { afterAll, expect, mock, test } from "bun:test";
+import { afterAll, expect, test } from "bun:test";
 import * as fs from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createKeyFile, KeyFileError, type KeyFileFs } from "../../src/adapters/key-file.ts";
+import { personaKey } from "../helpers/personas.ts";
 
 /**
  * Two creators racing for one agent-key.json. A competitor (another `kith init`) creates the file
@@ -13,6 +15,7 @@ const real = { ...fs };
 let calls = 0;
 let injectAt = -1;
 let competitor: () => void = () => {};
+// createKeyFile takes its file-system calls as a parameter: each one is wrapped to count it.
 const wrapped: Record<string, unknown> = { ...real };
 for (const [name, fn] of Object.entries(real)) {
   if (typeof fn !== "function" || !name.endsWith("Sync")) continue;
@@ -22,9 +25,7 @@ for (const [name, fn] of Object.entries(real)) {
     return result;
   };
 }
-mock.module("node:fs", () => ({ ...wrapped, default: wrapped }));
-const { createKeyFile, KeyFileError } = await import("../../src/security/key-file.ts");
-const { personaKey } = await import("../helpers/personas.ts");
+const counted = wrapped as unknown as KeyFileFs;
 
 const work = real.mkdtempSync(join(tmpdir(), "kith-keyrace-"));
 afterAll(() => real.rmSync(work, { recursive: true, force: true }));
@@ -47,7 +48,7 @@ test("a competitor creating the key file at any point of createKeyFile: exactly 
     injectAt = n;
     let iWon = false;
     try {
-      createKeyFile(file, mine, null);
+      createKeyFile(file, mine, null, counted);
       iWon = true;
     } catch (e) {
       if (!(e instanceof KeyFileError) || e.code !== "exists") throw e;

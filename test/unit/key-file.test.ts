@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { chmodSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { appendKey, createKeyFile, KeyFileError, readKeyFile, readPublicKeys } from "../../src/security/key-file.ts";
+import { appendKey, createKeyFile, KeyFileError, readKeyFile, readPublicKeys } from "../../src/adapters/key-file.ts";
 import { openWithPassphrase, sealWithPassphrase, secretsEqual } from "../../src/security/secret-box.ts";
 import { personaKey } from "../helpers/personas.ts";
 
@@ -67,7 +67,7 @@ describe("agent-key.json", () => {
     expect(code(() => readKeyFile(file, null))).toBe("passphrase_required");
     expect(code(() => readKeyFile(file, "wrong"))).toBe("wrong_passphrase");
     expect(readKeyFile(file, "correct horse")).toHaveLength(2);
-  });
+  }, 30_000); // heavy (thousands of requests, mutations or scrypt runs): slow on a loaded machine
 
   test("swapping a public key under a passphrase-sealed file is detected", () => {
     const file = tmpFile();
@@ -76,7 +76,7 @@ describe("agent-key.json", () => {
     json.keys[0].publicKeyMultibase = personaKey("bob", "signing").publicKeyMultibase;
     writeFileSync(file, JSON.stringify(json), { mode: 0o600 });
     expect(code(() => readKeyFile(file, "pw"))).toBe("wrong_passphrase");
-  });
+  }, 30_000); // heavy (thousands of requests, mutations or scrypt runs): slow on a loaded machine
 
   test("a private key that does not match its public key is reported as corrupt", () => {
     const file = tmpFile();
@@ -126,5 +126,5 @@ describe("agent-key.json", () => {
     appendKey(file, personaKey("alice", "signing", 1), "pw");
     expect(readKeyFile(file, "pw").map((k) => k.keyId)).toEqual(["sig-alice-0", "enc-alice-0", "sig-alice-1"]);
     expect(statSync(file).mode & 0o777).toBe(0o600);
-  });
+  }, 30_000); // heavy (thousands of requests, mutations or scrypt runs): slow on a loaded machine
 });

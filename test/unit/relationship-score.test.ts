@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { scoreRelationship, windowOf, type InteractionStats } from "../../src/domain/relationships/score.ts";
+import { scoreRelationship, windowOf, type InteractionStats } from "../../src/domain/relationships/internal/score.ts";
 
 const DAY = 86_400_000;
 const NOW = Date.parse("2026-06-01T00:00:00Z");

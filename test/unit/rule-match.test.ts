@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { matchesRule, valueAt } from "../../src/domain/rules/match.ts";
-import { declinePayload, renderTemplate, unknownPlaceholders } from "../../src/domain/rules/template.ts";
+import { matchesRule, valueAt } from "../../src/domain/rules/internal/match.ts";
+import { declinePayload, renderTemplate, unknownPlaceholders } from "../../src/domain/rules/internal/template.ts";
 
 const subject = { intent: "ask", principal: "key:zBob", layer: "active" as const, payload: { question: "Lunch on Friday?", tags: ["Food", "fri"], meta: { n: 3, ok: true } } };
 

@@ -1,3 +1,5 @@
+import { shortId } from "./format.ts";
+
 /** The owner API's message and pending-action records (see /.well-known/openapi.json). */
 export interface Delivery {
   state: "queued" | "delivered" | "failed" | "held" | "cancelled";
@@ -83,3 +85,6 @@ export function draftedReply(action: unknown): { intent: string; payload: Record
   const reply = (action as { reply?: { intent?: unknown; payload?: unknown } } | null)?.reply;
   return reply && typeof reply.intent === "string" && reply.payload && typeof reply.payload === "object" ? { intent: reply.intent, payload: reply.payload as Record<string, unknown> } : null;
 }
+
+/** Who a conversation is with, in words. */
+export const peerName = (c: Conversation) => c.peer.displayName || (c.peer.handle ? `@${c.peer.handle}` : shortId(c.peer.agentId ?? c.peer.principal));

@@ -43,3 +43,15 @@ export function usePeople() {
 export function personName(c: Pick<Connection, "displayName" | "handle" | "agentId">): string {
   return c.displayName || (c.handle ? `@${c.handle}` : shortId(c.agentId));
 }
+
+/** A connection's status and health in words and badge tones. */
+export const STATUS_LABEL: Record<string, string> = {
+  connected: "Connected",
+  pending: "Wants to connect",
+  requested: "Request sent",
+  declined: "Declined",
+  blocked: "Blocked",
+  disconnected: "Disconnected",
+  contact: "Contact",
+};
+export const HEALTH_TONE: Record<string, "good" | "neutral" | "warn" | "bad"> = { strong: "good", healthy: "good", cooling: "warn", at_risk: "bad", dormant: "neutral" };

@@ -3,11 +3,10 @@ import { useState } from "preact/hooks";
 import { api, type Page } from "../lib/api.ts";
 import { HEALTH_LABELS, LAYER_LABELS, LAYERS } from "../lib/format.ts";
 import { useLoad } from "../lib/live.ts";
-import { personName, type Connection } from "../lib/people.ts";
+import { HEALTH_TONE, personName, STATUS_LABEL, type Connection } from "../lib/people.ts";
 import { link } from "../lib/router.ts";
 import { Badge, Button, ConfirmButton, Field, Loaded, Notice, PageHeader, Section, useAction, When } from "../ui/kit.tsx";
 import { PayloadView } from "../ui/payload.tsx";
-import { HEALTH_TONE, STATUS_LABEL } from "./connections.tsx";
 
 interface Note {
   id: string;

@@ -3,23 +3,13 @@ import { useState } from "preact/hooks";
 import { api, qs, type Page } from "../lib/api.ts";
 import { HEALTH_LABELS, LAYER_LABELS, LAYERS } from "../lib/format.ts";
 import { useLoad } from "../lib/live.ts";
-import { personName, type Connection } from "../lib/people.ts";
+import { HEALTH_TONE, personName, STATUS_LABEL, type Connection } from "../lib/people.ts";
 import { link, type Route } from "../lib/router.ts";
 import { Badge, Button, Empty, Field, Filters, Loaded, Notice, PageHeader, Row, Section, useAction, When } from "../ui/kit.tsx";
 import { ConnectionDetail } from "./connection.tsx";
 
 type Filter = "connected" | "pending" | "requested" | "all" | "blocked";
 const FILTERS = [["connected", "Connected"], ["pending", "Requests"], ["requested", "Sent"], ["all", "Everyone"], ["blocked", "Blocked"]] as const;
-export const STATUS_LABEL: Record<string, string> = {
-  connected: "Connected",
-  pending: "Wants to connect",
-  requested: "Request sent",
-  declined: "Declined",
-  blocked: "Blocked",
-  disconnected: "Disconnected",
-  contact: "Contact",
-};
-export const HEALTH_TONE: Record<string, "good" | "neutral" | "warn" | "bad"> = { strong: "good", healthy: "good", cooling: "warn", at_risk: "bad", dormant: "neutral" };
 
 /** People the agent knows, by circle (Dunbar layer) and relationship health; `#/connections/<id>` opens one. */
 export function Connections({ route }: { route: Route }) {

@@ -4,11 +4,10 @@ import { api } from "../lib/api.ts";
 import { intentLabel } from "../lib/format.ts";
 import { emptyValues, INTENT_FORMS, payloadOf, valuesOf, type FormValues } from "../lib/intents.ts";
 import { useLoad } from "../lib/live.ts";
-import { STATUS_TEXT, STATUS_TONE, type Conversation, type Message } from "../lib/messages.ts";
+import { peerName, STATUS_TEXT, STATUS_TONE, type Conversation, type Message } from "../lib/messages.ts";
 import { link } from "../lib/router.ts";
 import { Badge, Button, ConfirmButton, Loaded, Notice, PageHeader, Section, useAction, When } from "../ui/kit.tsx";
 import { PayloadFields, PayloadView } from "../ui/payload.tsx";
-import { peerName } from "./threads.tsx";
 
 /** Request intents and the `_response` that answers each (INK §3.3). */
 export const RESPONSE_OF: Record<string, string> = {

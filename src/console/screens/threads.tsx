@@ -1,8 +1,7 @@
 /** @jsxImportSource preact */
 import { api, type Page } from "../lib/api.ts";
-import { shortId } from "../lib/format.ts";
 import { useLoad } from "../lib/live.ts";
-import type { Conversation } from "../lib/messages.ts";
+import { peerName, type Conversation } from "../lib/messages.ts";
 import { link, type Route } from "../lib/router.ts";
 import { Empty, Loaded, PageHeader, Row, When } from "../ui/kit.tsx";
 import { Thread } from "./thread.tsx";
@@ -12,8 +11,6 @@ export function Threads({ route }: { route: Route }) {
   if (route.rest[0]) return <Thread id={route.rest[0]} />;
   return <ThreadList />;
 }
-
-export const peerName = (c: Conversation) => c.peer.displayName || (c.peer.handle ? `@${c.peer.handle}` : shortId(c.peer.agentId ?? c.peer.principal));
 
 function ThreadList() {
   const threads = useLoad(() => api<Page<Conversation>>("/conversations?limit=100"), "threads");

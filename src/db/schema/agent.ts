@@ -53,9 +53,3 @@ export const agentRotationLinks = sqliteTable("agent_rotation_links", {
   createdAt: integer("created_at").notNull(),
 });
 
-/** Node settings stored by `kith init` (public URL, owner email, ...); flags and env override them. */
-export const settings = sqliteTable("settings", {
-  key: text("key").primaryKey(),
-  value: text("value").notNull(),
-  updatedAt: integer("updated_at").notNull(),
-});

@@ -2,15 +2,16 @@ import { eq } from "drizzle-orm";
 import * as v from "valibot";
 import { transaction, type Tx } from "../../db/client.ts";
 import { connections, messages, pendingActions } from "../../db/schema/index.ts";
-import type { Ctx } from "../context.ts";
-import { conflict, DomainError, notFound } from "../errors.ts";
-import type { FederationDeps } from "../federation/deps.ts";
-import { answerConnectionRequest } from "../connections/answer-request.ts";
-import { requireReplyRoute } from "../connections/reply-route.ts";
-import { recordEvent } from "../messages/store.ts";
-import { enqueueOutbound, queueDelivery } from "../outbox/enqueue.ts";
-import { getPendingAction } from "./list-pending.ts";
-import type { PendingActionView } from "../messages/views.ts";
+import type { Ctx, With } from "../context.ts";
+import { conflict, notFound } from "../internal/errors.ts";
+import { answerConnectionRequest } from "../connections/answer-connection-request.ts";
+import { requireReplyRoute } from "../connections/require-reply-route.ts";
+import { recordEvent } from "../internal/events.ts";
+import { enqueueOutbound } from "../messages/enqueue-outbound.ts";
+import { queueDelivery } from "../messages/queue-delivery.ts";
+import { getPendingAction } from "./get-pending-action.ts";
+import type { PendingActionView } from "./internal/pending-action-view.ts";
+import { requireOwner } from "../internal/actors.ts";
 
 export const DecidePendingInput = v.object({
   decision: v.pipe(v.picklist(["approve", "reject"], "decision: approve or reject"), v.description("approve runs the held action; reject drops it")),
@@ -29,8 +30,8 @@ type Row = typeof pendingActions.$inferSelect;
  * accepted (connection_response sent), a held inbound message is released to the inbox (and a
  * drafted reply, if any, is sent), a held outbound message is queued. Reject does none of it.
  */
-export function decidePending(ctx: Ctx, id: string, input: DecidePendingInput, deps: FederationDeps): PendingActionView {
-  if (ctx.actor.kind !== "owner" && ctx.actor.kind !== "system") throw new DomainError("forbidden", "only the owner decides");
+export function decidePending(ctx: With<"node" | "wake">, id: string, input: DecidePendingInput): PendingActionView {
+  requireOwner(ctx, "decides");
   const approve = input.decision === "approve";
   let queued = false;
   transaction(ctx.db, (tx) => {
@@ -46,8 +47,8 @@ export function decidePending(ctx: Ctx, id: string, input: DecidePendingInput, d
       .run();
     recordEvent(tx, approve ? "approval.approved" : "approval.rejected", ctx.clock.now(), { subjectId: id, kind: row.kind });
   });
-  if (queued) deps.wakeOutbox();
-  return getPendingAction(ctx, id, deps.node);
+  if (queued) ctx.wake.outbox();
+  return getPendingAction(ctx, id);
 }
 
 function run(tx: Tx, ctx: Ctx, row: Row, approve: boolean): { queued: boolean; result: Record<string, unknown> } {

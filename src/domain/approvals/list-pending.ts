@@ -1,12 +1,12 @@
 import { and, desc, eq, inArray, lt, or, type SQL } from "drizzle-orm";
 import * as v from "valibot";
 import { messages, pendingActions } from "../../db/schema/index.ts";
-import type { Ctx } from "../context.ts";
-import { notFound } from "../errors.ts";
-import type { NodeIdentity } from "../identity/agent.ts";
-import { ownIdentity } from "../federation/own-identity.ts";
-import { messageView, pendingActionView, type PendingActionView } from "../messages/views.ts";
-import { DEFAULT_LIMIT, decodeCursor, PageQuery, pageOf, type Page } from "../pagination.ts";
+import type { With } from "../context.ts";
+import { ownIdentity } from "../agent/own-identity.ts";
+import { messageView } from "../messages/message-view.ts";
+import { pendingActionView, type PendingActionView } from "./internal/pending-action-view.ts";
+import { DEFAULT_LIMIT, decodeCursor, PageQuery, pageOf, type Page } from "../internal/pagination.ts";
+import { requireOwner } from "../internal/actors.ts";
 
 export const PendingQuery = v.object({
   ...PageQuery.entries,
@@ -15,7 +15,8 @@ export const PendingQuery = v.object({
 export type PendingQuery = v.InferOutput<typeof PendingQuery>;
 
 /** Actions awaiting the owner (by default only undecided ones), newest first, each with its message. */
-export function listPending(ctx: Ctx, query: PendingQuery, node: NodeIdentity): Page<PendingActionView> {
+export function listPending(ctx: With<"node">, query: PendingQuery): Page<PendingActionView> {
+  requireOwner(ctx, "sees pending actions");
   const filters: SQL[] = [];
   const status = query.status ?? "pending";
   if (status !== "all") filters.push(eq(pendingActions.status, status));
@@ -25,16 +26,10 @@ export function listPending(ctx: Ctx, query: PendingQuery, node: NodeIdentity): 
   const rows = ctx.db.select().from(pendingActions).where(and(...filters)).orderBy(desc(pendingActions.createdAt), desc(pendingActions.id)).limit(limit + 1).all();
   const ids = rows.map((r) => r.messageId).filter((x): x is string => x !== null);
   const byId = new Map(ids.length ? ctx.db.select().from(messages).where(inArray(messages.id, ids)).all().map((m) => [m.id, m]) : []);
-  const own = ownIdentity(ctx.db, node)?.agentId ?? null;
+  const own = ownIdentity(ctx.db, ctx.node)?.agentId ?? null;
   return pageOf(rows, limit, (r) => ({ at: r.createdAt, id: r.id }), (r) => {
     const m = r.messageId ? byId.get(r.messageId) : undefined;
     return pendingActionView(r, m ? messageView(m, own) : null);
   });
 }
 
-export function getPendingAction(ctx: Ctx, id: string, node: NodeIdentity): PendingActionView {
-  const row = ctx.db.select().from(pendingActions).where(eq(pendingActions.id, id)).get();
-  if (!row) throw notFound("pending action");
-  const m = row.messageId ? ctx.db.select().from(messages).where(eq(messages.id, row.messageId)).get() : undefined;
-  return pendingActionView(row, m ? messageView(m, ownIdentity(ctx.db, node)?.agentId ?? null) : null);
-}

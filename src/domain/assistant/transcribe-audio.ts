@@ -1,6 +1,7 @@
-import type { Ctx } from "../context.ts";
-import { DomainError, invalidInput } from "../errors.ts";
-import type { AssistantDeps } from "./deps.ts";
+import type { With } from "../context.ts";
+import { DomainError } from "../errors.ts";
+import { invalidInput } from "../internal/errors.ts";
+import { requireOwner } from "../internal/actors.ts";
 
 /** A short clip: well under the node's 16 MiB request cap. */
 export const MAX_AUDIO_BYTES = 10 * 1024 * 1024;
@@ -25,9 +26,9 @@ export const AUDIO_TYPES = Object.keys(FORMATS);
  * returns the text for the owner to review. The audio only ever lives in memory: it is never
  * written to disk or the database, never logged, and the transcript is not sent to the agent.
  */
-export async function transcribeAudio(ctx: Ctx, audio: Blob | null, deps: AssistantDeps): Promise<{ transcript: string }> {
-  if (ctx.actor.kind !== "owner") throw new DomainError("forbidden", "only the owner transcribes audio");
-  if (!deps.transcriber) throw new DomainError("unavailable", "transcription is not configured on this node (set KITH_TRANSCRIBE_URL to an OpenAI-compatible /v1/audio/transcriptions service)");
+export async function transcribeAudio(ctx: With<"assistant">, audio: Blob | null): Promise<{ transcript: string }> {
+  requireOwner(ctx, "transcribes audio");
+  if (!ctx.assistant.transcriber) throw new DomainError("unavailable", "transcription is not configured on this node (set KITH_TRANSCRIBE_URL to an OpenAI-compatible /v1/audio/transcriptions service)");
   if (!audio) throw invalidInput("audio: send the clip as multipart/form-data in a field named audio");
   if (audio.size === 0) throw invalidInput("audio: the file is empty");
   if (audio.size > MAX_AUDIO_BYTES) throw new DomainError("payload_too_large", `audio: at most ${MAX_AUDIO_BYTES / 1024 / 1024} MiB (a short clip)`);
@@ -36,7 +37,7 @@ export async function transcribeAudio(ctx: Ctx, audio: Blob | null, deps: Assist
   if (!format) throw invalidInput(`audio: content type ${JSON.stringify(type || "(none)")} is not accepted; use one of ${AUDIO_TYPES.join(", ")}`);
   const head = new Uint8Array(await audio.slice(0, 16).arrayBuffer());
   if (!format.magic(head)) throw invalidInput(`audio: the file is not ${type} (its first bytes do not match)`);
-  const res = await deps.transcriber.transcribe(new Blob([audio], { type }), `clip.${format.ext}`);
+  const res = await ctx.assistant.transcriber.transcribe(new Blob([audio], { type }), `clip.${format.ext}`);
   if (!res.ok) {
     ctx.log.warn("transcription backend failed", { reason: res.reason });
     throw new DomainError("unavailable", `the transcription service failed: ${res.reason}`);

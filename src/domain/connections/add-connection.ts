@@ -3,15 +3,16 @@ import * as v from "valibot";
 import { transaction } from "../../db/client.ts";
 import { connections } from "../../db/schema/index.ts";
 import { normalizePrincipal, ProfileSnapshot as InkProfileSnapshot } from "../../ink/index.ts";
-import type { Ctx } from "../context.ts";
-import { conflict, invalidInput } from "../errors.ts";
-import type { FederationDeps } from "../federation/deps.ts";
-import { connectionView, type ConnectionView } from "../messages/views.ts";
+import type { With } from "../context.ts";
+import { conflict, invalidInput } from "../internal/errors.ts";
+import { connectionView, type ConnectionView } from "./internal/connection-view.ts";
 import { sendIntent, type SendResult } from "../outbox/send-intent.ts";
-import { agentIdFromCardUrl, cardUrlFor } from "../peers/card-url.ts";
-import { ownProfileSnapshot } from "../profile/own-snapshot.ts";
-import { answerConnectionRequest } from "./answer-request.ts";
+import { cardUrlFor } from "../peers/card-url-for.ts";
+import { agentIdFromCardUrl } from "../peers/agent-id-from-card-url.ts";
+import { ownProfileSnapshot } from "../profile/own-profile-snapshot.ts";
+import { answerConnectionRequest } from "./answer-connection-request.ts";
 import { replyRoute } from "./reply-route.ts";
+import { requireOwner } from "../internal/actors.ts";
 
 export const AddConnectionInput = v.object({
   cardUrl: v.optional(v.pipe(v.string(), v.maxLength(2048), v.description("The peer's Agent Card URL"))),
@@ -34,7 +35,8 @@ export interface AddConnectionResult {
  * Connect to an agent by its card URL (or base URL + agent id): sends a connection_request with
  * the owner's public profile snapshot. If that agent already asked us, this accepts their request.
  */
-export async function addConnection(ctx: Ctx, input: AddConnectionInput, deps: FederationDeps): Promise<AddConnectionResult> {
+export async function addConnection(ctx: With<"node" | "vault" | "peers" | "wake">, input: AddConnectionInput): Promise<AddConnectionResult> {
+  requireOwner(ctx, "manages connections");
   const cardUrl = input.cardUrl ?? (input.baseUrl && input.agentId ? cardUrlFor(input.baseUrl, input.agentId) : null);
   if (!cardUrl) throw invalidInput(input.baseUrl ? "baseUrl must be an https URL and agentId a valid agent id" : "cardUrl, or baseUrl with agentId, is required");
   const agentId = input.agentId ?? agentIdFromCardUrl(cardUrl);
@@ -43,9 +45,9 @@ export async function addConnection(ctx: Ctx, input: AddConnectionInput, deps: F
   if (existing?.status === "connected") throw conflict("already connected");
   if (existing?.status === "blocked") throw conflict("this agent is blocked; unblock it first (PATCH status: disconnected)");
   if (existing?.status === "pending") {
-    const route = await replyRoute(ctx, existing, cardUrl, deps); // the card URL given is where the answer goes
+    const route = await replyRoute(ctx, existing, cardUrl); // the card URL given is where the answer goes
     const answered = transaction(ctx.db, (tx) => answerConnectionRequest(tx, ctx, existing, true, undefined, route));
-    if (answered) deps.wakeOutbox();
+    if (answered) ctx.wake.outbox();
     return { connection: connectionView(ctx.db.select().from(connections).where(eq(connections.id, existing.id)).get()!), request: null };
   }
   const payload: Record<string, unknown> = {
@@ -54,7 +56,7 @@ export async function addConnection(ctx: Ctx, input: AddConnectionInput, deps: F
     profileSnapshot: input.profileSnapshot ?? ownProfileSnapshot(ctx.db, "public"),
   };
   if (input.introducedBy) payload.introducedBy = input.introducedBy;
-  const request = await sendIntent(ctx, { ...(agentId ? { to: agentId } : {}), cardUrl, intent: "connection_request", payload }, deps);
+  const request = await sendIntent(ctx, { ...(agentId ? { to: agentId } : {}), cardUrl, intent: "connection_request", payload });
   const row = ctx.db.select().from(connections).where(eq(connections.principal, request.peerPrincipal)).get()!;
   return { connection: connectionView(row), request };
 }

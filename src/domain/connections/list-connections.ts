@@ -2,9 +2,9 @@ import { and, desc, eq, lt, or, sql, type SQL } from "drizzle-orm";
 import * as v from "valibot";
 import { CONNECTION_STATUSES, connections, DUNBAR_LAYERS, HEALTH_BANDS } from "../../db/schema/index.ts";
 import type { Ctx } from "../context.ts";
-import { notFound } from "../errors.ts";
-import { connectionView, type ConnectionView } from "../messages/views.ts";
-import { DEFAULT_LIMIT, decodeCursor, PageQuery, pageOf, type Page } from "../pagination.ts";
+import { connectionView, type ConnectionView } from "./internal/connection-view.ts";
+import { DEFAULT_LIMIT, decodeCursor, PageQuery, pageOf, type Page } from "../internal/pagination.ts";
+import { requireOwner } from "../internal/actors.ts";
 
 export const ConnectionQuery = v.object({
   ...PageQuery.entries,
@@ -16,6 +16,7 @@ export type ConnectionQuery = v.InferOutput<typeof ConnectionQuery>;
 
 /** Connections, most recently changed first. */
 export function listConnections(ctx: Ctx, query: ConnectionQuery): Page<ConnectionView> {
+  requireOwner(ctx, "sees connections");
   const filters: SQL[] = [];
   if (query.status) filters.push(eq(connections.status, query.status));
   if (query.layer) filters.push(sql`coalesce(${connections.layerOverride}, ${connections.layer}) = ${query.layer}`);
@@ -27,8 +28,3 @@ export function listConnections(ctx: Ctx, query: ConnectionQuery): Page<Connecti
   return pageOf(rows, limit, (r) => ({ at: r.updatedAt, id: r.id }), connectionView);
 }
 
-export function getConnection(ctx: Ctx, id: string): ConnectionView {
-  const row = ctx.db.select().from(connections).where(eq(connections.id, id)).get();
-  if (!row) throw notFound("connection");
-  return connectionView(row);
-}

@@ -2,16 +2,17 @@ import { and, eq } from "drizzle-orm";
 import * as v from "valibot";
 import { transaction, type Tx } from "../../db/client.ts";
 import { connections, messages, outbox, pendingActions } from "../../db/schema/index.ts";
-import type { Ctx } from "../context.ts";
-import { conflict, DomainError, notFound } from "../errors.ts";
-import type { FederationDeps } from "../federation/deps.ts";
-import { connectionView, type ConnectionView } from "../messages/views.ts";
-import { recordEvent } from "../messages/store.ts";
-import { savePeerCard, type PeerCardUpdate } from "../peers/peer-cards.ts";
-import { recomputeRelationship } from "../relationships/recompute.ts";
+import type { Ctx, With } from "../context.ts";
+import { conflict, notFound } from "../internal/errors.ts";
+import { connectionView, type ConnectionView } from "./internal/connection-view.ts";
+import { recordEvent } from "../internal/events.ts";
+import { type PeerCardUpdate } from "../peers/peer-cards.ts";
+import { savePeerCard } from "../peers/save-peer-card.ts";
+import { recomputeRelationship } from "../relationships/recompute-relationship.ts";
 import { DUNBAR_LAYERS } from "../relationships/names.ts";
-import { answerConnectionRequest } from "./answer-request.ts";
+import { answerConnectionRequest } from "./answer-connection-request.ts";
 import { replyRoute } from "./reply-route.ts";
+import { requireOwner } from "../internal/actors.ts";
 
 export const UpdateConnectionInput = v.object({
   status: v.optional(v.pipe(v.picklist(["connected", "declined", "blocked", "disconnected"], "status: one of connected, declined, blocked, disconnected"), v.description("connected accepts a pending request, declined declines it; blocked / disconnected end it"))),
@@ -44,13 +45,13 @@ const ALLOWED: Record<string, Target[]> = {
  * connection_response; withdrawing our own request cancels its delivery if it has not left yet;
  * blocking settles any pending request silently (a blocked sender is not told).
  */
-export async function updateConnection(ctx: Ctx, id: string, input: UpdateConnectionInput, deps: FederationDeps): Promise<ConnectionView> {
-  if (ctx.actor.kind !== "owner" && ctx.actor.kind !== "system") throw new DomainError("forbidden", "only the owner manages connections");
+export async function updateConnection(ctx: With<"node" | "vault" | "peers" | "wake">, id: string, input: UpdateConnectionInput): Promise<ConnectionView> {
+  requireOwner(ctx, "manages connections");
   const existing = ctx.db.select().from(connections).where(eq(connections.id, id)).get();
   if (!existing) throw notFound("connection");
   // Accepting or declining a request answers it: its answer must be able to reach the peer.
   const answers = existing.status === "pending" && (input.status === "connected" || input.status === "declined");
-  const learned: PeerCardUpdate | null = input.cardUrl !== undefined || answers ? await replyRoute(ctx, existing, input.cardUrl, deps) : null;
+  const learned: PeerCardUpdate | null = input.cardUrl !== undefined || answers ? await replyRoute(ctx, existing, input.cardUrl) : null;
   const now = ctx.clock.now();
   let queued = false;
   const row = transaction(ctx.db, (tx) => {
@@ -70,7 +71,7 @@ export async function updateConnection(ctx: Ctx, id: string, input: UpdateConnec
     }
     return tx.select().from(connections).where(eq(connections.id, id)).get()!;
   });
-  if (queued) deps.wakeOutbox();
+  if (queued) ctx.wake.outbox();
   return connectionView(row);
 }
 

@@ -3,8 +3,10 @@ import * as v from "valibot";
 import { transaction } from "../../db/client.ts";
 import { connections } from "../../db/schema/index.ts";
 import type { Ctx } from "../context.ts";
-import { DomainError, invalidInput } from "../errors.ts";
-import { recordEvent } from "../messages/store.ts";
+import { DomainError } from "../errors.ts";
+import { invalidInput } from "../internal/errors.ts";
+import { recordEvent } from "../internal/events.ts";
+import { requireOwner } from "../internal/actors.ts";
 
 export const MAX_CSV_BYTES = 2 * 1024 * 1024;
 
@@ -29,10 +31,10 @@ export interface ImportResult {
  * email-keyed contact), so re-importing the same file changes nothing.
  */
 export async function importLinkedIn(ctx: Ctx, input: ImportLinkedInInput): Promise<ImportResult> {
-  if (ctx.actor.kind !== "owner") throw new DomainError("forbidden", "only the owner imports contacts");
+  requireOwner(ctx, "imports contacts");
   if (new TextEncoder().encode(input.csv).length > MAX_CSV_BYTES) throw new DomainError("payload_too_large", `csv: at most ${MAX_CSV_BYTES / 1024 / 1024} MiB`);
   // The CSV parser is loaded on the first import, not at every start (~3 ms of start-up).
-  const { parseLinkedInCsv } = await import("./linkedin-csv.ts");
+  const { parseLinkedInCsv } = await import("./internal/linkedin-csv.ts");
   const parsed = parseLinkedInCsv(input.csv);
   if (!parsed.ok) throw parsed.reason === "too_many_rows" ? new DomainError("payload_too_large", parsed.message) : invalidInput(parsed.message);
   const now = ctx.clock.now();

@@ -1,23 +1,21 @@
 import { inArray } from "drizzle-orm";
 import { directoryPushes } from "../../db/schema/index.ts";
-import type { Ctx } from "../context.ts";
-import { DomainError, noAgentYet } from "../errors.ts";
-import { agentIdOf, findAgentRow } from "../identity/agent.ts";
-import type { DiscoveryDeps } from "./deps.ts";
-import { discoveryResult, profileOf, type DiscoveryResult } from "./listings.ts";
-import { discoveryDescriptor, findOwnListing, type DiscoveryDescriptor } from "./own-publication.ts";
+import type { With } from "../context.ts";
+import { noAgentYet } from "../internal/errors.ts";
+import { findAgentRow } from "../agent/find-agent-row.ts";
+import { agentIdOf } from "../agent/agent-id-of.ts";
+import { discoveryResult, profileOf, type DiscoveryResult } from "./internal/listings.ts";
+import { discoveryDescriptor, type DiscoveryDescriptor } from "./discovery-descriptor.ts";
+import { findOwnListing } from "./find-own-listing.ts";
+import { requireOwner } from "../internal/actors.ts";
+import { iso } from "../internal/iso.ts";
+import { retryView, type RetryView } from "../internal/retry.ts";
 
-export interface DirectoryPushState {
+export interface DirectoryPushState extends RetryView {
   directory: string;
   /** The latest action for this directory; null when nothing was ever pushed there. */
   action: "publish" | "unpublish" | null;
   state: "queued" | "delivered" | "failed" | "none";
-  attempts: number;
-  nextAttemptAt: string | null;
-  lastAttemptAt: string | null;
-  lastStatus: number | null;
-  lastError: string | null;
-  deliveredAt: string | null;
   /** What the directory answered: `listed` or `delisted`. */
   remoteStatus: string | null;
 }
@@ -40,16 +38,15 @@ export interface PublicationState {
 }
 
 /** `GET /api/svc/discovery`: the publication and each configured directory's push state. */
-export function getPublication(ctx: Ctx, deps: Pick<DiscoveryDeps, "directories" | "federation">): PublicationState {
-  if (ctx.actor.kind !== "owner") throw new DomainError("forbidden", "only the owner manages the agent's publication");
+export function getPublication(ctx: With<"node" | "directory">): PublicationState {
+  requireOwner(ctx, "manages the agent's publication");
   const agent = findAgentRow(ctx.db);
   if (!agent) throw noAgentYet();
-  const row = findOwnListing(ctx.db, agent, deps.federation.node.wordmark);
+  const row = findOwnListing(ctx.db, agent, ctx.node.wordmark);
   const p = row ? profileOf(row) : null;
-  const pushes = deps.directories.length > 0 ? ctx.db.select().from(directoryPushes).where(inArray(directoryPushes.directory, [...deps.directories])).all() : [];
-  const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+  const pushes = ctx.directory.directories.length > 0 ? ctx.db.select().from(directoryPushes).where(inArray(directoryPushes.directory, [...ctx.directory.directories])).all() : [];
   return {
-    agentId: agentIdOf(agent, deps.federation.node.wordmark),
+    agentId: agentIdOf(agent, ctx.node.wordmark),
     status: row ? (row.status === "listed" ? "listed" : "delisted") : "unpublished",
     published: row?.status === "listed",
     publishedAt: row?.status === "listed" ? iso(row.listedAt) : null,
@@ -59,21 +56,10 @@ export function getPublication(ctx: Ctx, deps: Pick<DiscoveryDeps, "directories"
     roles: p?.roles ?? [],
     discovery: discoveryDescriptor(row),
     listing: row?.status === "listed" ? discoveryResult(row) : null,
-    directories: deps.directories.map((directory) => {
+    directories: ctx.directory.directories.map((directory) => {
       const push = pushes.find((x) => x.directory === directory);
       if (!push) return { directory, action: null, state: "none", attempts: 0, nextAttemptAt: null, lastAttemptAt: null, lastStatus: null, lastError: null, deliveredAt: null, remoteStatus: null };
-      return {
-        directory,
-        action: push.action,
-        state: push.status,
-        attempts: push.attempts,
-        nextAttemptAt: push.status === "queued" ? iso(push.nextAttemptAt) : null,
-        lastAttemptAt: iso(push.lastAttemptAt),
-        lastStatus: push.lastStatus,
-        lastError: push.lastError,
-        deliveredAt: iso(push.deliveredAt),
-        remoteStatus: push.remoteStatus,
-      };
+      return { directory, action: push.action, state: push.status, ...retryView(push), remoteStatus: push.remoteStatus };
     }),
   };
 }

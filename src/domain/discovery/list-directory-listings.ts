@@ -2,9 +2,10 @@ import { and, desc, eq, lt, or, type SQL } from "drizzle-orm";
 import * as v from "valibot";
 import { directoryListings } from "../../db/schema/index.ts";
 import type { Ctx } from "../context.ts";
-import { DomainError } from "../errors.ts";
-import { decodeCursor, DEFAULT_LIMIT, pageOf, PageQuery, type Page } from "../pagination.ts";
-import { discoveryResult, type DiscoveryResult } from "./listings.ts";
+import { decodeCursor, DEFAULT_LIMIT, pageOf, PageQuery, type Page } from "../internal/pagination.ts";
+import { discoveryResult, type DiscoveryResult } from "./internal/listings.ts";
+import { requireOwner } from "../internal/actors.ts";
+import { iso } from "../internal/iso.ts";
 
 export const ListingsQuery = v.object({
   ...PageQuery.entries,
@@ -28,7 +29,7 @@ export interface DirectoryListingView extends DiscoveryResult {
  * delisted and dropped entries with the reason (never shown by search). Most recently changed first.
  */
 export function listDirectoryListings(ctx: Ctx, query: ListingsQuery): Page<DirectoryListingView> {
-  if (ctx.actor.kind !== "owner") throw new DomainError("forbidden", "only the owner sees the directory's listings");
+  requireOwner(ctx, "sees the directory's listings");
   const limit = query.limit ?? DEFAULT_LIMIT;
   const cursor = decodeCursor(query.cursor);
   const filters: SQL[] = [];
@@ -37,7 +38,6 @@ export function listDirectoryListings(ctx: Ctx, query: ListingsQuery): Page<Dire
   if (query.source) filters.push(eq(directoryListings.source, query.source));
   if (cursor) filters.push(or(lt(directoryListings.updatedAt, cursor.at), and(eq(directoryListings.updatedAt, cursor.at), lt(directoryListings.id, Number(cursor.id) || 0)))!);
   const rows = ctx.db.select().from(directoryListings).where(and(...filters)).orderBy(desc(directoryListings.updatedAt), desc(directoryListings.id)).limit(limit + 1).all();
-  const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
   return pageOf(
     rows,
     limit,

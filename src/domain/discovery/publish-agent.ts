@@ -1,16 +1,17 @@
 import * as v from "valibot";
 import { transaction } from "../../db/client.ts";
-import type { Ctx } from "../context.ts";
+import type { With } from "../context.ts";
 import { DomainError } from "../errors.ts";
-import { ownIdentity } from "../federation/own-identity.ts";
-import { cardVisibilityOf } from "../identity/agent.ts";
-import { noAgentYet } from "../errors.ts";
-import { ownProfileSnapshot } from "../profile/own-snapshot.ts";
-import type { DiscoveryDeps } from "./deps.ts";
+import { ownIdentity } from "../agent/own-identity.ts";
+import { cardVisibilityOf } from "../agent/card-visibility-of.ts";
+import { noAgentYet } from "../internal/errors.ts";
+import { ownProfileSnapshot } from "../profile/own-profile-snapshot.ts";
 import { getPublication, type PublicationState } from "./get-publication.ts";
-import { profileOf, saveListing } from "./listings.ts";
-import { findOwnListing, ownPrincipal, selfProfile } from "./own-publication.ts";
-import { queueDirectoryPushes } from "./queue-directory-pushes.ts";
+import { profileOf, saveListing } from "./internal/listings.ts";
+import { ownPrincipal, selfProfile } from "./internal/own-publication.ts";
+import { findOwnListing } from "./find-own-listing.ts";
+import { queueDirectoryPushes } from "./internal/queue-directory-pushes.ts";
+import { requireOwner } from "../internal/actors.ts";
 
 const words = (max: number, count: number, name: string) =>
   v.pipe(
@@ -42,17 +43,17 @@ export type PublishInput = v.InferOutput<typeof PublishInput>;
  * discovery descriptor on, and queues a publish to every configured directory (after commit the
  * pusher is woken). Publishing again refreshes the listing from the current snapshot.
  */
-export function publishAgent(ctx: Ctx, input: PublishInput, deps: DiscoveryDeps): PublicationState {
-  if (ctx.actor.kind !== "owner") throw new DomainError("forbidden", "only the owner publishes the agent");
-  const own = ownIdentity(ctx.db, deps.federation.node);
-  const principal = own ? ownPrincipal(own.agent, deps.federation.node.wordmark) : null;
+export function publishAgent(ctx: With<"node" | "directory" | "wake">, input: PublishInput): PublicationState {
+  requireOwner(ctx, "publishes the agent");
+  const own = ownIdentity(ctx.db, ctx.node);
+  const principal = own ? ownPrincipal(own.agent, ctx.node.wordmark) : null;
   if (!own || !principal) throw noAgentYet();
   if (cardVisibilityOf(ctx.db) === "private") {
     throw new DomainError("conflict", "the agent's card is private: directories could not fetch it; make it public first (PUT /api/svc/visibility {\"visibility\":\"public\"})");
   }
   const now = ctx.clock.now();
   transaction(ctx.db, (tx) => {
-    const previous = findOwnListing(tx, own.agent, deps.federation.node.wordmark);
+    const previous = findOwnListing(tx, own.agent, ctx.node.wordmark);
     const before = previous ? profileOf(previous) : null;
     const profile = selfProfile(own.agent, ownProfileSnapshot(tx, "public"), {
       tags: input.tags ?? before?.tags ?? [],
@@ -60,9 +61,9 @@ export function publishAgent(ctx: Ctx, input: PublishInput, deps: DiscoveryDeps)
       roles: input.roles ?? before?.roles ?? [],
     });
     saveListing(tx, { principal, agentId: own.agentId, cardUrl: own.cardUrl, source: "self", profile }, now, null);
-    queueDirectoryPushes(tx, ctx.ids, deps.directories, "publish", now);
+    queueDirectoryPushes(tx, ctx.ids, ctx.directory.directories, "publish", now);
   });
-  ctx.log.info("agent published", { directories: deps.directories.length });
-  if (deps.directories.length > 0) deps.wakePusher();
-  return getPublication(ctx, deps);
+  ctx.log.info("agent published", { directories: ctx.directory.directories.length });
+  if (ctx.directory.directories.length > 0) ctx.wake.directoryPusher();
+  return getPublication(ctx);
 }

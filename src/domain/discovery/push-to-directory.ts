@@ -1,46 +1,21 @@
-import { and, asc, eq, inArray, lte, min } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { transaction } from "../../db/client.ts";
 import { directoryPushes } from "../../db/schema/index.ts";
 import { formatTimestamp, messageType, signTransport } from "../../ink/index.ts";
-import type { Ctx } from "../context.ts";
-import { activeSigningKey, ownIdentity } from "../federation/own-identity.ts";
-import { backoff, MAX_ATTEMPTS, parseRetryAfter } from "../outbox/deliver.ts";
-import { agentIdFromCardUrl, cardUrlFor } from "../peers/card-url.ts";
-import { fetchPeerCard, type CardFetchDeps } from "../peers/fetch-peer-card.ts";
-import type { DiscoveryDeps } from "./deps.ts";
+import type { Ctx, With } from "../context.ts";
+import { ownIdentity } from "../agent/own-identity.ts";
+import { activeSigningKey } from "../agent/active-signing-key.ts";
+import { errorOf, isNetworkFailure, isTransientStatus, jsonObjectOf, parseRetryAfter, settleAttempt, type AttemptOutcome } from "../internal/retry.ts";
+import { cardUrlFor } from "../peers/card-url-for.ts";
+import { agentIdFromCardUrl } from "../peers/agent-id-from-card-url.ts";
+import { fetchPeerCard } from "../peers/fetch-peer-card.ts";
 
 export type PushRow = typeof directoryPushes.$inferSelect;
 
 export const LISTINGS_PATH = "/ink/v1/directory/listings";
 const PUSH_TIMEOUT_MS = 15_000;
-const NETWORK = new Set(["dns_failed", "timeout", "network_error"]);
 
-export type PushOutcome =
-  | { kind: "delivered"; status: number; remoteStatus: string | null }
-  | { kind: "retry"; error: string; status?: number; retryAfterMs?: number }
-  | { kind: "failed"; error: string; status?: number };
-
-/** Queued pushes that are due, for directories still configured (one row per directory). */
-export function listDuePushes(ctx: Pick<Ctx, "db" | "clock">, directories: readonly string[]): PushRow[] {
-  if (directories.length === 0) return [];
-  return ctx.db
-    .select()
-    .from(directoryPushes)
-    .where(and(eq(directoryPushes.status, "queued"), lte(directoryPushes.nextAttemptAt, ctx.clock.now()), inArray(directoryPushes.directory, [...directories])))
-    .orderBy(asc(directoryPushes.nextAttemptAt))
-    .all();
-}
-
-/** The earliest scheduled push, or null when nothing waits. */
-export function nextPushAt(ctx: Pick<Ctx, "db">, directories: readonly string[]): number | null {
-  if (directories.length === 0) return null;
-  const row = ctx.db
-    .select({ at: min(directoryPushes.nextAttemptAt) })
-    .from(directoryPushes)
-    .where(and(eq(directoryPushes.status, "queued"), inArray(directoryPushes.directory, [...directories])))
-    .get();
-  return row?.at ?? null;
-}
+export type PushOutcome = AttemptOutcome<{ remoteStatus: string | null }>;
 
 /**
  * One push attempt: the directory's agent id is learned from its card (a configured card URL, or
@@ -50,23 +25,22 @@ export function nextPushAt(ctx: Pick<Ctx, "db">, directories: readonly string[])
  * network errors, 408, 425, 429 and 5xx retried with the intent outbox's backoff (Retry-After
  * honoured); any other answer fails with the directory's error code.
  */
-export async function pushToDirectory(ctx: Ctx, item: PushRow, deps: Pick<DiscoveryDeps, "federation">): Promise<PushOutcome> {
-  const outcome = await attempt(ctx, item, deps);
+export async function pushToDirectory(ctx: With<"node" | "vault" | "peers">, item: PushRow): Promise<PushOutcome> {
+  const outcome = await attempt(ctx, item);
   return settle(ctx, item, outcome);
 }
 
-async function attempt(ctx: Ctx, item: PushRow, deps: Pick<DiscoveryDeps, "federation">): Promise<PushOutcome> {
-  const fed = deps.federation;
-  const own = ownIdentity(ctx.db, fed.node);
-  const key = activeSigningKey(ctx.db, fed.vault);
+async function attempt(ctx: With<"node" | "vault" | "peers">, item: PushRow): Promise<PushOutcome> {
+  const own = ownIdentity(ctx.db, ctx.node);
+  const key = activeSigningKey(ctx.db, ctx.vault);
   if (!own || !key) return { kind: "failed", error: "this node has no agent or signing key" };
-  const directory = await resolveDirectory(ctx, fed, item.directory);
+  const directory = await resolveDirectory(ctx, item.directory);
   if (!directory.ok) return directory.outcome;
 
   const now = ctx.clock.now();
   const body = {
     protocol: "ink/0.1",
-    type: messageType("directory_listing", fed.node.wordmark),
+    type: messageType("directory_listing", ctx.node.wordmark),
     action: item.action,
     from: own.agentId,
     to: directory.agentId,
@@ -76,20 +50,20 @@ async function attempt(ctx: Ctx, item: PushRow, deps: Pick<DiscoveryDeps, "feder
   };
   const signed = signTransport({ method: "POST", path: new URL(directory.listingsUrl).pathname, recipientDid: directory.agentId, body, timestamp: body.timestamp }, key.privateKey, key.keyId);
   if (!signed.ok) return { kind: "failed", error: `cannot sign: ${signed.reason}` };
-  const res = await fed.http.request(directory.listingsUrl, {
+  const res = await ctx.peers.http.request(directory.listingsUrl, {
     method: "POST",
     headers: { "content-type": "application/json", authorization: signed.authorization },
     body: JSON.stringify(body),
     timeoutMs: PUSH_TIMEOUT_MS,
     maxBytes: 65_536,
   });
-  if (!res.ok) return NETWORK.has(res.reason) || res.reason === "too_large" ? { kind: "retry", error: `${res.reason}: ${res.detail}` } : { kind: "failed", error: `${res.reason}: ${res.detail}` };
-  const answer = parseJson(res.body);
+  if (!res.ok) return isNetworkFailure(res.reason) || res.reason === "too_large" ? { kind: "retry", error: `${res.reason}: ${res.detail}` } : { kind: "failed", error: `${res.reason}: ${res.detail}` };
+  const answer = jsonObjectOf(res.body);
   if (res.status >= 200 && res.status < 300) return { kind: "delivered", status: res.status, remoteStatus: typeof answer?.status === "string" ? answer.status.slice(0, 32) : null };
-  const error = errorText(answer) ?? `HTTP ${res.status}`;
+  const error = errorOf(answer) ?? `HTTP ${res.status}`;
   // A directory that could not resolve our card says only that (INK §12); it may be passing.
   const unresolved = answer?.code === "unresolvable_sender_key";
-  if (res.status === 408 || res.status === 425 || res.status === 429 || res.status >= 500 || unresolved) {
+  if (isTransientStatus(res.status) || unresolved) {
     const retryAfterMs = parseRetryAfter(res.headers.get("retry-after"), now);
     return { kind: "retry", error, status: res.status, ...(retryAfterMs !== null ? { retryAfterMs } : {}) };
   }
@@ -99,22 +73,22 @@ async function attempt(ctx: Ctx, item: PushRow, deps: Pick<DiscoveryDeps, "feder
 type Directory = { ok: true; agentId: string; listingsUrl: string } | { ok: false; outcome: PushOutcome };
 
 /** The directory's agent id (verified through its card) and its listing endpoint. */
-async function resolveDirectory(ctx: Ctx, fed: CardFetchDeps, entry: string): Promise<Directory> {
-  const http = fed.http;
+async function resolveDirectory(ctx: With<"node" | "vault" | "peers">, entry: string): Promise<Directory> {
+  const http = ctx.peers.http;
   const pinned = agentIdFromCardUrl(entry);
   const base = pinned ? entry.slice(0, entry.lastIndexOf("/ink/v1/")) : entry.replace(/\/+$/, "");
   let agentId = pinned;
   if (!agentId) {
     const alias = await http.request(`${base}/.well-known/ink/agent.json`, { headers: { accept: "application/json" }, timeoutMs: 5_000, maxBytes: 65_536 });
-    if (!alias.ok) return unreachable(`directory card alias: ${alias.reason}: ${alias.detail}`, NETWORK.has(alias.reason));
-    const named = alias.status === 200 ? parseJson(alias.body)?.agentId : undefined;
+    if (!alias.ok) return unreachable(`directory card alias: ${alias.reason}: ${alias.detail}`, isNetworkFailure(alias.reason));
+    const named = alias.status === 200 ? jsonObjectOf(alias.body)?.agentId : undefined;
     if (typeof named !== "string") return unreachable(`directory card alias answered HTTP ${alias.status} without an agent id`, alias.status >= 500);
     agentId = named;
   }
   const cardUrl = cardUrlFor(base, agentId);
   if (!cardUrl) return { ok: false, outcome: { kind: "failed", error: `not a usable directory: ${entry}` } };
-  const card = await fetchPeerCard(ctx, fed, { cardUrl, agentId });
-  if (!card.ok) return unreachable(`directory card: ${card.reason}${card.httpStatus ? ` (HTTP ${card.httpStatus})` : ""}`, NETWORK.has(card.reason) || (card.httpStatus ?? 0) >= 500);
+  const card = await fetchPeerCard(ctx, { cardUrl, agentId });
+  if (!card.ok) return unreachable(`directory card: ${card.reason}${card.httpStatus ? ` (HTTP ${card.httpStatus})` : ""}`, isNetworkFailure(card.reason) || (card.httpStatus ?? 0) >= 500);
   return { ok: true, agentId, listingsUrl: `${base}${LISTINGS_PATH}` };
 }
 
@@ -124,34 +98,14 @@ function unreachable(error: string, transient: boolean): Directory {
 
 function settle(ctx: Ctx, item: PushRow, outcome: PushOutcome): PushOutcome {
   const now = ctx.clock.now();
-  const attempts = item.attempts + 1;
-  let final = outcome;
-  if (outcome.kind === "retry" && attempts >= MAX_ATTEMPTS) final = { kind: "failed", error: `gave up after ${attempts} attempts: ${outcome.error}`, ...(outcome.status ? { status: outcome.status } : {}) };
+  const { final, update } = settleAttempt(outcome, item.attempts, now);
   transaction(ctx.db, (tx) => {
-    const common = { attempts, lastAttemptAt: now, lastStatus: "status" in final ? (final.status ?? null) : null };
     // `id` pins the action this attempt was for: a newer publish/unpublish is left alone.
     const mine = and(eq(directoryPushes.directory, item.directory), eq(directoryPushes.id, item.id));
-    if (final.kind === "delivered") tx.update(directoryPushes).set({ ...common, status: "delivered", deliveredAt: now, lastError: null, remoteStatus: final.remoteStatus }).where(mine).run();
-    else if (final.kind === "failed") tx.update(directoryPushes).set({ ...common, status: "failed", lastError: final.error }).where(mine).run();
-    else tx.update(directoryPushes).set({ ...common, lastError: final.error, nextAttemptAt: now + backoff(attempts, final.retryAfterMs) }).where(mine).run();
+    tx.update(directoryPushes).set({ ...update, ...(final.kind === "delivered" ? { remoteStatus: final.remoteStatus } : {}) }).where(mine).run();
   });
-  const log = { directory: item.directory, action: item.action, attempts, outcome: final.kind, ...(final.kind !== "delivered" ? { error: final.error } : {}) };
+  const log = { directory: item.directory, action: item.action, attempts: update.attempts, outcome: final.kind, ...(final.kind !== "delivered" ? { error: final.error } : {}) };
   if (final.kind === "delivered") ctx.log.info("directory push delivered", log);
   else ctx.log.warn("directory push attempt failed", log);
   return final;
-}
-
-function parseJson(body: Uint8Array): Record<string, unknown> | null {
-  try {
-    const value = JSON.parse(new TextDecoder().decode(body)) as unknown;
-    return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
-  } catch {
-    return null;
-  }
-}
-
-function errorText(json: Record<string, unknown> | null): string | null {
-  const code = typeof json?.code === "string" ? json.code : typeof json?.error === "string" ? json.error : null;
-  if (!code) return null;
-  return typeof json?.message === "string" ? `${code}: ${json.message.slice(0, 200)}` : code;
 }

@@ -1,11 +1,11 @@
 import { and, asc, eq, lte } from "drizzle-orm";
 import { transaction } from "../../db/client.ts";
 import { directoryListings } from "../../db/schema/index.ts";
-import type { Ctx } from "../context.ts";
+import type { With } from "../context.ts";
 import { fetchPeerCard } from "../peers/fetch-peer-card.ts";
-import { listingProfileFromCard, optedIn } from "./card-listing.ts";
-import type { DiscoveryDeps } from "./deps.ts";
-import { endListing, saveListing, type ListingRow } from "./listings.ts";
+import { listingProfileFromCard, optedIn } from "./internal/card-listing.ts";
+import { endListing, saveListing, type ListingRow } from "./internal/listings.ts";
+import { isNetworkFailure, isTransientStatus } from "../internal/retry.ts";
 
 /** A listing whose card cannot be reached this many times in a row is dropped. */
 export const MAX_NETWORK_FAILURES = 3;
@@ -14,8 +14,6 @@ const RETRY_BASE_MS = 5 * 60 * 1000;
 /** Listings checked per pass at most. */
 export const REVALIDATION_BATCH = 50;
 const CONCURRENCY = 8;
-const NETWORK = new Set(["dns_failed", "timeout", "network_error"]);
-const TRANSIENT_STATUS = (s: number | undefined) => s === 408 || s === 425 || s === 429 || (s !== undefined && s >= 500);
 
 export interface RevalidationReport {
   checked: number;
@@ -34,7 +32,7 @@ export interface RevalidationReport {
  * counted, retried sooner, dropped after MAX_NETWORK_FAILURES in a row. A failure is never kept
  * as a negative: the next successful fetch resets the count.
  */
-export async function revalidateListings(ctx: Ctx, deps: Pick<DiscoveryDeps, "federation" | "revalidateMs">): Promise<RevalidationReport> {
+export async function revalidateListings(ctx: With<"node" | "vault" | "peers" | "directory">): Promise<RevalidationReport> {
   const report: RevalidationReport = { checked: 0, kept: 0, dropped: 0, failing: 0 };
   const now = ctx.clock.now();
   const due = ctx.db
@@ -48,7 +46,7 @@ export async function revalidateListings(ctx: Ctx, deps: Pick<DiscoveryDeps, "fe
   const worker = async () => {
     while (next < due.length) {
       const row = due[next++]!;
-      const verdict = await check(ctx, row, deps);
+      const verdict = await check(ctx, row);
       report.checked++;
       report[verdict]++;
     }
@@ -58,9 +56,8 @@ export async function revalidateListings(ctx: Ctx, deps: Pick<DiscoveryDeps, "fe
   return report;
 }
 
-async function check(ctx: Ctx, row: ListingRow, deps: Pick<DiscoveryDeps, "federation" | "revalidateMs">): Promise<"kept" | "dropped" | "failing"> {
-  const fed = deps.federation;
-  const fetched = await fetchPeerCard(ctx, fed, { cardUrl: row.cardUrl, agentId: row.agentId });
+async function check(ctx: With<"node" | "vault" | "peers" | "directory">, row: ListingRow): Promise<"kept" | "dropped" | "failing"> {
+  const fetched = await fetchPeerCard(ctx, { cardUrl: row.cardUrl, agentId: row.agentId });
   const now = ctx.clock.now();
   let problem: string | null = null;
   if (fetched.ok) {
@@ -71,7 +68,7 @@ async function check(ctx: Ctx, row: ListingRow, deps: Pick<DiscoveryDeps, "feder
         const current = tx.select({ status: directoryListings.status, cardUrl: directoryListings.cardUrl }).from(directoryListings).where(eq(directoryListings.id, row.id)).get();
         // A listing delisted or moved while the card was being fetched stays as it is now.
         if (current?.status === "listed" && current.cardUrl === row.cardUrl) {
-          saveListing(tx, { principal: row.principal, agentId: row.agentId, cardUrl: row.cardUrl, source: "remote", profile: listingProfileFromCard(card) }, now, now + deps.revalidateMs);
+          saveListing(tx, { principal: row.principal, agentId: row.agentId, cardUrl: row.cardUrl, source: "remote", profile: listingProfileFromCard(card) }, now, now + ctx.directory.revalidateMs);
         }
       });
       return "kept";
@@ -79,10 +76,10 @@ async function check(ctx: Ctx, row: ListingRow, deps: Pick<DiscoveryDeps, "feder
   }
   if (!fetched.ok) {
     const detail = `${fetched.reason}${fetched.httpStatus ? ` (HTTP ${fetched.httpStatus})` : ""}${fetched.detail ? `: ${fetched.detail}` : ""}`;
-    if (NETWORK.has(fetched.reason) || (fetched.reason === "status" && TRANSIENT_STATUS(fetched.httpStatus))) {
+    if (isNetworkFailure(fetched.reason) || (fetched.reason === "status" && isTransientStatus(fetched.httpStatus))) {
       const failures = row.failures + 1;
       if (failures < MAX_NETWORK_FAILURES) {
-        const retryIn = Math.min(deps.revalidateMs, RETRY_BASE_MS * 2 ** (failures - 1));
+        const retryIn = Math.min(ctx.directory.revalidateMs, RETRY_BASE_MS * 2 ** (failures - 1));
         transaction(ctx.db, (tx) => {
           tx.update(directoryListings)
             .set({ failures, lastError: detail, nextValidationAt: now + retryIn })

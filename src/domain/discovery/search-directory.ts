@@ -1,9 +1,9 @@
 import * as v from "valibot";
 import type { Ctx } from "../context.ts";
-import { wireDoc } from "../wire-doc.ts";
-import { columnPhrase, MAX_QUERY_TERMS, queryTerms, textClause } from "./fts-query.ts";
-import { discoveryResult, facetNeedle, type DiscoveryResult, type FacetKind } from "./listings.ts";
-import { matchListings } from "./match-listings.ts";
+import { wireDoc } from "../internal/wire-doc.ts";
+import { columnPhrase, MAX_QUERY_TERMS, queryTerms, textClause } from "./internal/fts-query.ts";
+import { discoveryResult, facetNeedle, type DiscoveryResult, type FacetKind } from "./internal/listings.ts";
+import { matchListings } from "./internal/match-listings.ts";
 
 export const MAX_DISCOVER_LIMIT = 50;
 export const DEFAULT_DISCOVER_LIMIT = 20;

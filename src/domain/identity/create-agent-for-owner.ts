@@ -1,13 +1,12 @@
-import type { KeyVault } from "../../security/key-vault.ts";
-import type { Ctx } from "../context.ts";
-import { DomainError } from "../errors.ts";
-import type { NodeIdentity } from "./agent.ts";
-import { createAgent, type CreateAgentInput } from "./create-agent.ts";
-import { identityOf, type AgentIdentity } from "./get-identity.ts";
+import type { With } from "../context.ts";
+import type { CreateAgentInput } from "./check-agent-input.ts";
+import { createAgent } from "./create-agent.ts";
+import { identityOf, type AgentIdentity } from "./internal/identity-of.ts";
+import { requireOwner } from "../internal/actors.ts";
 
 /** `POST /api/svc`: the owner creates the node's agent when it was started without one (conflict if it exists). */
-export function createAgentForOwner(ctx: Ctx, input: CreateAgentInput, deps: { vault: KeyVault; node: NodeIdentity }): AgentIdentity {
-  if (ctx.actor.kind !== "owner") throw new DomainError("forbidden", "only the owner can create the agent");
-  const agent = createAgent(ctx, input, { vault: deps.vault });
-  return identityOf(ctx, agent, deps.node);
+export function createAgentForOwner(ctx: With<"vault" | "node">, input: CreateAgentInput): AgentIdentity {
+  requireOwner(ctx, "can create the agent");
+  const agent = createAgent(ctx, input);
+  return identityOf(ctx, agent);
 }

@@ -1,49 +1,14 @@
-import type { Ctx } from "../context.ts";
-import { DomainError, noAgentYet } from "../errors.ts";
-import { getAgentCard } from "./agent-card.ts";
-import { findAgentRow, type AgentRow, type NodeIdentity } from "./agent.ts";
-
-/** What the owner sees of the agent's identity: its ids, its names, its card and current keys. */
-export interface AgentIdentity {
-  agentId: string;
-  handle: string;
-  displayName: string;
-  timezone: string;
-  cardUrl: string;
-  endpoint: string;
-  publicKeyMultibase: string;
-  currentSigningKeyId: string;
-  currentEncryptionKeyId: string | null;
-  keySetVersion: number;
-  /** `private`: the public card paths answer 404 (PUT /api/svc/visibility). */
-  visibility: "public" | "private";
-  createdAt: string;
-  updatedAt: string;
-}
+import type { With } from "../context.ts";
+import { noAgentYet } from "../internal/errors.ts";
+import { findAgentRow } from "../agent/find-agent-row.ts";
+import { requireOwner } from "../internal/actors.ts";
+import { identityOf, type AgentIdentity } from "./internal/identity-of.ts";
 
 /** `GET /api/svc`: the agent's identity; not found while the node has no agent. */
-export function getIdentity(ctx: Ctx, node: NodeIdentity): AgentIdentity {
-  if (ctx.actor.kind !== "owner") throw new DomainError("forbidden", "only the owner sees the agent's identity");
+export function getIdentity(ctx: With<"node">): AgentIdentity {
+  requireOwner(ctx, "sees the agent's identity");
   const agent = findAgentRow(ctx.db);
   if (!agent) throw noAgentYet();
-  return identityOf(ctx, agent, node);
+  return identityOf(ctx, agent);
 }
 
-export function identityOf(ctx: Ctx, agent: AgentRow, node: NodeIdentity): AgentIdentity {
-  const card = getAgentCard(ctx, node)!;
-  return {
-    agentId: card.agentId,
-    handle: agent.handle,
-    displayName: agent.displayName,
-    timezone: agent.timezone,
-    cardUrl: `${node.publicUrl}/ink/v1/${encodeURIComponent(card.agentId)}/agent.json`,
-    endpoint: card.endpoint,
-    publicKeyMultibase: card.publicKeyMultibase,
-    currentSigningKeyId: card.currentSigningKeyId,
-    currentEncryptionKeyId: card.currentEncryptionKeyId ?? null,
-    keySetVersion: agent.keySetVersion,
-    visibility: card.visibility,
-    createdAt: new Date(agent.createdAt).toISOString(),
-    updatedAt: new Date(agent.updatedAt).toISOString(),
-  };
-}

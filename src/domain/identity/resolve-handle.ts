@@ -1,9 +1,12 @@
 import { and, asc, eq } from "drizzle-orm";
 import { directoryListings } from "../../db/schema/index.ts";
-import type { Ctx } from "../context.ts";
-import { notFound } from "../errors.ts";
-import { agentIdOf, cardVisibilityOf, findAgentRow, type Wordmark } from "./agent.ts";
-import { normalizeHandle, RESERVED_PATHS } from "./handle.ts";
+import type { With } from "../context.ts";
+import { notFound } from "../internal/errors.ts";
+import { findAgentRow } from "../agent/find-agent-row.ts";
+import { cardVisibilityOf } from "../agent/card-visibility-of.ts";
+import { agentIdOf } from "../agent/agent-id-of.ts";
+import { RESERVED_PATHS } from "./internal/handles.ts";
+import { normalizeHandle } from "../agent/normalize-handle.ts";
 
 export interface HandleResolution {
   found: boolean;
@@ -17,12 +20,12 @@ export interface HandleResolution {
  * always wins, unless its card is private). An unknown handle is an answer (found: false); a
  * reserved path is not a handle.
  */
-export function resolveHandle(ctx: Ctx, raw: string, wordmark: Wordmark): HandleResolution {
+export function resolveHandle(ctx: With<"node">, raw: string): HandleResolution {
   const handle = normalizeHandle(raw);
   if (RESERVED_PATHS.has(handle)) throw notFound(`/${raw}`);
   const agent = findAgentRow(ctx.db);
   // A private agent is answered like an unknown handle: the public paths do not reveal it.
-  if (agent && agent.handle === handle && cardVisibilityOf(ctx.db) === "public") return { found: true, agentId: agentIdOf(agent, wordmark), handle: agent.handle };
+  if (agent && agent.handle === handle && cardVisibilityOf(ctx.db) === "public") return { found: true, agentId: agentIdOf(agent, ctx.node.wordmark), handle: agent.handle };
   const listed = ctx.db
     .select({ agentId: directoryListings.agentId, handle: directoryListings.handle })
     .from(directoryListings)

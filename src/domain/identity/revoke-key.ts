@@ -3,13 +3,13 @@ import { transaction, type Tx } from "../../db/client.ts";
 import { agentKeys, connections } from "../../db/schema/index.ts";
 import type { RotationLinkKey } from "../../ink/index.ts";
 import { generateAgentKey, newKeyId, type AgentKey, type KeyRole } from "../../security/agent-keys.ts";
-import type { KeyVault } from "../../security/key-vault.ts";
-import type { Ctx } from "../context.ts";
-import { conflict, DomainError, notFound } from "../errors.ts";
-import { enqueueOutbound } from "../outbox/enqueue.ts";
-import { findAgentRow } from "./agent.ts";
-import { keyRow } from "./create-agent.ts";
-import { planKeySetChange, publishKeySetChange } from "./rotation-links.ts";
+import type { Ctx, With } from "../context.ts";
+import { conflict, notFound } from "../internal/errors.ts";
+import { enqueueOutbound } from "../messages/enqueue-outbound.ts";
+import { findAgentRow } from "../agent/find-agent-row.ts";
+import { keyRow } from "./internal/key-row.ts";
+import { planKeySetChange, publishKeySetChange } from "./internal/rotation-links.ts";
+import { requireOwner } from "../internal/actors.ts";
 
 /** A revocation notice older than this is not worth delivering: the peer's card cache has expired by then. */
 const ANNOUNCE_TTL_MS = 24 * 60 * 60 * 1000;
@@ -34,23 +34,23 @@ export interface RevocationResult {
  * peers follow at their next card fetch.
  */
 export function revokeKey(
-  ctx: Ctx,
+  ctx: With<"vault" | "wake">,
   input: { keyId: string },
-  deps: { vault: KeyVault; generateKey?: (role: KeyRole, keyId: string, nowMs: number) => AgentKey; wakeOutbox?: () => void },
+  options: { generateKey?: (role: KeyRole, keyId: string, nowMs: number) => AgentKey } = {},
 ): RevocationResult {
-  if (ctx.actor.kind !== "system" && ctx.actor.kind !== "owner") throw new DomainError("forbidden", "only the owner can revoke keys");
+  requireOwner(ctx, "can revoke keys");
   if (!findAgentRow(ctx.db)) throw notFound("agent");
   const target = ctx.db.select().from(agentKeys).where(eq(agentKeys.keyId, input.keyId)).get();
   if (!target) throw notFound(`key ${JSON.stringify(input.keyId)}`);
   if (target.status === "revoked") throw conflict(`key ${target.keyId} is already revoked (since ${new Date(target.revokedAt ?? 0).toISOString()})`);
-  deps.vault.all(); // fail early (wrong passphrase, insecure file) before generating anything
+  ctx.vault.all(); // fail early (wrong passphrase, insecure file) before generating anything
   const now = ctx.clock.now();
-  const privateKeyOf = (keyId: string) => deps.vault.find(keyId)?.privateKey ?? null;
+  const privateKeyOf = (keyId: string) => ctx.vault.find(keyId)?.privateKey ?? null;
   const replaces = target.status === "active";
   // Dry run with a placeholder: refuse (chain or card full, a private half missing) before a key is made.
   planKeySetChange(ctx.db, revoked(target.keyId, replaces ? { keyId: "~next", publicKeyMultibase: "", role: target.role } : null), privateKeyOf);
-  const replacement = replaces ? (deps.generateKey ?? generateAgentKey)(target.role, newKeyId(target.role, now), now) : null;
-  if (replacement) deps.vault.append(replacement);
+  const replacement = replaces ? (options.generateKey ?? generateAgentKey)(target.role, newKeyId(target.role, now), now) : null;
+  if (replacement) ctx.vault.append(replacement);
   const keySetVersion = transaction(ctx.db, (tx) => {
     const plan = planKeySetChange(tx, revoked(target.keyId, replacement), privateKeyOf);
     tx.update(agentKeys).set({ status: "revoked", revokedAt: now }).where(and(eq(agentKeys.keyId, target.keyId), eq(agentKeys.status, target.status))).run();
@@ -61,7 +61,7 @@ export function revokeKey(
   });
   const result = { revokedKeyId: target.keyId, role: target.role, revokedAt: new Date(now).toISOString(), replacementKeyId: replacement?.keyId ?? null, keySetVersion };
   ctx.log.info("key revoked", { ...result });
-  deps.wakeOutbox?.();
+  ctx.wake.outbox();
   return result;
 }
 

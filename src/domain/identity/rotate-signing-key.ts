@@ -3,12 +3,12 @@ import { transaction } from "../../db/client.ts";
 import { agentKeys } from "../../db/schema/index.ts";
 import type { RotationLinkKey } from "../../ink/index.ts";
 import { generateAgentKey, newKeyId, type AgentKey, type KeyRole } from "../../security/agent-keys.ts";
-import type { KeyVault } from "../../security/key-vault.ts";
-import type { Ctx } from "../context.ts";
-import { DomainError, notFound } from "../errors.ts";
-import { findAgentRow } from "./agent.ts";
-import { keyRow } from "./create-agent.ts";
-import { planKeySetChange, publishKeySetChange } from "./rotation-links.ts";
+import type { With } from "../context.ts";
+import { notFound } from "../internal/errors.ts";
+import { findAgentRow } from "../agent/find-agent-row.ts";
+import { keyRow } from "./internal/key-row.ts";
+import { planKeySetChange, publishKeySetChange } from "./internal/rotation-links.ts";
+import { requireOwner } from "../internal/actors.ts";
 
 export interface RotationResult {
   activeKeyId: string;
@@ -25,18 +25,18 @@ export interface RotationResult {
  * between leaves an unused key, never an active key without its private half.
  */
 export function rotateSigningKey(
-  ctx: Ctx,
-  deps: { vault: KeyVault; generateKey?: (role: KeyRole, keyId: string, nowMs: number) => AgentKey },
+  ctx: With<"vault">,
+  options: { generateKey?: (role: KeyRole, keyId: string, nowMs: number) => AgentKey } = {},
 ): RotationResult {
-  if (ctx.actor.kind !== "system" && ctx.actor.kind !== "owner") throw new DomainError("forbidden", "only the owner can rotate keys");
+  requireOwner(ctx, "can rotate keys");
   if (!findAgentRow(ctx.db)) throw notFound("agent");
-  deps.vault.all(); // fail early (wrong passphrase, insecure file) before generating anything
+  ctx.vault.all(); // fail early (wrong passphrase, insecure file) before generating anything
   const now = ctx.clock.now();
-  const privateKeyOf = (keyId: string) => deps.vault.find(keyId)?.privateKey ?? null;
+  const privateKeyOf = (keyId: string) => ctx.vault.find(keyId)?.privateKey ?? null;
   // Dry run with a placeholder: refuse (chain full, key missing) before a key is generated and kept.
   planKeySetChange(ctx.db, rotated({ keyId: "~next", publicKeyMultibase: "" }), privateKeyOf);
-  const key = (deps.generateKey ?? generateAgentKey)("signing", newKeyId("signing", now), now);
-  deps.vault.append(key);
+  const key = (options.generateKey ?? generateAgentKey)("signing", newKeyId("signing", now), now);
+  ctx.vault.append(key);
   const result = transaction(ctx.db, (tx) => {
     const plan = planKeySetChange(tx, rotated(key), privateKeyOf);
     const retired = tx

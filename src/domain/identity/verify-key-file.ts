@@ -1,8 +1,7 @@
 import { agentKeys } from "../../db/schema/index.ts";
-import type { KeyVault } from "../../security/key-vault.ts";
-import type { Ctx } from "../context.ts";
-import { conflict } from "../errors.ts";
-import { findAgentRow } from "./agent.ts";
+import type { With } from "../context.ts";
+import { conflict } from "../internal/errors.ts";
+import { findAgentRow } from "../agent/find-agent-row.ts";
 
 /**
  * Refuses a key file that does not hold this agent's keys: one copied from another node (or a
@@ -11,7 +10,8 @@ import { findAgentRow } from "./agent.ts";
  * must be in the file with the same public key; extra keys are tolerated (a rotation that crashed
  * after writing its new key). Reads only the public half: no passphrase needed.
  */
-export function verifyKeyFile(ctx: Ctx, vault: KeyVault): void {
+export function verifyKeyFile(ctx: With<"vault">): void {
+  const vault = ctx.vault;
   const agent = findAgentRow(ctx.db);
   if (!agent) return;
   const inFile = new Map(vault.publicEntries().map((k) => [k.keyId, k.publicKeyMultibase]));

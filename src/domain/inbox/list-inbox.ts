@@ -2,13 +2,13 @@ import { and, desc, eq, gte, inArray, lt, lte, ne, or, sql, type SQL } from "dri
 import * as v from "valibot";
 import { messageLabels, messages } from "../../db/schema/index.ts";
 import { normalizePrincipal, parseTimestamp } from "../../ink/index.ts";
-import type { Ctx } from "../context.ts";
-import { invalidInput } from "../errors.ts";
-import type { NodeIdentity } from "../identity/agent.ts";
-import { ownIdentity } from "../federation/own-identity.ts";
-import { labelsOf } from "../messages/labels.ts";
-import { messageView, type MessageView } from "../messages/views.ts";
-import { DEFAULT_LIMIT, decodeCursor, PageQuery, pageOf, type Page } from "../pagination.ts";
+import type { With } from "../context.ts";
+import { invalidInput } from "../internal/errors.ts";
+import { ownIdentity } from "../agent/own-identity.ts";
+import { labelsOf } from "./internal/labels-of.ts";
+import { messageView, type MessageView } from "../messages/message-view.ts";
+import { DEFAULT_LIMIT, decodeCursor, PageQuery, pageOf, type Page } from "../internal/pagination.ts";
+import { requireOwner } from "../internal/actors.ts";
 
 const INBOX_STATUS = v.picklist(["unread", "read", "pending", "responded", "rejected", "expired"], "status: one of unread, read, pending, responded, rejected, expired");
 
@@ -30,7 +30,8 @@ export const InboxSearchQuery = v.object({
 export type InboxSearchQuery = v.InferOutput<typeof InboxSearchQuery>;
 
 /** Received messages, newest first; retracted ones are hidden (INK `retract`). */
-export function listInbox(ctx: Ctx, query: InboxSearchQuery, node: NodeIdentity): Page<MessageView> {
+export function listInbox(ctx: With<"node">, query: InboxSearchQuery): Page<MessageView> {
+  requireOwner(ctx, "reads the inbox");
   const filters: SQL[] = [eq(messages.direction, "in"), ne(messages.status, "retracted")];
   if (query.status) filters.push(eq(messages.status, query.status));
   if (query.intent) filters.push(eq(messages.intent, query.intent));
@@ -49,7 +50,7 @@ export function listInbox(ctx: Ctx, query: InboxSearchQuery, node: NodeIdentity)
   if (cursor) filters.push(or(lt(messages.receivedAt, cursor.at), and(eq(messages.receivedAt, cursor.at), lt(messages.id, cursor.id)))!);
   const limit = query.limit ?? DEFAULT_LIMIT;
   const rows = ctx.db.select().from(messages).where(and(...filters)).orderBy(desc(messages.receivedAt), desc(messages.id)).limit(limit + 1).all();
-  const own = ownIdentity(ctx.db, node)?.agentId ?? null;
+  const own = ownIdentity(ctx.db, ctx.node)?.agentId ?? null;
   const requests = rows.map((r) => r.inReplyTo).filter((x): x is string => x !== null);
   const envelopeOf = new Map(requests.length ? ctx.db.select({ id: messages.id, envelopeId: messages.envelopeId }).from(messages).where(inArray(messages.id, requests)).all().map((r) => [r.id, r.envelopeId]) : []);
   const labels = labelsOf(ctx.db, rows.map((r) => r.id));

@@ -1,45 +1,35 @@
 import { and, eq } from "drizzle-orm";
 import { transaction } from "../../db/client.ts";
+import { ingestStatements } from "../../db/ingest-statements.ts";
 import { messages } from "../../db/schema/index.ts";
-import {
-  agentIdPublicKey,
-  authenticateInbound,
-  inspectInbound,
-  parseTimestamp,
-  REGISTERED_INTENTS,
-  type InboundDecision,
-  type InboundPending,
-  type InboundPolicy,
-  type InboundReason,
-} from "../../ink/index.ts";
-import type { Ctx } from "../context.ts";
-import type { FederationDeps } from "../federation/deps.ts";
-import { cachedOwnIdentity, decryptionKeys } from "../federation/own-identity.ts";
-import { isResponseIntent, requestOf } from "../messages/response-intents.ts";
-import { savePeerCard } from "../peers/peer-cards.ts";
+import { agentIdPublicKey, parseTimestamp } from "../../ink/index.ts";
+import type { Ctx, With } from "../context.ts";
+import { cachedOwnIdentity } from "../agent/cached-own-identity.ts";
+import { requireAgent } from "../internal/actors.ts";
+import { isResponseIntent } from "../internal/response-intents.ts";
 import { learnHintedCard } from "../peers/learn-hinted-card.ts";
-import { resolveInboundSenderKeys } from "../peers/resolve-sender-keys.ts";
-import { checkForeignSender, type ForeignSenderDecision } from "../policy/foreign-sender.ts";
-import { policyFromRow, type OwnerPolicy } from "../policy/get-policy.ts";
-import { ingestQueries } from "./ingest-queries.ts";
-import { storeInbound, type StoreContext, type StoredMessage } from "./store-inbound.ts";
+import { type PeerCardUpdate } from "../peers/peer-cards.ts";
+import { savePeerCard } from "../peers/save-peer-card.ts";
+import type { PeerRefusalReason, PeerRequests } from "../peers/peer-requests.ts";
+import { recordNonce } from "../peers/record-nonce.ts";
+import { checkForeignSender, type ForeignSenderDecision } from "../policy/check-foreign-sender.ts";
+import { type OwnerPolicy } from "../policy/owner-policy.ts";
+import { policyFromRow } from "../policy/policy-from-row.ts";
+import { storeInbound, type StoreContext, type StoredMessage } from "./internal/store-inbound.ts";
+import { findAnsweredRequest } from "./internal/find-answered-request.ts";
 
 export interface ReceiveInput {
-  /** The agent id in the request path; anything but this node's agent is unknown here. */
-  pathAgentId: string;
-  body: Uint8Array;
-  authorization: string | null;
-  /** The path actually posted to; tried after the published endpoint path (SPEC's /agents/:id/inbox). */
-  requestPath: string;
+  /** The intent as authenticated at the edge (peers/authenticate-peer.ts). */
+  request: PeerRequests["intent"];
+  /** What was learned about the sender's card on the way: saved with the message. */
+  learned: PeerCardUpdate | null;
   /** A card URL the sender pointed to (`Link: <url>; rel="agent-card"`), used only on first contact. */
   cardHint: string | null;
 }
 
 export type ReceiveReason =
-  | InboundReason
-  | "unknown_recipient"
+  | PeerRefusalReason
   | "rate_limited"
-  | "sender_blocked"
   | "not_connected"
   | "message_expired"
   | "duplicate_message_id"
@@ -48,72 +38,56 @@ export type ReceiveReason =
 export type ReceiveOutcome = ({ ok: true } & StoredMessage) | { ok: false; reason: ReceiveReason; detail?: string; retryAfterSeconds?: number };
 
 /**
- * The INK receiver (INK §9) for one POST: structure and transport checks on the raw bytes, the
- * sender's keys (card, or genesis key on first contact), signatures, decryption, then the node's
- * own rules — strangers may only send connection_request (foreign-sender policy), expired
- * messages are refused — and finally one transaction that records the replay nonce, stores the
- * message once per (sender, id), threads it, applies its effect, and holds it for the owner when
- * the autonomy policy says so.
+ * An authenticated INK intent (INK §9; the sender was verified at the edge): the node's own rules —
+ * expired messages are refused, strangers may only send connection_request (foreign-sender policy)
+ * — then one transaction that records the replay nonce, stores the message once per (sender, id),
+ * threads it, applies its effect, and holds it for the owner when the autonomy policy says so.
  */
-export async function receiveIntent(ctx: Ctx, input: ReceiveInput, deps: FederationDeps): Promise<ReceiveOutcome> {
+export async function receiveIntent(ctx: With<"node" | "vault" | "peers" | "limiter" | "writes" | "wake">, input: ReceiveInput): Promise<ReceiveOutcome> {
+  const agent = requireAgent(ctx);
   const now = ctx.clock.now();
-  const own = cachedOwnIdentity(ctx.db, deps.node);
-  if (!own || input.pathAgentId !== own.agentId) return reject("unknown_recipient");
-  const policy: InboundPolicy = { ownAgentId: own.agentId, endpointPath: own.endpointPath, wordmark: deps.node.wordmark, supportedIntents: REGISTERED_INTENTS, acceptsSealed: true };
-  const pending = inspectInbound({ body: input.body, authorization: input.authorization, now }, policy);
-  if (!pending.ok) return reject(pending.reason, pending.detail);
-
-  const q = ingestQueries(ctx.db);
+  const own = cachedOwnIdentity(ctx.db, ctx.node);
+  if (!own) return reject("unknown_recipient");
+  const q = ingestStatements(ctx.db);
   const owner = policyFromRow(q.policy.get());
-  const connection = q.connectionByPrincipal.get(pending.principal) ?? null;
-  if (connection?.status === "blocked" || owner.blockedDids.includes(pending.principal)) {
-    return reject("sender_blocked");
-  }
-
-  // A replay (nonce already recorded) may still be answered nonce_replay in INK's order, but it
-  // resolves keys from what is stored: it never makes the node fetch anything.
-  const replayed = q.nonceSeen.get(pending.principal, pending.nonce) !== null;
-  const resolved = await resolveInboundSenderKeys(ctx, { from: pending.from, principal: pending.principal, keyIdHint: pending.keyIdHint, network: !replayed }, deps);
-  const decision = authenticate(pending, resolved.keys, input, policy, ctx, deps);
+  const connection = q.connectionByPrincipal.get(agent.principal) ?? null;
+  const { envelope, sealed, keyId, replayed } = input.request;
   // What was learned about the sender's keys stays true whatever happens to this message; kept, it
   // also spares the next request a fetch (a refused sender is not fetched again on every request).
   const keepLearned = <T>(refusal: T): T => {
-    const learned = resolved.learned;
+    const learned = input.learned;
     if (learned) transaction(ctx.db, (tx) => savePeerCard(tx, learned, now));
     return refusal;
   };
-  if (!decision.ok) return keepLearned(reject(decision.reason, decision.detail));
-  const envelope = decision.envelope;
   // INK §6.3 (4), §15: with no card signing set ever observed, the key inside a key-derived id
   // verifies any intent, sealed or not; whether that sender may send it is policy (the gate below:
   // a stranger gets not_connected, a connection is let through).
-  const firstContact = decision.keyId === "bootstrap";
+  const firstContact = keyId === "bootstrap";
   if (envelope.expiresAt !== undefined) {
     const expires = parseTimestamp(envelope.expiresAt);
     if (expires !== null && expires < now) return keepLearned(reject("message_expired", "expiresAt is in the past"));
   }
-  const gate = relationshipGate(ctx, { principal: pending.principal, from: pending.from, intent: envelope.intent, correlationId: envelope.correlationId, payload: envelope.payload }, connection?.status ?? null, owner);
+  const gate = relationshipGate(ctx, { principal: agent.principal, from: agent.agentId, intent: envelope.intent, correlationId: envelope.correlationId, payload: envelope.payload }, connection?.status ?? null, owner);
   if (!gate.ok) return keepLearned(gate);
 
   // The card hint (INK §15 TOFU): only for a nonce never seen, so a replay fetches nothing; stored
   // with the message, so the card is known before the owner can answer it.
-  let learned = resolved.learned;
-  const genesis = firstContact && input.cardHint && !replayed ? agentIdPublicKey(pending.from) : null;
-  if (genesis && input.cardHint) learned = (await learnHintedCard(ctx, { from: pending.from, principal: pending.principal, hintUrl: input.cardHint, authenticatedKey: genesis }, deps)) ?? learned;
+  let learned = input.learned;
+  const genesis = firstContact && input.cardHint && !replayed ? agentIdPublicKey(agent.agentId) : null;
+  if (genesis && input.cardHint) learned = (await learnHintedCard(ctx, { from: agent.agentId, principal: agent.principal, hintUrl: input.cardHint, authenticatedKey: genesis })) ?? learned;
 
-  const store: StoreContext = { now, own, owner, principal: pending.principal, from: pending.from, envelope, sealed: decision.sealed, keyId: decision.keyId, nonce: decision.nonce.value, learned };
+  const store: StoreContext = { now, own, owner, principal: agent.principal, from: agent.agentId, envelope, sealed, keyId, nonce: agent.nonce, learned };
   let result: ReturnType<typeof storeInbound> | { ok: false; reason: "rate_limited"; retryAfterSeconds: number };
   try {
     // Group commit: this write shares one transaction (and one fsync) with the other requests of
     // this event-loop turn, in its own savepoint; it resolves only after COMMIT.
-    result = await deps.writes.run((tx) => {
+    result = await ctx.writes.run((tx) => {
       // INK §8: the nonce is recorded last, atomically with the message; a conflict is a replay.
-      const fresh = q.insertNonce.get(pending.principal, store.nonce, now);
-      if (!fresh) throw new Rollback(reject("nonce_replay"));
+      if (!recordNonce(ctx.db, agent.principal, store.nonce, now)) throw new Rollback(reject("nonce_replay"));
       // INK §9 step 11: the nonce, then the per-sender limit (the owner's maxInboundRate, intents per
       // hour), so neither a forged `from` nor a replay spends a sender's budget. A limited message
       // keeps its nonce spent (committed) and is not stored.
-      const hourly = deps.limiter.consume("ink-sender-hour", pending.principal, { limit: Math.max(1, owner.maxInboundRate), windowMs: 3_600_000 }, now);
+      const hourly = ctx.limiter.consume("ink-sender-hour", agent.principal, { limit: Math.max(1, owner.maxInboundRate), windowMs: 3_600_000 }, now);
       if (!hourly.allowed) {
         if (store.learned) savePeerCard(tx, store.learned, now);
         return { ok: false as const, reason: "rate_limited" as const, retryAfterSeconds: hourly.retryAfterSeconds };
@@ -127,28 +101,14 @@ export async function receiveIntent(ctx: Ctx, input: ReceiveInput, deps: Federat
     throw e;
   }
   if (!result.ok) return result;
-  if (result.queuedReply) deps.wakeOutbox();
+  if (result.queuedReply) ctx.wake.outbox();
   const { queuedReply: _q, ...outcome } = result;
   return outcome;
-}
-
-function authenticate(pending: InboundPending, keys: Parameters<typeof authenticateInbound>[1]["keys"], input: ReceiveInput, policy: InboundPolicy, ctx: Ctx, deps: FederationDeps): InboundDecision {
-  // Decryption keys are read only for sealed bodies (the common plaintext path needs none).
-  const context = { keys, verifier: deps.verifier, replay: { defer: true as const }, decryptionKeys: pending.sealed ? decryptionKeys(ctx.db, deps.vault) : [] };
-  const decision = authenticateInbound(pending, context);
-  if (decision.ok || input.requestPath === policy.endpointPath || !SIGNATURE_FAILURES.has(decision.reason)) return decision;
-  // A sender posting to /agents/:id/inbox may have signed that path instead of the card endpoint's.
-  const alternative = inspectInbound({ body: input.body, authorization: input.authorization, now: ctx.clock.now() }, { ...policy, endpointPath: input.requestPath });
-  if (!alternative.ok) return decision;
-  const second = authenticateInbound(alternative, context);
-  return second.ok ? second : decision;
 }
 
 class Rollback {
   constructor(readonly result: { ok: false; reason: ReceiveReason; detail?: string }) {}
 }
-
-const SIGNATURE_FAILURES = new Set<string>(["invalid_signature", "signature_verification_failed"]);
 
 /**
  * Strangers may only introduce themselves (connection_request, under the foreign-sender policy);
@@ -168,15 +128,7 @@ function relationshipGate(
     return decision.ok ? { ok: true } : reject(decision.reason);
   }
   if (m.intent === "connection_response" && status === "requested") return { ok: true };
-  if (isResponseIntent(m.intent)) {
-    const request = requestOf(m.intent);
-    const asked = ctx.db
-      .select({ id: messages.id })
-      .from(messages)
-      .where(and(eq(messages.direction, "out"), eq(messages.peerPrincipal, m.principal), eq(messages.correlationId, m.correlationId), eq(messages.intent, request ?? "")))
-      .get();
-    if (asked) return { ok: true };
-  }
+  if (isResponseIntent(m.intent) && findAnsweredRequest(ctx.db, m)) return { ok: true };
   if (m.intent === "retract" && typeof m.payload.targetMessageId === "string") {
     const own = ctx.db
       .select({ id: messages.id })

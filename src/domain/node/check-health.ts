@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Ctx } from "../context.ts";
-import { findAgentRow } from "../identity/agent.ts";
+import { findAgentRow } from "../agent/find-agent-row.ts";
 
 export interface Health {
   status: "ok" | "degraded";

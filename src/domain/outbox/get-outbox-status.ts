@@ -1,9 +1,8 @@
 import { and, asc, desc, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import { connections, outbox } from "../../db/schema/index.ts";
 import type { Ctx } from "../context.ts";
-import { DomainError } from "../errors.ts";
-
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+import { requireOwner } from "../internal/actors.ts";
+import { iso } from "../internal/iso.ts";
 /** Peers listed at most; the backlog is per peer, so this bounds the answer, not the counts. */
 const MAX_PEERS = 50;
 
@@ -40,7 +39,7 @@ export interface OutboxStatus {
  * peer says whether it is failing now (a peer that failed once last week and works today is not).
  */
 export function getOutboxStatus(ctx: Ctx): OutboxStatus {
-  if (ctx.actor.kind !== "owner") throw new DomainError("forbidden", "only the owner sees the outbox");
+  requireOwner(ctx, "sees the outbox");
   const count = (status: string) => sql<number>`coalesce(sum(case when ${outbox.status} = ${status} then 1 else 0 end), 0)`;
   const groups = ctx.db
     .select({

@@ -2,14 +2,16 @@ import { eq } from "drizzle-orm";
 import * as v from "valibot";
 import { transaction, type Tx } from "../../db/client.ts";
 import { connections } from "../../db/schema/index.ts";
-import { isConfidentialIntent, isRegisteredIntent, normalizePrincipal, parseTimestamp, recipientEncryptionKey, validateIntentPayload } from "../../ink/index.ts";
-import type { Ctx } from "../context.ts";
-import { DomainError, invalidInput } from "../errors.ts";
-import type { FederationDeps } from "../federation/deps.ts";
-import { ownIdentity } from "../federation/own-identity.ts";
-import { savePeerCard } from "../peers/peer-cards.ts";
+import { isConfidentialIntent, normalizePrincipal, parseTimestamp, recipientEncryptionKey } from "../../ink/index.ts";
+import type { Ctx, With } from "../context.ts";
+import { DomainError } from "../errors.ts";
+import { invalidInput } from "../internal/errors.ts";
+import { ownIdentity } from "../agent/own-identity.ts";
+import { savePeerCard } from "../peers/save-peer-card.ts";
 import { resolveRecipient, type Recipient } from "../peers/resolve-recipient.ts";
-import { enqueueOutbound, type OutboundDraft } from "./enqueue.ts";
+import { enqueueOutbound, type OutboundDraft } from "../messages/enqueue-outbound.ts";
+import { requireOwner } from "../internal/actors.ts";
+import { checkIntent } from "./check-intent.ts";
 
 export const SendIntentInput = v.object({
   to: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(512), v.description("The recipient's agent id"))),
@@ -38,9 +40,9 @@ export interface SendResult {
  * encryption key, then queued in one transaction with its thread and contact. Delivery (signing,
  * sealing, retries) is the outbox worker's job.
  */
-export async function sendIntent(ctx: Ctx, input: SendIntentInput, deps: FederationDeps, options: { inReplyTo?: string } = {}): Promise<SendResult> {
-  if (ctx.actor.kind !== "owner" && ctx.actor.kind !== "system") throw new DomainError("forbidden", "only the owner sends intents");
-  const own = ownIdentity(ctx.db, deps.node);
+export async function sendIntent(ctx: With<"node" | "vault" | "peers" | "wake">, input: SendIntentInput, options: { inReplyTo?: string } = {}): Promise<SendResult> {
+  requireOwner(ctx, "sends intents");
+  const own = ownIdentity(ctx.db, ctx.node);
   if (!own) throw new DomainError("conflict", "this node has no agent yet (POST /api/svc creates it)");
   checkIntent(input.intent, input.payload);
   let expiresAt: number | null = null;
@@ -49,7 +51,7 @@ export async function sendIntent(ctx: Ctx, input: SendIntentInput, deps: Federat
     if (expiresAt === null) throw invalidInput("expiresAt: not an RFC 3339 timestamp");
     if (expiresAt <= ctx.clock.now()) throw invalidInput("expiresAt is in the past");
   }
-  const recipient = await resolveRecipient(ctx, input, deps);
+  const recipient = await resolveRecipient(ctx, input);
   checkRecipient(recipient, input.to, own.agentId, input.intent, ctx.clock.now());
 
   const now = ctx.clock.now();
@@ -61,14 +63,8 @@ export async function sendIntent(ctx: Ctx, input: SendIntentInput, deps: Federat
     if (options.inReplyTo !== undefined) draft.inReplyTo = options.inReplyTo;
     return enqueueOutbound(tx, ctx.ids, draft, now);
   });
-  deps.wakeOutbox();
+  ctx.wake.outbox();
   return { id: queued.envelopeId, correlationId: queued.correlationId, status: "queued", messageId: queued.messageId, conversationId: queued.conversationId, peerPrincipal: recipient.principal };
-}
-
-export function checkIntent(intent: string, payload: Record<string, unknown>): void {
-  if (!isRegisteredIntent(intent)) throw invalidInput(`intent: ${JSON.stringify(intent)} is not one of the 15 INK intents`);
-  const valid = validateIntentPayload(intent, payload);
-  if (!valid.ok) throw invalidInput(`payload: ${valid.issue ?? "does not match the INK schema of " + intent}`);
 }
 
 function checkRecipient(r: Recipient, to: string | undefined, ownAgentId: string, intent: string, now: number): void {

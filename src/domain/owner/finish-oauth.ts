@@ -1,16 +1,17 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { transaction } from "../../db/client.ts";
 import { oauthStates } from "../../db/schema/index.ts";
-import type { AtprotoPending } from "../../security/atproto-oauth.ts";
-import { SignInRejected } from "../../security/oidc.ts";
+import type { AtprotoPending } from "../../adapters/atproto-oauth.ts";
 import { sha256Base64url } from "../../security/one-time-code.ts";
-import { OutboundError } from "../../security/outbound.ts";
+import { OutboundError, SignInRejected } from "../../security/outbound-errors.ts";
 import { verifierMatches } from "../../security/pkce.ts";
 import type { Ctx } from "../context.ts";
-import { DomainError, invalidInput, notFound } from "../errors.ts";
-import { findOwnerEmail, type OAuthProviderName, type SignInDeps, type TokenPair } from "./owner.ts";
-import { providerUnavailable } from "./start-oauth.ts";
-import { startSession } from "./start-session.ts";
+import { DomainError } from "../errors.ts";
+import { invalidInput, notFound } from "../internal/errors.ts";
+import { type OAuthProviderName, type SignInDeps, type TokenPair } from "./sign-in.ts";
+import { findOwnerEmail } from "./internal/owner-email.ts";
+import { providerUnavailable } from "./internal/provider-unavailable.ts";
+import { startSession } from "./internal/start-session.ts";
 
 export interface FinishOAuthInput {
   provider: OAuthProviderName;

@@ -1,5 +1,6 @@
 import type { Ctx } from "../context.ts";
-import { findOwnerEmail, type SignInDeps, type SignInMethod } from "./owner.ts";
+import { type SignInDeps, type SignInMethod } from "./sign-in.ts";
+import { findOwnerEmail } from "./internal/owner-email.ts";
 
 /** `GET /auth/providers`: email once an owner email is known; each OAuth provider when configured. */
 export function listSignInProviders(ctx: Ctx, deps: Pick<SignInDeps, "ownerEmail" | "oidc" | "atproto">): SignInMethod[] {

@@ -1,4 +1,4 @@
-/** Outbound mail as the domain sees it; src/mail has the SMTP and the log implementations. */
+/** Outbound mail as the domain sees it; src/adapters has the SMTP and the log implementations (smtp-mailer.ts, log-mailer.ts). */
 export interface MailMessage {
   to: string;
   subject: string;

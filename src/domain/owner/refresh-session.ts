@@ -4,8 +4,8 @@ import { ownerSessions, refreshTokens } from "../../db/schema/index.ts";
 import { sha256Base64url, successorToken } from "../../security/one-time-code.ts";
 import type { Ctx } from "../context.ts";
 import { DomainError } from "../errors.ts";
-import { REFRESH_REUSE_GRACE_MS, REFRESH_TOKEN_TTL_MS, type SignInDeps, type TokenPair } from "./owner.ts";
-import { REFRESH_TOKEN_PREFIX, tokenPair } from "./start-session.ts";
+import { REFRESH_REUSE_GRACE_MS, REFRESH_TOKEN_TTL_MS, type SignInDeps, type TokenPair } from "./sign-in.ts";
+import { REFRESH_TOKEN_PREFIX, tokenPair } from "./internal/start-session.ts";
 
 export const INVALID_REFRESH = "the refresh token is not valid; sign in again";
 

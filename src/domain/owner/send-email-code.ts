@@ -1,11 +1,14 @@
 import { transaction } from "../../db/client.ts";
 import { sha256Base64url } from "../../security/one-time-code.ts";
-import { consumeRateLimit, enforce } from "../rate-limit/consume-rate-limit.ts";
+import { consumeRateLimit } from "../rate-limit/consume-rate-limit.ts";
+import { enforce } from "./internal/enforce.ts";
 import type { Ctx } from "../context.ts";
-import { DomainError, invalidInput } from "../errors.ts";
-import { prepareCode, storeCode } from "./code-store.ts";
+import { DomainError } from "../errors.ts";
+import { invalidInput } from "../internal/errors.ts";
+import { prepareCode, storeCode } from "./internal/code-store.ts";
 import type { MailMessage } from "./mailer.ts";
-import { CODE_TTL_MS, findOwnerEmail, hashedClient, isEmailAddress, normalizeEmail, type SignInDeps } from "./owner.ts";
+import { CODE_TTL_MS, type SignInDeps } from "./sign-in.ts";
+import { findOwnerEmail, hashedClient, isEmailAddress, normalizeEmail } from "./internal/owner-email.ts";
 
 /** Per address and client, durable (a restart does not reset it): 3 codes an hour, so one client cannot use up... */
 export const SEND_PER_ADDRESS_AND_CLIENT = { limit: 3, windowMs: 60 * 60 * 1000 };
@@ -49,7 +52,7 @@ export function sendEmailCode(ctx: Ctx, input: { email: string }, deps: Pick<Sig
   return { sent: true, expiresIn: CODE_TTL_MS / 1000 };
 }
 
-export function codeMessage(to: string, code: string, publicUrl: string): MailMessage {
+function codeMessage(to: string, code: string, publicUrl: string): MailMessage {
   return {
     to,
     subject: "Your Kith sign-in code",

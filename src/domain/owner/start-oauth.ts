@@ -2,11 +2,13 @@ import { asc, count, eq, inArray, lte, sql } from "drizzle-orm";
 import { transaction } from "../../db/client.ts";
 import { oauthStates } from "../../db/schema/index.ts";
 import { sha256Base64url } from "../../security/one-time-code.ts";
-import { OutboundError } from "../../security/outbound.ts";
+import { OutboundError } from "../../security/outbound-errors.ts";
 import { newCodeVerifier, randomToken } from "../../security/pkce.ts";
 import type { Ctx } from "../context.ts";
-import { DomainError, invalidInput, notFound } from "../errors.ts";
-import { MAX_OAUTH_STATES, OAUTH_STATE_TTL_MS, type OAuthProviderName, type SignInDeps } from "./owner.ts";
+import { DomainError } from "../errors.ts";
+import { invalidInput, notFound } from "../internal/errors.ts";
+import { MAX_OAUTH_STATES, OAUTH_STATE_TTL_MS, type OAuthProviderName, type SignInDeps } from "./sign-in.ts";
+import { providerUnavailable } from "./internal/provider-unavailable.ts";
 
 export interface StartOAuthInput {
   provider: OAuthProviderName;
@@ -67,7 +69,3 @@ export async function startOAuth(ctx: Ctx, input: StartOAuthInput, deps: Pick<Si
   return { url };
 }
 
-export function providerUnavailable(ctx: Ctx, provider: string, e: Error): DomainError {
-  ctx.log.warn("sign-in provider unreachable or misbehaving", { provider, cause: e.message });
-  return new DomainError("unavailable", `the ${provider} sign-in service could not be reached; try again later`, { cause: e });
-}

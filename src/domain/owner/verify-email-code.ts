@@ -1,17 +1,20 @@
 import { transaction } from "../../db/client.ts";
 import { normalizeCode } from "../../security/one-time-code.ts";
-import { consumeRateLimit, enforce } from "../rate-limit/consume-rate-limit.ts";
+import { consumeRateLimit } from "../rate-limit/consume-rate-limit.ts";
+import { enforce } from "./internal/enforce.ts";
 import type { Ctx } from "../context.ts";
-import { DomainError, invalidInput } from "../errors.ts";
-import { tryCode } from "./code-store.ts";
-import { findOwnerEmail, hashedClient, normalizeEmail, type SignInDeps, type TokenPair } from "./owner.ts";
-import { startSession } from "./start-session.ts";
+import { DomainError } from "../errors.ts";
+import { invalidInput } from "../internal/errors.ts";
+import { tryCode } from "./internal/code-store.ts";
+import { type SignInDeps, type TokenPair } from "./sign-in.ts";
+import { findOwnerEmail, hashedClient, normalizeEmail } from "./internal/owner-email.ts";
+import { startSession } from "./internal/start-session.ts";
 
 export const INVALID_CODE = "the code is wrong, expired or already used";
 /**
  * Per client (IPv4, or IPv6 /64), durable. There is no per-address limit: counting a stranger's
  * guesses against the owner's address is what let anyone lock the owner out (issue 12). Guessing
- * is bounded per code instead (code-store.ts, docs/decisions/owner-sign-in.md).
+ * is bounded per code instead (internal/code-store.ts, docs/decisions/owner-sign-in.md).
  */
 export const VERIFY_PER_CLIENT = { limit: 30, windowMs: 60 * 60 * 1000 };
 

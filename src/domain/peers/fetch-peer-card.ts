@@ -12,15 +12,15 @@ import {
   type CardTrustFailure,
   type ContinuityFailure,
   type DidWebResolution,
-  type Ed25519Verifier,
 } from "../../ink/index.ts";
-import type { PeerFailureReason, PeerHttp } from "../../security/peer-http.ts";
-import type { Ctx } from "../context.ts";
-import { recordEvent } from "../messages/store.ts";
-import type { FederationDeps } from "../federation/deps.ts";
-import { didWebVerificationKeys } from "./did-web.ts";
-import { queryPeerCard } from "./query-peer-card.ts";
-import { cardOf, findPeerCard } from "./peer-cards.ts";
+import type { PeerFailureReason, PeerHttp } from "../../adapters/peer-http.ts";
+import { nativeStrictVerifier } from "../../security/ed25519-native.ts";
+import type { Ctx, With } from "../context.ts";
+import { recordEvent } from "../internal/events.ts";
+import { didWebVerificationKeys } from "./internal/did-web.ts";
+import { queryPeerCard } from "./internal/query-peer-card.ts";
+import { cardOf } from "./card-of.ts";
+import { findPeerCard } from "./find-peer-card.ts";
 
 export type FetchCardResult =
   | { ok: true; card: AgentCard; cardJson: string; proof: AcceptedCardProof; basis: CardBindingBasis }
@@ -32,12 +32,6 @@ export type FetchCardResult =
       /** Set for `card_continuity`: the stored card stays the one to use (INK §13). */
       continuity?: ContinuityFailure;
     };
-
-export type CardFetchDeps = { http: PeerHttp; verifier: Ed25519Verifier; allowPrivatePeers: boolean };
-
-function isFederation(deps: CardFetchDeps): deps is CardFetchDeps & FederationDeps {
-  return "vault" in deps && "node" in deps;
-}
 
 const CARD_TIMEOUT_MS = 5_000;
 const CONTINUITY: ReadonlySet<CardTrustFailure> = new Set<ContinuityFailure>(["unsigned_after_authenticated", "continuity_version_regression", "continuity_unreachable_key"]);
@@ -54,10 +48,10 @@ const CONTINUITY: ReadonlySet<CardTrustFailure> = new Set<ContinuityFailure>(["u
  * Last, the identity binding (INK §2.1, §13: `bindAgentCard`): the card returned and stored keeps only
  * the keys it may bind to its id, and a key-derived card that does not name its genesis key is refused.
  */
-export async function fetchPeerCard(ctx: Ctx, deps: CardFetchDeps, input: { cardUrl: string; agentId: string }): Promise<FetchCardResult> {
-  let res = await deps.http.request(input.cardUrl, { headers: { accept: "application/json" }, timeoutMs: CARD_TIMEOUT_MS, maxBytes: 65_536 });
+export async function fetchPeerCard(ctx: With<"node" | "vault" | "peers">, input: { cardUrl: string; agentId: string }): Promise<FetchCardResult> {
+  let res = await ctx.peers.http.request(input.cardUrl, { headers: { accept: "application/json" }, timeoutMs: CARD_TIMEOUT_MS, maxBytes: 65_536 });
   // A connection's 404 may be a private card: the signed card query still answers us (query-peer-card.ts).
-  if (res.ok && res.status === 404 && isFederation(deps)) res = (await queryPeerCard(ctx, deps, input)) ?? res;
+  if (res.ok && res.status === 404) res = (await queryPeerCard(ctx, input)) ?? res;
   if (!res.ok) return { ok: false, reason: res.reason, detail: res.detail };
   const checked = checkCardFetchResponse({
     status: res.status,
@@ -66,8 +60,8 @@ export async function fetchPeerCard(ctx: Ctx, deps: CardFetchDeps, input: { card
     body: res.body,
     requestedAgentId: input.agentId,
     resolutionDid: null,
-    allowPrivateHosts: deps.allowPrivatePeers,
-    proof: { verifier: deps.verifier },
+    allowPrivateHosts: ctx.peers.allowPrivatePeers,
+    proof: { verifier: nativeStrictVerifier },
   });
   if (!checked.ok) {
     if (checked.reason === "invalid_card_proof") ctx.log.warn("peer card refused: invalid card proof", { agentId: input.agentId, cardUrl: input.cardUrl, issue: checked.issue });
@@ -79,9 +73,9 @@ export async function fetchPeerCard(ctx: Ctx, deps: CardFetchDeps, input: { card
     agentId: input.agentId,
     // Only a stored card that was authenticated (signed) makes this fetch warm (INK §13 ratchet).
     cachedCard: isSignedCard(stored) ? stored : null,
-    didWeb: checked.proof.kind === "signed" && input.agentId.startsWith("did:web:") ? await resolveDidWeb(deps.http, input.agentId) : null,
+    didWeb: checked.proof.kind === "signed" && input.agentId.startsWith("did:web:") ? await resolveDidWeb(ctx.peers.http, input.agentId) : null,
     enforcePhaseC: false,
-    verifier: deps.verifier,
+    verifier: nativeStrictVerifier,
   });
   if (!trust.ok) {
     if (CONTINUITY.has(trust.reason) && principal.ok && stored !== null) return continuityViolation(ctx, { ...trust, reason: trust.reason as ContinuityFailure }, principal.principal, stored, checked.card, input);

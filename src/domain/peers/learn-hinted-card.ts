@@ -1,8 +1,8 @@
 import { decodeEd25519PublicKey } from "../../ink/index.ts";
-import type { Ctx } from "../context.ts";
-import type { FederationDeps } from "../federation/deps.ts";
-import { hasSigningSet, type PeerCardUpdate } from "./peer-cards.ts";
-import { strangerFetches } from "./stranger-fetch.ts";
+import type { With } from "../context.ts";
+import { type PeerCardUpdate } from "./peer-cards.ts";
+import { hasSigningSet } from "./has-signing-set.ts";
+import { strangerFetches } from "./internal/stranger-fetches.ts";
 
 /**
  * A card the sender pointed to (`Link: <url>; rel="agent-card"`) on a message that authenticated
@@ -15,17 +15,16 @@ import { strangerFetches } from "./stranger-fetch.ts";
  * before the owner can answer the message).
  */
 export async function learnHintedCard(
-  ctx: Ctx,
+  ctx: With<"node" | "vault" | "peers">,
   input: { from: string; principal: string; hintUrl: string; authenticatedKey: Uint8Array },
-  deps: FederationDeps,
 ): Promise<PeerCardUpdate | null> {
-  const fetched = await strangerFetches(ctx, deps).card({ cardUrl: input.hintUrl, agentId: input.from });
+  const fetched = await strangerFetches(ctx).card({ cardUrl: input.hintUrl, agentId: input.from });
   if (!fetched.ok) {
     ctx.log.info("hinted card not usable", { peer: input.principal, reason: fetched.reason });
     return null;
   }
   if (fetched.basis !== "proof") {
-    deps.fetchBudget.failed(input.hintUrl, ctx.clock.now());
+    ctx.peers.fetchBudget.failed(input.hintUrl, ctx.clock.now());
     ctx.log.info("hinted card ignored: its proof does not root in the sender's id", { peer: input.principal, basis: fetched.basis });
     return null;
   }

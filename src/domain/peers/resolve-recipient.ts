@@ -1,11 +1,15 @@
 import { normalizePrincipal, type AgentCard } from "../../ink/index.ts";
-import type { Ctx } from "../context.ts";
-import { DomainError, invalidInput } from "../errors.ts";
-import type { FederationDeps } from "../federation/deps.ts";
-import { agentIdFromCardUrl } from "./card-url.ts";
-import { didWebCardUrl } from "./did-web.ts";
+import type { With } from "../context.ts";
+import { DomainError } from "../errors.ts";
+import { invalidInput } from "../internal/errors.ts";
+import { agentIdFromCardUrl } from "./agent-id-from-card-url.ts";
+import { didWebCardUrl } from "./internal/did-web.ts";
 import { fetchPeerCard, type FetchCardResult } from "./fetch-peer-card.ts";
-import { cardOf, findPeerCard, hasSigningSet, STALE_CARD_GRACE_MS, type PeerCardUpdate } from "./peer-cards.ts";
+import { STALE_CARD_GRACE_MS, type PeerCardUpdate } from "./peer-cards.ts";
+import { hasSigningSet } from "./has-signing-set.ts";
+import { cardOf } from "./card-of.ts";
+import { findPeerCard } from "./find-peer-card.ts";
+import { isNetworkFailure } from "../internal/retry.ts";
 
 export interface Recipient {
   principal: string;
@@ -19,12 +23,12 @@ export interface Recipient {
  * already knows where its card lives (or it is a did:web). The card is (re)fetched under the
  * discovery-fetch contract when new or stale. Throws a DomainError a client can act on.
  */
-export async function resolveRecipient(ctx: Ctx, input: { to?: string | undefined; cardUrl?: string | undefined }, deps: FederationDeps): Promise<Recipient> {
+export async function resolveRecipient(ctx: With<"node" | "vault" | "peers">, input: { to?: string | undefined; cardUrl?: string | undefined }): Promise<Recipient> {
   const now = ctx.clock.now();
   if (input.cardUrl) {
     const agentId = input.to ?? agentIdFromCardUrl(input.cardUrl);
     if (!agentId) throw invalidInput("cardUrl: not an INK card URL (…/ink/v1/<agentId>/agent.json); pass `to` as well");
-    const fetched = await fetchPeerCard(ctx, deps, { cardUrl: input.cardUrl, agentId });
+    const fetched = await fetchPeerCard(ctx, { cardUrl: input.cardUrl, agentId });
     const card = cardOrThrow(fetched, input.cardUrl);
     return learnedRecipient(card.card, card.cardJson, input.cardUrl);
   }
@@ -34,10 +38,10 @@ export async function resolveRecipient(ctx: Ctx, input: { to?: string | undefine
   const principal = normalized.principal;
   const row = findPeerCard(ctx.db, principal);
   const cached = cardOf(row);
-  const url = row?.cardUrl ?? (input.to.startsWith("did:web:") ? await didWebCardUrl(deps.http, input.to) : null);
+  const url = row?.cardUrl ?? (input.to.startsWith("did:web:") ? await didWebCardUrl(ctx.peers.http, input.to) : null);
   if (cached && (row?.expiresAt ?? 0) >= now) return { principal, agentId: cached.agentId, card: cached, learned: null };
   if (!url) throw invalidInput(`unknown agent ${input.to}: pass cardUrl (its Agent Card URL) the first time`);
-  const fetched = await fetchPeerCard(ctx, deps, { cardUrl: url, agentId: cached?.agentId ?? input.to });
+  const fetched = await fetchPeerCard(ctx, { cardUrl: url, agentId: cached?.agentId ?? input.to });
   if (!fetched.ok && cached && (fetched.reason === "card_continuity" || now - (row?.fetchedAt ?? 0) <= STALE_CARD_GRACE_MS)) {
     return { principal, agentId: cached.agentId, card: cached, learned: { principal, agentId: cached.agentId, refreshAttempt: true } };
   }
@@ -56,11 +60,9 @@ function learnedRecipient(card: AgentCard, json: string, cardUrl: string): Recip
   };
 }
 
-const NETWORK = new Set(["dns_failed", "timeout", "network_error"]);
-
 function cardOrThrow(fetched: FetchCardResult, url: string): { card: AgentCard; cardJson: string } {
   if (fetched.ok) return fetched;
   const detail = fetched.detail ? ` (${fetched.detail})` : "";
-  if (NETWORK.has(fetched.reason)) throw new DomainError("unavailable", `could not reach ${url}: ${fetched.reason}${detail}`);
+  if (isNetworkFailure(fetched.reason)) throw new DomainError("unavailable", `could not reach ${url}: ${fetched.reason}${detail}`);
   throw invalidInput(`no valid Agent Card at ${url}: ${fetched.reason}${detail}`);
 }

@@ -2,10 +2,12 @@ import * as v from "valibot";
 import { transaction } from "../../db/client.ts";
 import { ownerPolicy } from "../../db/schema/index.ts";
 import type { Ctx } from "../context.ts";
-import { DomainError } from "../errors.ts";
-import { recordEvent } from "../messages/store.ts";
-import { DEFAULT_POLICY, getPolicy, policyView, type PolicyView } from "./get-policy.ts";
-import { canonicalAgent, canonicalAgents, canonicalMethod } from "./principals.ts";
+import { recordEvent } from "../internal/events.ts";
+import { getPolicy } from "./get-policy.ts";
+import { DEFAULT_POLICY } from "./owner-policy.ts";
+import { policyView, type PolicyView } from "./internal/policy-view.ts";
+import { canonicalAgent, canonicalAgents, canonicalMethod } from "./internal/principals.ts";
+import { requireOwner } from "../internal/actors.ts";
 
 const LIST_MAX = 200;
 /** An agent id (svc:/tulpa:/ink:/key: + multibase key) or a DID, with no spaces. */
@@ -59,7 +61,7 @@ export const PolicyInput = v.strictObject(
 export type PolicyInput = v.InferOutput<typeof PolicyInput>;
 
 export function updatePolicy(ctx: Ctx, input: PolicyInput): PolicyView {
-  if (ctx.actor.kind !== "owner") throw new DomainError("forbidden", "only the owner sets the policy");
+  requireOwner(ctx, "sets the policy");
   const now = ctx.clock.now();
   const d = DEFAULT_POLICY;
   const row = {

@@ -2,7 +2,6 @@ import { sql } from "drizzle-orm";
 import { rateLimits } from "../../db/schema/index.ts";
 import { decision, type RateDecision, type RateRule } from "../../security/rate-limit.ts";
 import type { Ctx } from "../context.ts";
-import { DomainError } from "../errors.ts";
 
 /**
  * Durable fixed-window limiter: one upsert per call, so a restart cannot reset the window. Use it
@@ -26,7 +25,3 @@ export function consumeRateLimit(ctx: Pick<Ctx, "db" | "clock">, bucket: string,
   return decision(row.count, start, rule, now);
 }
 
-/** Throws `rate_limited` (HTTP 429 with Retry-After) when the decision refuses. */
-export function enforce(result: RateDecision, what: string): void {
-  if (!result.allowed) throw new DomainError("rate_limited", `too many ${what}; retry later`, { retryAfterSeconds: result.retryAfterSeconds });
-}

@@ -3,8 +3,9 @@ import * as v from "valibot";
 import { transaction } from "../../db/client.ts";
 import { connections, relationshipNotes } from "../../db/schema/index.ts";
 import type { Ctx } from "../context.ts";
-import { conflict, DomainError, notFound } from "../errors.ts";
-import { noteView, type NoteView } from "./list-notes.ts";
+import { conflict, notFound } from "../internal/errors.ts";
+import { noteView, type NoteView } from "./internal/note-view.ts";
+import { requireOwner } from "../internal/actors.ts";
 
 export const NOTE_MAX_CHARS = 5000;
 export const NOTES_PER_CONNECTION = 1000;
@@ -22,7 +23,7 @@ export type AddNoteInput = v.InferOutput<typeof AddNoteInput>;
 
 /** The owner writes a private note on a relationship (at most NOTES_PER_CONNECTION per connection). */
 export function addNote(ctx: Ctx, connectionId: string, input: AddNoteInput): NoteView {
-  if (ctx.actor.kind !== "owner") throw new DomainError("forbidden", "only the owner writes notes");
+  requireOwner(ctx, "writes notes");
   const now = ctx.clock.now();
   return transaction(ctx.db, (tx) => {
     if (!tx.select({ id: connections.id }).from(connections).where(eq(connections.id, connectionId)).get()) throw notFound("connection");

@@ -2,21 +2,17 @@ import { and, desc, eq, lt, or, type SQL } from "drizzle-orm";
 import * as v from "valibot";
 import { connections, relationshipNotes } from "../../db/schema/index.ts";
 import type { Ctx } from "../context.ts";
-import { notFound } from "../errors.ts";
-import { DEFAULT_LIMIT, decodeCursor, PageQuery, pageOf, type Page } from "../pagination.ts";
+import { notFound } from "../internal/errors.ts";
+import { DEFAULT_LIMIT, decodeCursor, PageQuery, pageOf, type Page } from "../internal/pagination.ts";
+import { requireOwner } from "../internal/actors.ts";
+import { noteView, type NoteView } from "./internal/note-view.ts";
 
 export const NotesQuery = v.object({ ...PageQuery.entries });
 export type NotesQuery = v.InferOutput<typeof NotesQuery>;
 
-export interface NoteView {
-  id: string;
-  connectionId: string;
-  text: string;
-  createdAt: string;
-}
-
 /** The owner's notes on one relationship, newest first. */
 export function listNotes(ctx: Ctx, connectionId: string, query: NotesQuery): Page<NoteView> {
+  requireOwner(ctx, "reads notes");
   if (!ctx.db.select({ id: connections.id }).from(connections).where(eq(connections.id, connectionId)).get()) throw notFound("connection");
   const filters: SQL[] = [eq(relationshipNotes.connectionId, connectionId)];
   const cursor = decodeCursor(query.cursor);
@@ -26,6 +22,3 @@ export function listNotes(ctx: Ctx, connectionId: string, query: NotesQuery): Pa
   return pageOf(rows, limit, (r) => ({ at: r.createdAt, id: r.id }), noteView);
 }
 
-export function noteView(row: typeof relationshipNotes.$inferSelect): NoteView {
-  return { id: row.id, connectionId: row.connectionId, text: row.text, createdAt: new Date(row.createdAt).toISOString() };
-}

@@ -2,15 +2,18 @@ import { count } from "drizzle-orm";
 import { transaction } from "../../db/client.ts";
 import { rules } from "../../db/schema/index.ts";
 import type { Ctx } from "../context.ts";
-import { conflict, DomainError } from "../errors.ts";
-import { recordEvent } from "../messages/store.ts";
-import { checkRule, MAX_RULES, ruleView, type CreateRuleInput, type RuleView, type StoredMatch } from "./rule-input.ts";
+import { conflict } from "../internal/errors.ts";
+import { recordEvent } from "../internal/events.ts";
+import { MAX_RULES, type CreateRuleInput } from "./rule-input.ts";
+import { ruleView, type RuleView, type StoredMatch } from "./internal/rule-view.ts";
+import { checkRule } from "./internal/check-rule.ts";
+import { requireOwner } from "../internal/actors.ts";
 
 export { CreateRuleInput } from "./rule-input.ts";
 
 /** The owner adds an automation rule; it applies to messages received from now on. */
 export function createRule(ctx: Ctx, input: CreateRuleInput): RuleView {
-  if (ctx.actor.kind !== "owner") throw new DomainError("forbidden", "only the owner writes rules");
+  requireOwner(ctx, "writes rules");
   const senderPrincipals = checkRule(input.match, input.action);
   const now = ctx.clock.now();
   const match: StoredMatch = { ...input.match, ...(senderPrincipals.length ? { senderPrincipals } : {}) };

@@ -2,12 +2,13 @@ import { eq } from "drizzle-orm";
 import { transaction } from "../../db/client.ts";
 import { rules } from "../../db/schema/index.ts";
 import type { Ctx } from "../context.ts";
-import { DomainError, notFound } from "../errors.ts";
-import { recordEvent } from "../messages/store.ts";
+import { notFound } from "../internal/errors.ts";
+import { recordEvent } from "../internal/events.ts";
+import { requireOwner } from "../internal/actors.ts";
 
 /** Deletes a rule; what it already did stays recorded in its runs. */
 export function deleteRule(ctx: Ctx, id: string): void {
-  if (ctx.actor.kind !== "owner") throw new DomainError("forbidden", "only the owner writes rules");
+  requireOwner(ctx, "writes rules");
   const now = ctx.clock.now();
   transaction(ctx.db, (tx) => {
     const gone = tx.delete(rules).where(eq(rules.id, id)).returning({ id: rules.id }).get();

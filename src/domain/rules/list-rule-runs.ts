@@ -2,8 +2,9 @@ import { and, desc, eq, lt, or, type SQL } from "drizzle-orm";
 import * as v from "valibot";
 import { messages, ruleRuns, rules, type RuleActionType } from "../../db/schema/index.ts";
 import type { Ctx } from "../context.ts";
-import { notFound } from "../errors.ts";
-import { DEFAULT_LIMIT, decodeCursor, PageQuery, pageOf, type Page } from "../pagination.ts";
+import { notFound } from "../internal/errors.ts";
+import { DEFAULT_LIMIT, decodeCursor, PageQuery, pageOf, type Page } from "../internal/pagination.ts";
+import { requireOwner } from "../internal/actors.ts";
 
 export const RuleRunsQuery = v.object({ ...PageQuery.entries });
 export type RuleRunsQuery = v.InferOutput<typeof RuleRunsQuery>;
@@ -22,6 +23,7 @@ export interface RuleRunView {
 
 /** What a rule did, newest first (kept after the rule is deleted, hence no 404 for a deleted rule with runs). */
 export function listRuleRuns(ctx: Ctx, ruleId: string, query: RuleRunsQuery): Page<RuleRunView> {
+  requireOwner(ctx, "reads rules");
   const filters: SQL[] = [eq(ruleRuns.ruleId, ruleId)];
   const cursor = decodeCursor(query.cursor);
   if (cursor) filters.push(or(lt(ruleRuns.createdAt, cursor.at), and(eq(ruleRuns.createdAt, cursor.at), lt(ruleRuns.id, cursor.id)))!);

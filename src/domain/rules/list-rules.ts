@@ -2,15 +2,16 @@ import { and, asc, eq, gt, or, type SQL } from "drizzle-orm";
 import * as v from "valibot";
 import { rules } from "../../db/schema/index.ts";
 import type { Ctx } from "../context.ts";
-import { notFound } from "../errors.ts";
-import { DEFAULT_LIMIT, decodeCursor, PageQuery, pageOf, type Page } from "../pagination.ts";
-import { ruleView, type RuleView } from "./rule-input.ts";
+import { DEFAULT_LIMIT, decodeCursor, PageQuery, pageOf, type Page } from "../internal/pagination.ts";
+import { ruleView, type RuleView } from "./internal/rule-view.ts";
+import { requireOwner } from "../internal/actors.ts";
 
 export const RulesQuery = v.object({ ...PageQuery.entries });
 export type RulesQuery = v.InferOutput<typeof RulesQuery>;
 
 /** Rules in the order they run: ascending priority, then creation. */
 export function listRules(ctx: Ctx, query: RulesQuery): Page<RuleView> {
+  requireOwner(ctx, "reads rules");
   const filters: SQL[] = [];
   const cursor = decodeCursor(query.cursor);
   if (cursor) {
@@ -26,8 +27,3 @@ export function listRules(ctx: Ctx, query: RulesQuery): Page<RuleView> {
   return pageOf(rows, limit, (r) => ({ at: r.priority, id: `${r.createdAt}:${r.id}` }), ruleView);
 }
 
-export function getRule(ctx: Ctx, id: string): RuleView {
-  const row = ctx.db.select().from(rules).where(eq(rules.id, id)).get();
-  if (!row) throw notFound("rule");
-  return ruleView(row);
-}

@@ -1,14 +1,7 @@
 import * as v from "valibot";
-import type { rules } from "../../db/schema/index.ts";
-import { isRegisteredIntent, normalizePrincipal, validateIntentPayload } from "../../ink/index.ts";
-import { invalidInput } from "../errors.ts";
-import { RESPONSE_OF } from "../messages/response-intents.ts";
 import { DUNBAR_LAYERS } from "../relationships/names.ts";
-import type { RuleMatch } from "./match.ts";
-import { unknownPlaceholders } from "./template.ts";
 
 export const MAX_RULES = 200;
-const TEMPLATE_MAX_BYTES = 10_000;
 const LABEL = /^[a-z0-9][a-z0-9_-]{0,31}$/;
 
 const strings = (name: string, max: number, itemMax: number) =>
@@ -71,55 +64,3 @@ export type CreateRuleInput = v.InferOutput<typeof CreateRuleInput>;
 export const UpdateRuleInput = v.strictObject({ name: v.optional(name), enabled: v.optional(enabled), priority: v.optional(priority), match: v.optional(RuleMatchInput), action: v.optional(RuleActionInput) });
 export type UpdateRuleInput = v.InferOutput<typeof UpdateRuleInput>;
 
-/**
- * What the schema cannot say: intents are INK's, senders are agent ids, an auto_respond rule
- * names exactly one request intent and its template is a valid payload of that intent's
- * `_response` (placeholders rendered as ""), decline/auto_respond leave connection requests to
- * the connection flow. Returns the senders' canonical principals.
- */
-export function checkRule(match: RuleMatch, action: RuleAction): string[] {
-  for (const intent of match.intents ?? []) if (!isRegisteredIntent(intent)) throw invalidInput(`match.intents: ${JSON.stringify(intent)} is not one of the 15 INK intents`);
-  const principals = (match.senders ?? []).map((s) => {
-    const p = normalizePrincipal(s);
-    const agentLike = p.ok && (p.principal.startsWith("key:") || /^did:[a-z0-9]+:[^\s]+$/.test(p.principal));
-    if (!p.ok || !agentLike) throw invalidInput(`match.senders: ${JSON.stringify(s.slice(0, 80))} is not an agent id (svc:z…, tulpa:z…, ink:z… or a DID)`);
-    return p.principal;
-  });
-  const answering = action.type === "auto_respond" || action.type === "decline";
-  if (answering && match.intents?.includes("connection_request")) {
-    throw invalidInput(`action.type: ${action.type} does not answer connection requests; accept or decline them through the connection (PATCH /api/svc/connections/:id) or its pending action`);
-  }
-  if (action.type === "auto_respond") {
-    const intent = match.intents?.length === 1 ? match.intents[0]! : null;
-    const response = intent ? RESPONSE_OF[intent] : undefined;
-    if (!intent || !response) throw invalidInput(`match.intents: an auto_respond rule names exactly one intent that has a response (${Object.keys(RESPONSE_OF).filter((i) => i !== "connection_request").join(", ")})`);
-    if (new TextEncoder().encode(JSON.stringify(action.template)).length > TEMPLATE_MAX_BYTES) throw invalidInput(`action.template: at most ${TEMPLATE_MAX_BYTES} bytes of JSON`);
-    const unknown = unknownPlaceholders(action.template);
-    if (unknown.length > 0) throw invalidInput(`action.template: unknown placeholder {{${unknown[0]}}}; use sender.displayName, sender.handle, sender.agentId, owner.displayName, owner.handle, message.intent, message.id or payload.<member>`);
-    const sample = JSON.parse(JSON.stringify(action.template).replace(/\{\{[^}]*\}\}/g, ""));
-    const valid = validateIntentPayload(response, sample);
-    if (!valid.ok) throw invalidInput(`action.template: not a valid ${response} payload: ${valid.issue ?? "schema mismatch"}`);
-  }
-  return principals;
-}
-
-export interface RuleView {
-  id: string;
-  name: string;
-  enabled: boolean;
-  priority: number;
-  match: RuleMatch;
-  action: RuleAction;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface StoredMatch extends RuleMatch {
-  /** Canonical principals of `senders`, computed when the rule was written. */
-  senderPrincipals?: string[];
-}
-
-export function ruleView(row: typeof rules.$inferSelect): RuleView {
-  const { senderPrincipals: _p, ...match } = JSON.parse(row.matchJson) as StoredMatch;
-  return { id: row.id, name: row.name, enabled: row.enabled, priority: row.priority, match, action: JSON.parse(row.actionJson) as RuleAction, createdAt: new Date(row.createdAt).toISOString(), updatedAt: new Date(row.updatedAt).toISOString() };
-}

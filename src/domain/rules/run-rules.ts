@@ -2,16 +2,18 @@ import { and, asc, eq } from "drizzle-orm";
 import { transaction, type Tx } from "../../db/client.ts";
 import { connections, messageLabels, messages, pendingActions, ruleRuns, rules } from "../../db/schema/index.ts";
 import { validateIntentPayload } from "../../ink/index.ts";
-import type { Ctx } from "../context.ts";
-import { eventsAfter, lastEventSeq, readCursor, writeCursor, type EventRow } from "../events/cursor.ts";
-import { findAgentRow } from "../identity/agent.ts";
-import { RESPONSE_OF } from "../messages/response-intents.ts";
-import { recordEvent, type MessageRow } from "../messages/store.ts";
-import { enqueueOutbound } from "../outbox/enqueue.ts";
-import { getPolicy, type OwnerPolicy } from "../policy/get-policy.ts";
-import { matchesRule } from "./match.ts";
-import { ruleView, type RuleView, type StoredMatch } from "./rule-input.ts";
-import { declinePayload, renderTemplate } from "./template.ts";
+import type { Ctx, With } from "../context.ts";
+import { eventsAfter, lastEventSeq, readCursor, writeCursor, type EventRow } from "../internal/events.ts";
+import { findAgentRow } from "../agent/find-agent-row.ts";
+import { RESPONSE_OF } from "../internal/response-intents.ts";
+import { type MessageRow } from "../internal/message-rows.ts";
+import { recordEvent } from "../internal/events.ts";
+import { enqueueOutbound } from "../messages/enqueue-outbound.ts";
+import { getPolicy } from "../policy/get-policy.ts";
+import { type OwnerPolicy } from "../policy/owner-policy.ts";
+import { matchesRule } from "./internal/match.ts";
+import { ruleView, type RuleView, type StoredMatch } from "./internal/rule-view.ts";
+import { declinePayload, renderTemplate } from "./internal/template.ts";
 
 const CURSOR = "rules";
 const BATCH = 100;
@@ -41,7 +43,7 @@ interface Outcome {
  * message's pending action (approving it sends); at `none` nothing is sent or drafted, only
  * labels and holds apply.
  */
-export function runRules(ctx: Ctx, deps: { wakeOutbox(): void }, shouldYield: () => boolean = () => false): { seen: number; more: boolean } {
+export function runRules(ctx: With<"wake">, shouldYield: () => boolean = () => false): { seen: number; more: boolean } {
   let seen = 0;
   let queued = false;
   let more = false;
@@ -81,7 +83,7 @@ export function runRules(ctx: Ctx, deps: { wakeOutbox(): void }, shouldYield: ()
     transaction(ctx.db, (tx) => writeCursor(tx, CURSOR, last, ctx.clock.now()));
     if (more) break;
   }
-  if (queued) deps.wakeOutbox();
+  if (queued) ctx.wake.outbox();
   return { seen, more };
 }
 

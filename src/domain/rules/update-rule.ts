@@ -2,15 +2,18 @@ import { eq } from "drizzle-orm";
 import { transaction } from "../../db/client.ts";
 import { rules } from "../../db/schema/index.ts";
 import type { Ctx } from "../context.ts";
-import { DomainError, notFound } from "../errors.ts";
-import { recordEvent } from "../messages/store.ts";
-import { checkRule, ruleView, type RuleAction, type RuleView, type StoredMatch, type UpdateRuleInput } from "./rule-input.ts";
+import { notFound } from "../internal/errors.ts";
+import { recordEvent } from "../internal/events.ts";
+import { type RuleAction, type UpdateRuleInput } from "./rule-input.ts";
+import { ruleView, type RuleView, type StoredMatch } from "./internal/rule-view.ts";
+import { checkRule } from "./internal/check-rule.ts";
+import { requireOwner } from "../internal/actors.ts";
 
 export { UpdateRuleInput } from "./rule-input.ts";
 
 /** PATCH: the members given replace the rule's (`match` and `action` each as a whole). */
 export function updateRule(ctx: Ctx, id: string, input: UpdateRuleInput): RuleView {
-  if (ctx.actor.kind !== "owner") throw new DomainError("forbidden", "only the owner writes rules");
+  requireOwner(ctx, "writes rules");
   const now = ctx.clock.now();
   return transaction(ctx.db, (tx) => {
     const row = tx.select().from(rules).where(eq(rules.id, id)).get();

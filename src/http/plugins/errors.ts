@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import type { Logger } from "../../domain/context.ts";
 import { DomainError, type DomainErrorCode } from "../../domain/errors.ts";
+import { inkErrorResponse, InkRefusal } from "../ink-errors.ts";
 import { issueMessage } from "../schemas/body.ts";
 
 export const STATUS_OF: Record<DomainErrorCode, number> = {
@@ -24,11 +25,17 @@ export interface ErrorBody {
 
 /**
  * One error shape for the whole node: `{error, message}` with a closed code list, for domain
- * errors, validation failures, unknown routes and crashes alike. 5xx answers carry a generic
- * message; the cause goes to the log with the request id.
+ * errors, validation failures, unknown routes and crashes alike; the INK endpoints' refusals add
+ * INK's fields (ink-errors.ts). 5xx answers carry a generic message; the cause goes to the log
+ * with the request id.
  */
 export function errorHandler(log: Logger) {
   return new Elysia({ name: "kith/errors" }).onError({ as: "global" }, ({ code, error: thrown, set, request }) => {
+    if (thrown instanceof InkRefusal) {
+      const response = inkErrorResponse(thrown);
+      set.status = response.status; // what the request log reads
+      return response;
+    }
     set.headers["content-type"] = "application/json";
     // Elysia wraps whatever a parse hook throws (the request gate's refusals) in a ParseError.
     const error = code === "PARSE" && thrown.cause instanceof DomainError ? thrown.cause : thrown;

@@ -23,6 +23,9 @@ interface RouteSpec {
 
 type RouteList = AnyElysia["routes"];
 
+/** What the gate knows of each route (`${method} ${path}`), from routeTableOf. */
+export type RouteTable = Map<string, RouteSpec>;
+
 /**
  * The one reader of request bodies for the whole app (a global parse hook, so it runs before
  * authentication, validation and the handler of every route): the route's per-address limit,
@@ -30,15 +33,12 @@ type RouteList = AnyElysia["routes"];
  * JSON parsing; what the values say is checked after authentication (schemas/body.ts). Routes
  * that take no body accept none (or `{}`). Each refusal is a 4xx naming the member; none depends
  * on NODE_ENV. What a route accepts comes from its own declaration (`body: jsonBody(…)`,
- * `perIp`), read once from the app's route list. See docs/decisions/request-limits.md.
+ * `perIp`), read once from the app's route list when the app is built (http/app.ts composeApp,
+ * with routeTableOf). See docs/decisions/request-limits.md.
  */
-export function requestGate(deps: SurfaceDeps, routes: () => RouteList) {
-  let table: Map<string, RouteSpec> | null = null;
+export function requestGate(deps: SurfaceDeps, table: () => RouteTable) {
   // Each hook reads `context.route` itself: Elysia sets it only where it sees a hook use it.
-  const specOf = (method: string, route: string): RouteSpec | undefined => {
-    table ??= routeTable(routes());
-    return table.get(`${method} ${route}`);
-  };
+  const specOf = (method: string, route: string): RouteSpec | undefined => table().get(`${method} ${route}`);
   const gate = async (context: { request: Request; route: string }, _contentType: string): Promise<unknown> => {
     const spec = specOf(context.request.method, context.route);
     // Never fall back to Elysia's own parsers: they are what this gate replaces.
@@ -75,8 +75,13 @@ function headerBytes(request: Request): number {
   return n;
 }
 
-function routeTable(routes: RouteList): Map<string, RouteSpec> {
-  const table = new Map<string, RouteSpec>();
+/**
+ * Who reads each route's body and how (json, raw, own), its body limits and its per-address limit.
+ * A route whose body the gate cannot read — a plain schema instead of jsonBody(schema) — is an
+ * error naming the route: the app is not built.
+ */
+export function routeTableOf(routes: RouteList): RouteTable {
+  const table: RouteTable = new Map();
   for (const route of routes) {
     const hooks = route.hooks as RouteHooks;
     const kind = bodyReader(hooks);

@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { ListingRequest } from "../../domain/discovery/receive-listing.ts";
+import { ListingRequest } from "../../domain/peers/peer-requests.ts";
 import { DiscoveryQueryEnvelope, IntentEnvelope } from "../../ink/index.ts";
 
 // Request bodies of the INK routes, for the OpenAPI document only: those routes read the raw

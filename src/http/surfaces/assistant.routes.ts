@@ -1,7 +1,6 @@
 import { Elysia } from "elysia";
 import type { OwnerTokens } from "../../security/owner-token.ts";
 import type { SurfaceDeps } from "../deps.ts";
-import type { AssistantDeps } from "../../domain/assistant/deps.ts";
 import { draftRoutes } from "./drafts.routes.ts";
 import { importRoutes } from "./import.routes.ts";
 import { profileRoutes } from "./profile.routes.ts";
@@ -13,7 +12,7 @@ import { ruleRoutes } from "./rules.routes.ts";
  * drafts and summaries, profile snapshots, LinkedIn import, transcription. All under the owner
  * bearer token; one `.use` in the composition root.
  */
-export function assistantRoutes(deps: SurfaceDeps, o: { tokens: Pick<OwnerTokens, "verify">; assistant: AssistantDeps }) {
+export function assistantRoutes(deps: SurfaceDeps, o: { tokens: Pick<OwnerTokens, "verify"> }) {
   return new Elysia({ name: "kith/assistant" })
     .use(relationshipRoutes(deps, o))
     .use(ruleRoutes(deps, o))

@@ -3,7 +3,7 @@ import * as v from "valibot";
 import { DomainError } from "../../domain/errors.ts";
 import { listSignInProviders } from "../../domain/owner/list-sign-in-providers.ts";
 import { logout } from "../../domain/owner/logout.ts";
-import type { SignInDeps, TokenPair } from "../../domain/owner/owner.ts";
+import type { SignInDeps, TokenPair } from "../../domain/owner/sign-in.ts";
 import { refreshSession } from "../../domain/owner/refresh-session.ts";
 import { sendEmailCode } from "../../domain/owner/send-email-code.ts";
 import { verifyEmailCode } from "../../domain/owner/verify-email-code.ts";

@@ -1,13 +1,11 @@
 import { Elysia } from "elysia";
 import * as v from "valibot";
-import type { AgentCard } from "../../domain/identity/agent-card.ts";
-import { getSignedAgentCard } from "../../domain/identity/sign-own-card.ts";
-import { notFound } from "../../domain/errors.ts";
+import type { AgentCard } from "../../domain/agent-card/get-agent-card.ts";
+import { getPublicAgentCard } from "../../domain/agent-card/get-public-agent-card.ts";
 import type { SurfaceDeps } from "../deps.ts";
 import { PUBLIC } from "../deps.ts";
 import { AgentCardDoc } from "../schemas/card.ts";
 import { errors } from "../schemas/common.ts";
-import type { KeyVault } from "../../security/key-vault.ts";
 
 const AgentIdParam = v.object({ agentId: v.pipe(v.string(), v.description("The agent id, e.g. svc:z6Mk… (percent-encoded or not)")) });
 
@@ -16,13 +14,8 @@ const AgentIdParam = v.object({ agentId: v.pipe(v.string(), v.description("The a
  * the single-agent alias `/.well-known/ink/agent.json`. All three serve the same bytes: the card
  * signed by the current active signing key (INK §13).
  */
-export function cardRoutes(deps: SurfaceDeps, keys: { vault: KeyVault }) {
-  const card = (agentId: string | null): Response => {
-    const current = getSignedAgentCard(deps.ctx(PUBLIC), deps.node, keys.vault);
-    // SPEC: 404 when the agent is absent or private (a private card is only answered to the signed card query).
-    if (!current || current.visibility !== "public" || (agentId !== null && agentId !== current.agentId)) throw notFound("agent");
-    return cardResponse(current);
-  };
+export function cardRoutes(deps: SurfaceDeps) {
+  const card = (agentId: string | null): Response => cardResponse(getPublicAgentCard(deps.ctx(PUBLIC), agentId));
   const detail = (summary: string) => ({ tags: ["Discovery"], summary });
   return new Elysia({ name: "kith/card" })
     .get("/ink/v1/:agentId/agent.json", ({ params }) => card(params.agentId), {

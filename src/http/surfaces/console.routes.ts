@@ -1,8 +1,7 @@
 import { Elysia } from "elysia";
-import consolePage from "../../console/index.html";
 import type { SurfaceDeps } from "../deps.ts";
 import { readRawBody } from "../plugins/raw-body.ts";
-import { loadConsoleBundle, type ConsoleAsset, type ConsoleBundle } from "../console-bundle.ts";
+import { consoleBundleOf, type ConsoleAsset, type ConsoleBundle, type ConsoleFiles } from "../console-bundle.ts";
 
 export const CONSOLE_PATH = "/console";
 export const ASSET_PATH = "/console/assets";
@@ -29,13 +28,14 @@ const PAGE_HEADERS = {
 const ASSET_CACHE = "public, max-age=31536000, immutable";
 
 /**
- * The owner console: a Preact app built from src/console/index.html by Bun's HTML import. It is
- * only another client of the owner API; this surface serves its page and files and nothing else.
- * `/` sends a browser (Accept: text/html) to the console; other clients keep their 404.
+ * The owner console: a Preact app built from src/console/index.html by Bun's HTML import (the
+ * composition root reads its files, `o.files`, on the first request). It is only another client
+ * of the owner API; this surface serves its page and files and nothing else. `/` sends a browser
+ * (Accept: text/html) to the console; other clients keep their 404.
  */
-export function consoleRoutes(deps: SurfaceDeps) {
+export function consoleRoutes(deps: SurfaceDeps, o: { files(): Promise<ConsoleFiles> }) {
   let bundle: Promise<ConsoleBundle> | null = null;
-  const load = () => (bundle ??= loadConsoleBundle(consolePage, ASSET_PATH).catch((e) => {
+  const load = () => (bundle ??= o.files().then((files) => consoleBundleOf(files, ASSET_PATH)).catch((e) => {
     bundle = null; // a failed build (development only) is retried on the next request
     deps.log.error("console bundle failed to load", { cause: e instanceof Error ? e.message : String(e) });
     throw e;

@@ -1,53 +1,41 @@
 import { Elysia } from "elysia";
 import * as v from "valibot";
 import { answerDiscoveryQuery, MAX_QUERY_BYTES } from "../../domain/discovery/answer-discovery-query.ts";
-import type { DiscoveryDeps } from "../../domain/discovery/deps.ts";
-import { MAX_LISTING_BYTES, receiveListing } from "../../domain/discovery/receive-listing.ts";
-import { consumeClient, type SurfaceDeps } from "../deps.ts";
-import { inkErrorBody, inkStatus } from "../ink-errors.ts";
-import { isJsonRequest, readRawBody } from "../plugins/raw-body.ts";
+import { receiveListing } from "../../domain/discovery/receive-listing.ts";
+import { MAX_LISTING_BYTES } from "../../domain/peers/peer-requests.ts";
+import type { SurfaceDeps } from "../deps.ts";
+import { InkRefusal } from "../ink-errors.ts";
+import { inkSignature } from "../plugins/ink-signature.ts";
 import { routeOptions } from "../plugins/route-options.ts";
 import { DiscoveryQueryBodyDoc, ListingBodyDoc } from "../schemas/ink-bodies.ts";
 import { DiscoveryQueryAnswerDoc, ListingAnswerDoc } from "../schemas/discovery.ts";
 
-const PER_IP_LISTING = { limit: 20, windowMs: 60_000 };
-const PER_IP_QUERY = { limit: 60, windowMs: 60_000 };
+const PER_IP_LISTING = { bucket: "directory-listing-ip", limit: 20, windowMs: 60_000 };
+const PER_IP_QUERY = { bucket: "discovery-query-ip", limit: 60, windowMs: 60_000 };
 
 const InkError = v.object({ error: v.string(), code: v.string(), protocol: v.literal("ink/0.1"), message: v.string() });
 const inkErrors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, InkError]));
 
 /**
- * The directory's INK surface: listing requests from other agents and signed discovery queries.
- * Bodies are read once as raw bytes (parse: "none") and every check runs on those bytes in the
- * verb; this surface bounds the read, checks the media type, applies per-IP limits and maps
- * reasons to statuses with the INK error body.
+ * The directory's INK surface, as declarations: listing requests from other agents and signed
+ * discovery queries, read and authenticated by the INK signature plugin (plugins/ink-signature.ts);
+ * each route calls its verb with the `agent` actor and maps the outcome to INK's answer.
  */
-export function directoryRoutes(deps: SurfaceDeps, discovery: DiscoveryDeps) {
-  const gate = async (request: Request, bucket: string, rule: { limit: number; windowMs: number }, max: number): Promise<Uint8Array | Response> => {
-    const limited = consumeClient(deps, bucket, request, rule);
-    if (!limited.allowed) return inkError("rate_limited", undefined, limited.retryAfterSeconds);
-    if (!isJsonRequest(request)) return inkError("unsupported_media_type");
-    const body = await readRawBody(request, max);
-    return body ?? inkError("body_too_large");
-  };
+export function directoryRoutes(deps: SurfaceDeps) {
   return new Elysia({ name: "kith/directory" })
     .use(routeOptions)
+    .use(inkSignature(deps))
     .post(
       "/ink/v1/directory/listings",
-      async ({ request }) => {
-        const body = await gate(request, "directory-listing-ip", PER_IP_LISTING, MAX_LISTING_BYTES);
-        if (body instanceof Response) return body;
-        const outcome = await receiveListing(
-          deps.ctx({ kind: "public", ip: deps.clientIp(request) }),
-          { body, authorization: request.headers.get("authorization"), requestPath: new URL(request.url).pathname },
-          discovery,
-        );
-        if (!outcome.ok) return inkError(outcome.reason, outcome.detail, outcome.retryAfterSeconds);
+      ({ actor, signed }) => {
+        const outcome = receiveListing(deps.ctx(actor), signed);
+        if (!outcome.ok) throw new InkRefusal(outcome.reason, outcome.detail, outcome.retryAfterSeconds);
         const { ok: _, ...answer } = outcome;
         return Response.json(answer);
       },
       {
         parse: "none",
+        inkListing: { perIp: PER_IP_LISTING, maxBytes: MAX_LISTING_BYTES },
         bodyDoc: ListingBodyDoc,
         response: { 200: ListingAnswerDoc, ...inkErrors(400, 401, 403, 404, 409, 413, 415, 429) },
         detail: {
@@ -69,15 +57,14 @@ export function directoryRoutes(deps: SurfaceDeps, discovery: DiscoveryDeps) {
     )
     .post(
       "/ink/v1/discovery/query",
-      async ({ request }) => {
-        const body = await gate(request, "discovery-query-ip", PER_IP_QUERY, MAX_QUERY_BYTES);
-        if (body instanceof Response) return body;
-        const outcome = await answerDiscoveryQuery(deps.ctx({ kind: "public", ip: deps.clientIp(request) }), { body }, discovery);
-        if (!outcome.ok) return inkError(outcome.reason, outcome.detail, outcome.retryAfterSeconds);
+      ({ actor, signed }) => {
+        const outcome = answerDiscoveryQuery(deps.ctx(actor), signed);
+        if (!outcome.ok) throw new InkRefusal(outcome.reason, outcome.detail, outcome.retryAfterSeconds);
         return Response.json({ protocol: "ink/0.1", results: outcome.results, query: outcome.query }, { headers: { "cache-control": "no-store" } });
       },
       {
         parse: "none",
+        inkDiscoveryQuery: { perIp: PER_IP_QUERY, maxBytes: MAX_QUERY_BYTES },
         bodyDoc: DiscoveryQueryBodyDoc,
         response: { 200: DiscoveryQueryAnswerDoc, ...inkErrors(400, 401, 403, 404, 409, 413, 415, 429) },
         detail: {
@@ -91,8 +78,4 @@ export function directoryRoutes(deps: SurfaceDeps, discovery: DiscoveryDeps) {
         },
       },
     );
-}
-
-function inkError(reason: string, detail?: string, retryAfterSeconds?: number): Response {
-  return Response.json(inkErrorBody(reason, detail), { status: inkStatus(reason), ...(retryAfterSeconds ? { headers: { "retry-after": String(retryAfterSeconds) } } : {}) });
 }

@@ -1,5 +1,4 @@
 import * as v from "valibot";
-import type { DiscoveryDeps } from "../../domain/discovery/deps.ts";
 import { getPublication } from "../../domain/discovery/get-publication.ts";
 import { listDirectoryListings, ListingsQuery } from "../../domain/discovery/list-directory-listings.ts";
 import { publishAgent, PublishInput } from "../../domain/discovery/publish-agent.ts";
@@ -14,14 +13,14 @@ import { pageDoc } from "../schemas/federation.ts";
 import { ownerApi } from "./owner.routes.ts";
 
 /** The owner's side of discovery: publish, unpublish, the publication state, and the directory's listings. */
-export function discoveryOwnerRoutes(deps: SurfaceDeps, o: { tokens: Pick<OwnerTokens, "verify">; discovery: DiscoveryDeps }) {
+export function discoveryOwnerRoutes(deps: SurfaceDeps, o: { tokens: Pick<OwnerTokens, "verify"> }) {
   const doc = (summary: string, description: string) => ({ tags: ["Discovery registry"], summary, description, security: OWNER_SECURITY });
   return ownerApi(o.tokens)
-    .get("/discovery", ({ actor }) => getPublication(deps.ctx(actor), o.discovery), {
+    .get("/discovery", ({ actor }) => getPublication(deps.ctx(actor)), {
       response: { 200: PublicationDoc, ...errors(401, 404) },
       detail: doc("Publication state", "Whether the agent is listed, its card's discovery descriptor, and each configured directory's push state (queued with attempts and next attempt, delivered, failed with the error)."),
     })
-    .post("/discovery/publish", ({ actor, body }) => publishAgent(deps.ctx(actor), body ?? {}, o.discovery), {
+    .post("/discovery/publish", ({ actor, body }) => publishAgent(deps.ctx(actor), body ?? {}), {
       body: jsonBody(v.optional(PublishInput)),
       response: { 200: PublicationDoc, ...errors(400, 401, 404, 409) },
       detail: doc(
@@ -32,7 +31,7 @@ export function discoveryOwnerRoutes(deps: SurfaceDeps, o: { tokens: Pick<OwnerT
           "(PUT /api/svc/visibility).",
       ),
     })
-    .post("/discovery/unpublish", ({ actor }) => unpublishAgent(deps.ctx(actor), o.discovery), {
+    .post("/discovery/unpublish", ({ actor }) => unpublishAgent(deps.ctx(actor)), {
       response: { 200: PublicationDoc, ...errors(401, 404) },
       detail: doc("Remove the agent from the registry", "Delists it here at once, sets the card's descriptor to `enabled: false` and queues an unpublish to every configured directory."),
     })

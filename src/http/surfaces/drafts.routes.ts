@@ -1,5 +1,4 @@
 import * as v from "valibot";
-import type { AssistantDeps } from "../../domain/assistant/deps.ts";
 import { draftResponse } from "../../domain/assistant/draft-response.ts";
 import { summarizeConversation } from "../../domain/assistant/summarize-conversation.ts";
 import { AUDIO_TYPES, MAX_AUDIO_BYTES, transcribeAudio } from "../../domain/assistant/transcribe-audio.ts";
@@ -18,20 +17,20 @@ const BACKEND =
   "When the LLM is down, times out or answers something unusable, the built-in answers instead with fallbackReason saying why — never a 5xx.";
 
 /** Drafts, summaries and transcription: AI-assisted, owner-only, nothing stored. */
-export function draftRoutes(deps: SurfaceDeps, o: { tokens: Pick<OwnerTokens, "verify">; assistant: AssistantDeps }) {
+export function draftRoutes(deps: SurfaceDeps, o: { tokens: Pick<OwnerTokens, "verify"> }) {
   const doc = (tag: string, summary: string, description: string) => ({ tags: [tag], summary, description, security: OWNER_SECURITY });
   return ownerApi(o.tokens)
-    .post("/inbox/:id/draft", ({ actor, params }) => draftResponse(deps.ctx(actor), params.id, o.assistant), {
+    .post("/inbox/:id/draft", ({ actor, params }) => draftResponse(deps.ctx(actor), params.id), {
       params: IdParam,
       response: { 200: DraftDoc, ...errors(400, 401, 404) },
       detail: doc("Inbox", "Draft a response", `A draft of the matching _response (payload valid under INK's schema, and a note for the owner) to edit and send with /respond. Not stored, not sent. ${BACKEND}`),
     })
-    .post("/conversations/:id/summarize", ({ actor, params }) => summarizeConversation(deps.ctx(actor), params.id, o.assistant), {
+    .post("/conversations/:id/summarize", ({ actor, params }) => summarizeConversation(deps.ctx(actor), params.id), {
       params: IdParam,
       response: { 200: SummaryDoc, ...errors(401, 404) },
       detail: doc("Conversations", "Summarize a thread", `Built-in: an extractive summary quoting each message and what is still open. ${BACKEND}`),
     })
-    .post("/media/transcribe", ({ actor, body }) => transcribeAudio(deps.ctx(actor), audioOf(body), o.assistant), {
+    .post("/media/transcribe", ({ actor, body }) => transcribeAudio(deps.ctx(actor), audioOf(body)), {
       // A refusal is returned as the body, not thrown: Elysia turns a throw in parse into a generic PARSE error.
       parse: async ({ request }) => {
         // Before auth (Elysia parses first): an anonymous request is not read at all, it gets its 401.

@@ -1,12 +1,14 @@
 import * as v from "valibot";
 import { decidePending, DecidePendingInput } from "../../domain/approvals/decide-pending.ts";
-import { getPendingAction, listPending, PendingQuery } from "../../domain/approvals/list-pending.ts";
+import { listPending, PendingQuery } from "../../domain/approvals/list-pending.ts";
+import { getPendingAction } from "../../domain/approvals/get-pending-action.ts";
 import { addConnection, AddConnectionInput } from "../../domain/connections/add-connection.ts";
-import { ConnectionQuery, getConnection, listConnections } from "../../domain/connections/list-connections.ts";
+import { ConnectionQuery, listConnections } from "../../domain/connections/list-connections.ts";
+import { getConnection } from "../../domain/connections/get-connection.ts";
 import { updateConnection, UpdateConnectionInput } from "../../domain/connections/update-connection.ts";
-import { ConversationQuery, getConversation, listConversations } from "../../domain/conversations/list-conversations.ts";
-import type { FederationDeps } from "../../domain/federation/deps.ts";
-import { getInboxMessage } from "../../domain/inbox/get-message.ts";
+import { ConversationQuery, listConversations } from "../../domain/conversations/list-conversations.ts";
+import { getConversation } from "../../domain/conversations/get-conversation.ts";
+import { getInboxMessage } from "../../domain/inbox/get-inbox-message.ts";
 import { InboxQuery, InboxSearchQuery, listInbox } from "../../domain/inbox/list-inbox.ts";
 import { respondToMessage, RespondInput } from "../../domain/inbox/respond-to-message.ts";
 import { getSentMessage } from "../../domain/outbox/get-sent-message.ts";
@@ -26,21 +28,20 @@ const PAGING = "Paginated: `limit` (1-200, default 50) and `cursor` (the previou
  * The owner API of federation (SPEC "Owner API"): inbox, connections, conversations, sending
  * intents and pending actions. Every route needs the owner bearer token and calls one verb.
  */
-export function federationRoutes(deps: SurfaceDeps, o: { tokens: Pick<OwnerTokens, "verify">; federation: FederationDeps }) {
+export function federationRoutes(deps: SurfaceDeps, o: { tokens: Pick<OwnerTokens, "verify"> }) {
   const doc = (tag: string, summary: string, description?: string) => ({ tags: [tag], summary, ...(description ? { description } : {}), security: OWNER_SECURITY });
-  const node = o.federation.node;
   return ownerApi(o.tokens)
-    .get("/inbox", ({ actor, query }) => listInbox(deps.ctx(actor), query, node), {
+    .get("/inbox", ({ actor, query }) => listInbox(deps.ctx(actor), query), {
       query: InboxQuery,
       response: { 200: pageDoc(MessageDoc), ...errors(400, 401) },
       detail: doc("Inbox", "Received messages", `Filters: status, intent, label (set by automation rules). Retracted messages are hidden. ${PAGING}`),
     })
-    .get("/inbox/search", ({ actor, query }) => listInbox(deps.ctx(actor), query, node), {
+    .get("/inbox/search", ({ actor, query }) => listInbox(deps.ctx(actor), query), {
       query: InboxSearchQuery,
       response: { 200: pageDoc(MessageDoc), ...errors(400, 401) },
       detail: doc("Inbox", "Search received messages", `q (text in intent, sender and payload), intent, status, from (agent id), after/before (RFC 3339, on receivedAt). ${PAGING}`),
     })
-    .get("/inbox/:id", ({ actor, params }) => getInboxMessage(deps.ctx(actor), params.id, node), {
+    .get("/inbox/:id", ({ actor, params }) => getInboxMessage(deps.ctx(actor), params.id), {
       params: IdParam,
       response: { 200: MessageDoc, ...errors(401, 404) },
       detail: doc("Inbox", "One message, by envelope id", "Opening an unread message marks it read."),
@@ -48,7 +49,7 @@ export function federationRoutes(deps: SurfaceDeps, o: { tokens: Pick<OwnerToken
     .post(
       "/inbox/:id/respond",
       async ({ actor, params, body, set }) => {
-        const sent = await respondToMessage(deps.ctx(actor), params.id, body, o.federation);
+        const sent = await respondToMessage(deps.ctx(actor), params.id, body);
         set.status = 202;
         return sent;
       },
@@ -67,7 +68,7 @@ export function federationRoutes(deps: SurfaceDeps, o: { tokens: Pick<OwnerToken
     .post(
       "/connections",
       async ({ actor, body, set }) => {
-        const result = await addConnection(deps.ctx(actor), body, o.federation);
+        const result = await addConnection(deps.ctx(actor), body);
         set.status = 202;
         return result;
       },
@@ -82,7 +83,7 @@ export function federationRoutes(deps: SurfaceDeps, o: { tokens: Pick<OwnerToken
       response: { 200: ConnectionDoc, ...errors(401, 404) },
       detail: doc("Connections", "One connection"),
     })
-    .patch("/connections/:id", ({ actor, params, body }) => updateConnection(deps.ctx(actor), params.id, body, o.federation), {
+    .patch("/connections/:id", ({ actor, params, body }) => updateConnection(deps.ctx(actor), params.id, body), {
       params: IdParam,
       body: jsonBody(UpdateConnectionInput),
       response: { 200: ConnectionDoc, ...errors(400, 401, 404, 409) },
@@ -93,7 +94,7 @@ export function federationRoutes(deps: SurfaceDeps, o: { tokens: Pick<OwnerToken
       response: { 200: pageDoc(ConversationDoc), ...errors(400, 401) },
       detail: doc("Conversations", "Threads", `Most recently active first. ${PAGING}`),
     })
-    .get("/conversations/:id", ({ actor, params }) => getConversation(deps.ctx(actor), params.id, node), {
+    .get("/conversations/:id", ({ actor, params }) => getConversation(deps.ctx(actor), params.id), {
       params: IdParam,
       response: { 200: ConversationDetailDoc, ...errors(401, 404) },
       detail: doc("Conversations", "All messages of a thread", "Oldest first; outbound messages carry their delivery state."),
@@ -101,7 +102,7 @@ export function federationRoutes(deps: SurfaceDeps, o: { tokens: Pick<OwnerToken
     .post(
       "/intents",
       async ({ actor, body, set }) => {
-        const sent = await sendIntent(deps.ctx(actor), body, o.federation);
+        const sent = await sendIntent(deps.ctx(actor), body);
         set.status = 202;
         return sent;
       },
@@ -111,22 +112,22 @@ export function federationRoutes(deps: SurfaceDeps, o: { tokens: Pick<OwnerToken
         detail: doc("Intents", "Send an intent to another agent", "Validated against the INK payload schema, queued in the durable outbox (202); `cardUrl` is required when `to` is not yet a known contact. Confidential intents are sealed; ink/0.2 only to peers that advertise it."),
       },
     )
-    .get("/intents/:id", ({ actor, params }) => getSentMessage(deps.ctx(actor), params.id, node), {
+    .get("/intents/:id", ({ actor, params }) => getSentMessage(deps.ctx(actor), params.id), {
       params: IdParam,
       response: { 200: MessageDoc, ...errors(401, 404) },
       detail: doc("Intents", "A sent intent and its delivery state", "queued (with attempts and next attempt), delivered, or failed with the reason."),
     })
-    .get("/pending", ({ actor, query }) => listPending(deps.ctx(actor), query, node), {
+    .get("/pending", ({ actor, query }) => listPending(deps.ctx(actor), query), {
       query: PendingQuery,
       response: { 200: pageDoc(PendingActionDoc), ...errors(400, 401) },
       detail: doc("Pending actions", "Actions awaiting the owner", `status: pending (default), approved, rejected or all. ${PAGING}`),
     })
-    .get("/pending/:id", ({ actor, params }) => getPendingAction(deps.ctx(actor), params.id, node), {
+    .get("/pending/:id", ({ actor, params }) => getPendingAction(deps.ctx(actor), params.id), {
       params: IdParam,
       response: { 200: PendingActionDoc, ...errors(401, 404) },
       detail: doc("Pending actions", "One pending action"),
     })
-    .post("/pending/:id", ({ actor, params, body }) => decidePending(deps.ctx(actor), params.id, body, o.federation), {
+    .post("/pending/:id", ({ actor, params, body }) => decidePending(deps.ctx(actor), params.id, body), {
       params: IdParam,
       body: jsonBody(DecidePendingInput),
       response: { 200: PendingActionDoc, ...errors(400, 401, 404, 409) },

@@ -15,7 +15,7 @@ export const HandleResolution = v.object({
 export function handleRoutes(deps: SurfaceDeps) {
   return new Elysia({ name: "kith/handle" }).get(
     "/:handle",
-    ({ params }) => resolveHandle(deps.ctx(PUBLIC), params.handle, deps.node.wordmark),
+    ({ params }) => resolveHandle(deps.ctx(PUBLIC), params.handle),
     {
       params: v.object({ handle: v.pipe(v.string(), v.maxLength(256)) }),
       response: { 200: HandleResolution, ...errors(404) },

@@ -1,21 +1,20 @@
 import { Elysia } from "elysia";
 import * as v from "valibot";
-import type { FederationDeps } from "../../domain/federation/deps.ts";
+import { queryAgentCard } from "../../domain/agent-card/query-agent-card.ts";
 import { receiveIntent, type ReceiveOutcome } from "../../domain/inbox/receive-intent.ts";
-import { queryAgentCard } from "../../domain/identity/query-card.ts";
-import { AgentCardDoc } from "../schemas/card.ts";
-import { consumeClient, type SurfaceDeps } from "../deps.ts";
-import { inkErrorBody, inkStatus } from "../ink-errors.ts";
-import { isJsonRequest, readRawBody } from "../plugins/raw-body.ts";
+import type { SurfaceDeps } from "../deps.ts";
+import { InkRefusal } from "../ink-errors.ts";
+import { inkSignature } from "../plugins/ink-signature.ts";
 import { routeOptions } from "../plugins/route-options.ts";
+import { AgentCardDoc } from "../schemas/card.ts";
 import { CardQueryBodyDoc, InkEnvelopeBodyDoc } from "../schemas/ink-bodies.ts";
 
 /** INK's inbound body cap (the reference receiver's 64 KiB, INK [C9]). */
 const MAX_INBOUND_BYTES = 65_536;
-const PER_IP_INTENT = { limit: 120, windowMs: 60_000 };
+const PER_IP_INTENT = { bucket: "ink-intent-ip", limit: 120, windowMs: 60_000 };
 /** SPEC Limits: POST /agents/:agentId/inbox, 60 requests per minute per IP. */
-const PER_IP_INBOX = { limit: 60, windowMs: 60_000 };
-const PER_IP_CARD_QUERY = { limit: 60, windowMs: 60_000 };
+const PER_IP_INBOX = { bucket: "ink-inbox-ip", limit: 60, windowMs: 60_000 };
+const PER_IP_CARD_QUERY = { bucket: "card-query-ip", limit: 60, windowMs: 60_000 };
 
 const Accepted = v.object({
   accepted: v.literal(true),
@@ -28,37 +27,26 @@ const InkError = v.object({ error: v.string(), code: v.string(), protocol: v.lit
 const inkErrors = Object.fromEntries([400, 401, 403, 404, 409, 413, 415, 429].map((s) => [s, InkError]));
 
 /**
- * INK inbound endpoints. The body is read once as raw bytes (parse: "none") and every check runs
- * on those exact bytes (INK §4.2, §9) inside the receive verb; this surface only bounds the read,
- * checks the media type, applies per-IP limits and maps reasons to statuses.
+ * INK inbound endpoints, as declarations: the INK signature plugin reads each body once and
+ * authenticates the sender (plugins/ink-signature.ts); the route calls its verb with the `agent`
+ * actor and maps the outcome to INK's answer.
  */
-export function inkRoutes(deps: SurfaceDeps, federation: FederationDeps) {
-  const handle = async (request: Request, agentId: string, bucket: string, rule: { limit: number; windowMs: number }) => {
-    const ip = deps.clientIp(request);
-    const limited = consumeClient(deps, bucket, request, rule);
-    if (!limited.allowed) return inkError("rate_limited", undefined, { "retry-after": String(limited.retryAfterSeconds) });
-    if (!isJsonRequest(request)) return inkError("unsupported_media_type");
-    const body = await readRawBody(request, MAX_INBOUND_BYTES);
-    if (body === null) return inkError("body_too_large");
-    const outcome = await receiveIntent(
-      deps.ctx({ kind: "public", ip }),
-      { pathAgentId: agentId, body, authorization: request.headers.get("authorization"), requestPath: new URL(request.url).pathname, cardHint: cardHint(request.headers.get("link")) },
-      federation,
-    );
-    return respond(outcome);
-  };
+export function inkRoutes(deps: SurfaceDeps) {
   const detail = (summary: string) => ({ tags: ["INK"], summary, security: [{ inkSignature: [] }] });
   return new Elysia({ name: "kith/ink" })
     .use(routeOptions)
-    .post("/ink/v1/:agentId/intent", ({ request, params }) => handle(request, params.agentId, "ink-intent-ip", PER_IP_INTENT), {
+    .use(inkSignature(deps))
+    .post("/ink/v1/:agentId/intent", async ({ actor, signed, request }) => respond(await receiveIntent(deps.ctx(actor), { ...signed, cardHint: cardHint(request.headers.get("link")) })), {
       parse: "none",
+      inkIntent: { perIp: PER_IP_INTENT, maxBytes: MAX_INBOUND_BYTES },
       bodyDoc: InkEnvelopeBodyDoc,
       params: v.object({ agentId: v.string() }),
       response: { 200: Accepted, 202: Accepted, ...inkErrors },
       detail: detail("Receive a signed INK envelope (the Agent Card's endpoint). 200 stored, 202 held for the owner."),
     })
-    .post("/agents/:agentId/inbox", ({ request, params }) => handle(request, params.agentId, "ink-inbox-ip", PER_IP_INBOX), {
+    .post("/agents/:agentId/inbox", async ({ actor, signed, request }) => respond(await receiveIntent(deps.ctx(actor), { ...signed, cardHint: cardHint(request.headers.get("link")) })), {
       parse: "none",
+      inkIntent: { perIp: PER_IP_INBOX, maxBytes: MAX_INBOUND_BYTES },
       bodyDoc: InkEnvelopeBodyDoc,
       params: v.object({ agentId: v.string() }),
       response: { 200: Accepted, 202: Accepted, ...inkErrors },
@@ -66,23 +54,14 @@ export function inkRoutes(deps: SurfaceDeps, federation: FederationDeps) {
     })
     .post(
       "/ink/v1/:agentId/agent-card-query",
-      async ({ request, params }) => {
-        const ip = deps.clientIp(request);
-        const limited = consumeClient(deps, "card-query-ip", request, PER_IP_CARD_QUERY);
-        if (!limited.allowed) return inkError("rate_limited", undefined, { "retry-after": String(limited.retryAfterSeconds) });
-        if (!isJsonRequest(request)) return inkError("unsupported_media_type");
-        const body = await readRawBody(request, MAX_INBOUND_BYTES);
-        if (body === null) return inkError("body_too_large");
-        const result = await queryAgentCard(
-          deps.ctx({ kind: "public", ip }),
-          { pathAgentId: params.agentId, body, authorization: request.headers.get("authorization"), requestPath: new URL(request.url).pathname },
-          federation,
-        );
-        if (!result.ok) return inkError(result.reason, result.detail, result.retryAfterSeconds ? { "retry-after": String(result.retryAfterSeconds) } : undefined);
+      ({ actor, signed }) => {
+        const result = queryAgentCard(deps.ctx(actor), signed);
+        if (!result.ok) throw new InkRefusal(result.reason, result.detail, result.retryAfterSeconds);
         return new Response(JSON.stringify(result.card), { headers: { "content-type": "application/json", "cache-control": "private, no-store", "ink-card-scope": result.scope } });
       },
       {
         parse: "none",
+        inkCardQuery: { perIp: PER_IP_CARD_QUERY, maxBytes: MAX_INBOUND_BYTES },
         bodyDoc: CardQueryBodyDoc,
         params: v.object({ agentId: v.string() }),
         response: { 200: AgentCardDoc, ...inkErrors },
@@ -97,9 +76,7 @@ export function inkRoutes(deps: SurfaceDeps, federation: FederationDeps) {
 }
 
 function respond(outcome: ReceiveOutcome): Response {
-  if (!outcome.ok) {
-    return inkError(outcome.reason, outcome.detail, outcome.retryAfterSeconds ? { "retry-after": String(outcome.retryAfterSeconds) } : undefined);
-  }
+  if (!outcome.ok) throw new InkRefusal(outcome.reason, outcome.detail, outcome.retryAfterSeconds);
   const held = outcome.outcome === "held";
   const body = {
     accepted: true,
@@ -109,10 +86,6 @@ function respond(outcome: ReceiveOutcome): Response {
     ...(outcome.pendingActionId && held ? { pendingActionId: outcome.pendingActionId } : {}),
   };
   return Response.json(body, { status: held ? 202 : 200 });
-}
-
-function inkError(reason: string, detail?: string, headers?: Record<string, string>): Response {
-  return Response.json(inkErrorBody(reason, detail), { status: inkStatus(reason), ...(headers ? { headers } : {}) });
 }
 
 /** `Link: <https://…/agent.json>; rel="agent-card"` — the sender's card, a hint for first contact only. */

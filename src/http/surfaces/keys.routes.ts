@@ -2,7 +2,6 @@ import * as v from "valibot";
 import { listAgentKeys } from "../../domain/identity/list-agent-keys.ts";
 import { revokeKey } from "../../domain/identity/revoke-key.ts";
 import { rotateSigningKey } from "../../domain/identity/rotate-signing-key.ts";
-import type { KeyVault } from "../../security/key-vault.ts";
 import type { OwnerTokens } from "../../security/owner-token.ts";
 import type { SurfaceDeps } from "../deps.ts";
 import { OWNER_SECURITY } from "../plugins/owner-auth.ts";
@@ -32,7 +31,7 @@ const RevocationDoc = v.object({
 const RotationDoc = v.object({ activeKeyId: v.string(), retiredKeyIds: v.array(v.string()), keySetVersion: v.number() });
 
 /** The agent's keys for the owner (public halves only) and emergency revocation (`kith keys revoke`). */
-export function keysRoutes(deps: SurfaceDeps, o: { tokens: Pick<OwnerTokens, "verify">; vault: KeyVault; wakeOutbox: () => void }) {
+export function keysRoutes(deps: SurfaceDeps, o: { tokens: Pick<OwnerTokens, "verify"> }) {
   const doc = (summary: string, description: string) => ({ tags: ["Owner"], summary, description, security: OWNER_SECURITY });
   return ownerApi(o.tokens)
     .get(
@@ -52,7 +51,7 @@ export function keysRoutes(deps: SurfaceDeps, o: { tokens: Pick<OwnerTokens, "ve
         detail: doc("The agent's keys", "Every signing (Ed25519) and encryption (X25519) key the agent has held, oldest first, with its status and validity window. Never private keys."),
       },
     )
-    .post("/keys/rotate", ({ actor }) => rotateSigningKey(deps.ctx(actor), { vault: o.vault }), {
+    .post("/keys/rotate", ({ actor }) => rotateSigningKey(deps.ctx(actor)), {
       response: { 200: RotationDoc, ...errors(401, 404, 409) },
       detail: doc(
         "Rotate the signing key",
@@ -60,7 +59,7 @@ export function keysRoutes(deps: SurfaceDeps, o: { tokens: Pick<OwnerTokens, "ve
           "signed before, never a new live request); `keySetVersion` goes up and the card shows it at once, with a new `rotationChain` link.",
       ),
     })
-    .post("/keys/:keyId/revoke", ({ actor, params }) => revokeKey(deps.ctx(actor), { keyId: params.keyId }, { vault: o.vault, wakeOutbox: o.wakeOutbox }), {
+    .post("/keys/:keyId/revoke", ({ actor, params }) => revokeKey(deps.ctx(actor), { keyId: params.keyId }), {
       params: v.object({ keyId: v.pipe(v.string(), v.minLength(1), v.maxLength(128)) }),
       response: { 200: RevocationDoc, ...errors(400, 401, 404, 409) },
       detail: doc(

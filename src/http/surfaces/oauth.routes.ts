@@ -1,8 +1,8 @@
 import { Elysia } from "elysia";
 import * as v from "valibot";
-import { notFound } from "../../domain/errors.ts";
+import { DomainError } from "../../domain/errors.ts";
 import { finishOAuth } from "../../domain/owner/finish-oauth.ts";
-import type { SignInDeps } from "../../domain/owner/owner.ts";
+import type { SignInDeps } from "../../domain/owner/sign-in.ts";
 import { startOAuth } from "../../domain/owner/start-oauth.ts";
 import { CODE_CHALLENGE_PATTERN, CODE_VERIFIER_PATTERN } from "../../security/pkce.ts";
 import type { SurfaceDeps } from "../deps.ts";
@@ -31,7 +31,7 @@ export function oauthRoutes(deps: SurfaceDeps, signIn: SignInDeps, atprotoClient
       "/auth/atproto/client-metadata.json",
       () => {
         const doc = atprotoClientMetadata();
-        if (!doc) throw notFound("AT Protocol sign-in");
+        if (!doc) throw new DomainError("not_found", "AT Protocol sign-in not found");
         return new Response(JSON.stringify(doc), { headers: { "content-type": "application/json", "cache-control": "max-age=300" } });
       },
       {

@@ -1,11 +1,9 @@
 import { Elysia } from "elysia";
 import * as v from "valibot";
-import type { NodeIdentity } from "../../domain/identity/agent.ts";
-import { CreateAgentInput } from "../../domain/identity/create-agent.ts";
+import { CreateAgentInput } from "../../domain/identity/check-agent-input.ts";
 import { createAgentForOwner } from "../../domain/identity/create-agent-for-owner.ts";
 import { getIdentity } from "../../domain/identity/get-identity.ts";
-import { CardVisibilityInput, setCardVisibility } from "../../domain/identity/set-card-visibility.ts";
-import type { KeyVault } from "../../security/key-vault.ts";
+import { CardVisibilityInput, setCardVisibility } from "../../domain/agent-card/set-card-visibility.ts";
 import type { OwnerTokens } from "../../security/owner-token.ts";
 import type { SurfaceDeps } from "../deps.ts";
 import { OWNER_SECURITY, ownerAuth } from "../plugins/owner-auth.ts";
@@ -37,17 +35,17 @@ const AgentIdentityDoc = v.object({
   updatedAt: v.string(),
 });
 
-export function ownerRoutes(deps: SurfaceDeps, options: { tokens: Pick<OwnerTokens, "verify">; vault: KeyVault; node: NodeIdentity }) {
+export function ownerRoutes(deps: SurfaceDeps, options: { tokens: Pick<OwnerTokens, "verify"> }) {
   const detail = (summary: string, description: string) => ({ tags: ["Owner"], summary, description, security: OWNER_SECURITY });
   return ownerApi(options.tokens)
-    .get("", ({ actor }) => getIdentity(deps.ctx(actor), options.node), {
+    .get("", ({ actor }) => getIdentity(deps.ctx(actor)), {
       response: { 200: AgentIdentityDoc, ...errors(401, 404) },
       detail: detail("The agent's identity", "404 while the node has no agent (POST /api/svc creates it)"),
     })
     .post(
       "",
       ({ actor, body, set }) => {
-        const identity = createAgentForOwner(deps.ctx(actor), body, { vault: options.vault, node: options.node });
+        const identity = createAgentForOwner(deps.ctx(actor), body);
         set.status = 201;
         return identity;
       },
@@ -57,7 +55,7 @@ export function ownerRoutes(deps: SurfaceDeps, options: { tokens: Pick<OwnerToke
         detail: detail("Create the agent", "For a node started without one: new Ed25519 signing and X25519 encryption keys in agent-key.json. 409 when the agent exists."),
       },
     )
-    .put("/visibility", ({ actor, body }) => setCardVisibility(deps.ctx(actor), body, { node: options.node }), {
+    .put("/visibility", ({ actor, body }) => setCardVisibility(deps.ctx(actor), body), {
       body: jsonBody(CardVisibilityInput),
       response: { 200: v.object({ visibility: v.picklist(["public", "private"]) }), ...errors(400, 401, 404, 409) },
       detail: detail(

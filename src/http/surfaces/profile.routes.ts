@@ -1,7 +1,7 @@
 import * as v from "valibot";
-import { deleteProfileSnapshot } from "../../domain/profile/delete-profile.ts";
-import { listProfileSnapshots, ProfileScopeParam, ProfilesQuery } from "../../domain/profile/list-profiles.ts";
-import { PutProfileInput, putProfileSnapshot } from "../../domain/profile/put-profile.ts";
+import { deleteProfileSnapshot } from "../../domain/profile/delete-profile-snapshot.ts";
+import { listProfileSnapshots, ProfileScopeParam, ProfilesQuery } from "../../domain/profile/list-profile-snapshots.ts";
+import { PutProfileInput, putProfileSnapshot } from "../../domain/profile/put-profile-snapshot.ts";
 import type { OwnerTokens } from "../../security/owner-token.ts";
 import type { SurfaceDeps } from "../deps.ts";
 import { OWNER_SECURITY } from "../plugins/owner-auth.ts";

@@ -1,10 +1,11 @@
 import * as v from "valibot";
-import { getOwnerPolicy } from "../../domain/policy/get-policy.ts";
+import { getOwnerPolicy } from "../../domain/policy/get-owner-policy.ts";
 import { PolicyInput, updatePolicy } from "../../domain/policy/update-policy.ts";
 import { createRule, CreateRuleInput } from "../../domain/rules/create-rule.ts";
 import { deleteRule } from "../../domain/rules/delete-rule.ts";
 import { listRuleRuns, RuleRunsQuery } from "../../domain/rules/list-rule-runs.ts";
-import { getRule, listRules, RulesQuery } from "../../domain/rules/list-rules.ts";
+import { listRules, RulesQuery } from "../../domain/rules/list-rules.ts";
+import { getRule } from "../../domain/rules/get-rule.ts";
 import { updateRule, UpdateRuleInput } from "../../domain/rules/update-rule.ts";
 import type { OwnerTokens } from "../../security/owner-token.ts";
 import type { SurfaceDeps } from "../deps.ts";

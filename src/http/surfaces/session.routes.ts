@@ -2,8 +2,8 @@ import { Elysia } from "elysia";
 import * as v from "valibot";
 import { DomainError } from "../../domain/errors.ts";
 import { logout } from "../../domain/owner/logout.ts";
-import type { SignInDeps } from "../../domain/owner/owner.ts";
-import { INVALID_REFRESH, refreshSession } from "../../domain/owner/refresh-session.ts";
+import type { SignInDeps } from "../../domain/owner/sign-in.ts";
+import { refreshSession } from "../../domain/owner/refresh-session.ts";
 import type { SurfaceDeps } from "../deps.ts";
 import { routeOptions } from "../plugins/route-options.ts";
 import { CookieSessionDoc } from "../schemas/auth.ts";
@@ -32,7 +32,7 @@ export function sessionRoutes(deps: SurfaceDeps, signIn: SignInDeps) {
         const token = readSessionCookie(request);
         if (!token) {
           set.headers["set-cookie"] = clearedSessionCookie(secure);
-          throw new DomainError("unauthorized", token ? INVALID_REFRESH : "no session cookie; sign in");
+          throw new DomainError("unauthorized", "no session cookie; sign in");
         }
         try {
           return cookieSession(await refreshSession(publicCtx(request), { refreshToken: token }, signIn), request, set.headers, deps.node.publicUrl);

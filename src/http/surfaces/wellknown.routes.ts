@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import * as v from "valibot";
 import { checkHealth } from "../../domain/node/check-health.ts";
-import { getAgentCard } from "../../domain/identity/agent-card.ts";
+import { getAgentCard } from "../../domain/agent-card/get-agent-card.ts";
 import type { SurfaceDeps } from "../deps.ts";
 import { PUBLIC } from "../deps.ts";
 
@@ -50,7 +50,7 @@ function json(value: unknown): Response {
 
 function aiTxt(deps: SurfaceDeps): string {
   const base = deps.node.publicUrl;
-  const card = getAgentCard(deps.ctx(PUBLIC), deps.node);
+  const card = getAgentCard(deps.ctx(PUBLIC));
   const lines = [
     "# ai.txt — Kith personal agent node",
     "#",

@@ -1,35 +1,8 @@
 // One handler per conformance-v1 category: turn a case's `input` into the outcome our core
 // decides, shaped like `expect` (result plus any pinned members). Handlers only adapt shapes;
 // every decision is made by src/ink. The optional profiles' handlers are in profile-handlers.ts.
-import {
-  authenticateAgentCard,
-  auditLeafHash,
-  canonicalize,
-  checkCardFetchResponse,
-  checkIntentDisposition,
-  checkPlaintextConfidentiality,
-  checkReplay,
-  classifyHost,
-  createMemoryNonceStore,
-  decodeEd25519PublicKey,
-  type Ed25519Verifier,
-  formatCheckpoint,
-  isValidIntentName,
-  normalizePrincipal,
-  openEnvelope,
-  parseAuthorizationHeader,
-  parseCheckpoint,
-  parseRawBody,
-  parseTimestamp,
-  validateAgentCard,
-  validateConnectionPayload,
-  validateHandshakeMessage,
-  verifyConsistencyProof,
-  verifyDiscoveryQuery,
-  verifyFirstContact,
-  verifyTransportSignature,
-  verifyWithSenderKeys,
-} from "../../../src/ink/index.ts";
+import { authenticateAgentCard, canonicalize, checkCardFetchResponse, checkIntentDisposition, checkPlaintextConfidentiality, checkReplay, classifyHost, createMemoryNonceStore, decodeEd25519PublicKey, type Ed25519Verifier, isValidIntentName, normalizePrincipal, openEnvelope, parseAuthorizationHeader, parseRawBody, parseTimestamp, validateAgentCard, validateConnectionPayload, verifyDiscoveryQuery, verifyTransportSignature, verifyWithSenderKeys } from "../../../src/ink/index.ts";
+import { auditLeafHash, formatCheckpoint, parseCheckpoint, validateHandshakeMessage, verifyConsistencyProof, verifyFirstContact } from "../../../src/ink/profiles.ts";
 import { hex } from "./fixtures.ts";
 import { accept, type Handler, type Outcome, principalOf, reject, verdict, WORDMARK } from "./outcome.ts";
 import { PROFILE_HANDLERS } from "./profile-handlers.ts";

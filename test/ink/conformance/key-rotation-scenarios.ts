@@ -1,20 +1,8 @@
 // test-vectors/key-rotation.json: scenario descriptions (upstream generates keys at runtime),
 // replayed here with fixed-seed keys.
 import { expect } from "bun:test";
-import {
-  buildAuthorizationHeader,
-  deriveAgentId,
-  type Ed25519Verifier,
-  generateEd25519KeyPair,
-  inspectInbound,
-  parseAuthorizationHeader,
-  parseTimestamp,
-  signAuditEvent,
-  signTransport,
-  verifyAuditEventSignature,
-  verifyTransportSignature,
-  verifyWithSenderKeys,
-} from "../../../src/ink/index.ts";
+import { buildAuthorizationHeader, deriveAgentId, type Ed25519Verifier, generateEd25519KeyPair, inspectInbound, parseAuthorizationHeader, parseTimestamp, signTransport, verifyTransportSignature, verifyWithSenderKeys } from "../../../src/ink/index.ts";
+import { signAuditEvent, verifyAuditEventSignature } from "../../../src/ink/profiles.ts";
 import { loadTestVectors } from "./fixtures.ts";
 import type { VectorCheck } from "./test-vector-checks.ts";
 

@@ -4,26 +4,8 @@ import { expect } from "bun:test";
 import { x25519 } from "@noble/curves/ed25519.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { hkdf } from "@noble/hashes/hkdf.js";
-import {
-  auditEventCanonical,
-  auditEventHash,
-  buildAuthorizationHeader,
-  buildSignatureBase,
-  canonicalize,
-  checkReplay,
-  ed25519PublicKey,
-  type Ed25519Verifier,
-  encodeSignature,
-  messageHash,
-  parseTimestamp,
-  sealEnvelope,
-  signAuditEvent,
-  signTransport,
-  verifyAuditEventChain,
-  verifyAuditEventSignature,
-  verifyBody,
-  verifyTransportSignature,
-} from "../../../src/ink/index.ts";
+import { buildAuthorizationHeader, buildSignatureBase, canonicalize, checkReplay, ed25519PublicKey, type Ed25519Verifier, encodeSignature, parseTimestamp, sealEnvelope, signTransport, verifyBody, verifyTransportSignature } from "../../../src/ink/index.ts";
+import { auditEventCanonical, auditEventHash, messageHash, signAuditEvent, verifyAuditEventChain, verifyAuditEventSignature } from "../../../src/ink/profiles.ts";
 import { hex, loadTestVectors, toHexString } from "./fixtures.ts";
 import { keyRotationScenarios } from "./key-rotation-scenarios.ts";
 

@@ -1,0 +1,24 @@
+import { and, desc, eq } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import { agentKeys } from "../../db/schema/index.ts";
+import type { KeyVault } from "../../adapters/key-vault.ts";
+
+/**
+ * The private key behind the current active signing key. The key file is re-read when the
+ * database names a key the vault has not loaded (a `kith keys rotate` in another process).
+ */
+export function activeSigningKey(db: Db, vault: KeyVault): { keyId: string; privateKey: Uint8Array } | null {
+  const row = db
+    .select({ keyId: agentKeys.keyId })
+    .from(agentKeys)
+    .where(and(eq(agentKeys.role, "signing"), eq(agentKeys.status, "active")))
+    .orderBy(desc(agentKeys.createdAt))
+    .get();
+  if (!row) return null;
+  let key = vault.find(row.keyId);
+  if (!key) {
+    vault.reload();
+    key = vault.find(row.keyId);
+  }
+  return key ? { keyId: key.keyId, privateKey: key.privateKey } : null;
+}

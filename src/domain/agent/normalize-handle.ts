@@ -1,0 +1,3 @@
+export function normalizeHandle(raw: string): string {
+  return raw.trim().toLowerCase();
+}

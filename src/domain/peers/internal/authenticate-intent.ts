@@ -1,0 +1,72 @@
+import { ingestStatements } from "../../../db/ingest-statements.ts";
+import {
+  authenticateInbound,
+  inspectInbound,
+  REGISTERED_INTENTS,
+  type InboundDecision,
+  type InboundPending,
+  type InboundPolicy,
+  type SenderKeys,
+} from "../../../ink/index.ts";
+import { nativeStrictVerifier } from "../../../security/ed25519-native.ts";
+import type { With } from "../../context.ts";
+import { decryptionKeys } from "../../agent/decryption-keys.ts";
+import { cachedOwnIdentity } from "../../agent/cached-own-identity.ts";
+import { policyFromRow } from "../../policy/policy-from-row.ts";
+import type { SignedPeerRequest } from "../peer-requests.ts";
+import { resolveInboundSenderKeys } from "./resolve-inbound-sender-keys.ts";
+import type { Authenticated } from "./authenticated.ts";
+
+/**
+ * An INK intent (INK §9): structure and transport checks on the raw bytes, the owner's block list
+ * (a blocked sender makes the node fetch nothing), the sender's keys (card, or genesis key on first
+ * contact; stored keys only for a nonce already seen), then the signatures and decryption.
+ */
+export async function authenticateIntent(ctx: With<"node" | "vault" | "peers">, input: SignedPeerRequest<"intent">): Promise<Authenticated<"intent">> {
+  const now = ctx.clock.now();
+  const own = cachedOwnIdentity(ctx.db, ctx.node);
+  if (!own || input.pathAgentId !== own.agentId) return { ok: false, reason: "unknown_recipient" };
+  const policy: InboundPolicy = { ownAgentId: own.agentId, endpointPath: own.endpointPath, wordmark: ctx.node.wordmark, supportedIntents: REGISTERED_INTENTS, acceptsSealed: true };
+  const pending = inspectInbound({ body: input.body, authorization: input.authorization, now }, policy);
+  if (!pending.ok) return refusal(pending.reason, pending.detail);
+
+  const q = ingestStatements(ctx.db);
+  const owner = policyFromRow(q.policy.get());
+  const connection = q.connectionByPrincipal.get(pending.principal) ?? null;
+  if (connection?.status === "blocked" || owner.blockedDids.includes(pending.principal)) return { ok: false, reason: "sender_blocked" };
+
+  // A replay (nonce already recorded) may still be answered nonce_replay in INK's order, but it
+  // resolves keys from what is stored: it never makes the node fetch anything.
+  const replayed = q.nonceSeen.get(pending.principal, pending.nonce) != null;
+  const resolved = await resolveInboundSenderKeys(ctx, { from: pending.from, principal: pending.principal, keyIdHint: pending.keyIdHint, network: !replayed });
+  const decision = verify(ctx, pending, resolved.keys, input, policy);
+  if (!decision.ok) return { ...refusal(decision.reason, decision.detail), learned: resolved.learned };
+  return {
+    ok: true,
+    principal: pending.principal,
+    agentId: pending.from,
+    keys: resolved.keys,
+    card: resolved.card,
+    nonce: decision.nonce.value,
+    request: { envelope: decision.envelope, sealed: decision.sealed, keyId: decision.keyId, replayed },
+    learned: resolved.learned,
+  };
+}
+
+function verify(ctx: With<"vault">, pending: InboundPending, keys: SenderKeys, input: SignedPeerRequest, policy: InboundPolicy): InboundDecision {
+  // Decryption keys are read only for sealed bodies (the common plaintext path needs none).
+  const context = { keys, verifier: nativeStrictVerifier, replay: { defer: true as const }, decryptionKeys: pending.sealed ? decryptionKeys(ctx.db, ctx.vault) : [] };
+  const decision = authenticateInbound(pending, context);
+  if (decision.ok || input.requestPath === policy.endpointPath || !SIGNATURE_FAILURES.has(decision.reason)) return decision;
+  // A sender posting to /agents/:id/inbox may have signed that path instead of the card endpoint's.
+  const alternative = inspectInbound({ body: input.body, authorization: input.authorization, now: ctx.clock.now() }, { ...policy, endpointPath: input.requestPath });
+  if (!alternative.ok) return decision;
+  const second = authenticateInbound(alternative, context);
+  return second.ok ? second : decision;
+}
+
+const SIGNATURE_FAILURES = new Set<string>(["invalid_signature", "signature_verification_failed"]);
+
+function refusal<R extends string>(reason: R, detail?: string): { ok: false; reason: R; detail?: string } {
+  return detail === undefined ? { ok: false, reason } : { ok: false, reason, detail };
+}

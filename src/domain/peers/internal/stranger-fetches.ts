@@ -1,0 +1,32 @@
+import type { PeerHttp } from "../../../adapters/peer-http.ts";
+import type { With } from "../../context.ts";
+import { fetchPeerCard, type FetchCardResult } from "../fetch-peer-card.ts";
+
+export interface StrangerFetches {
+  /** PeerHttp under the stranger-fetch budgets (DID documents). */
+  http: PeerHttp;
+  /** `fetchPeerCard` under the budgets; a card that fails its checks is not fetched again for a while. */
+  card(input: { cardUrl: string; agentId: string }): Promise<FetchCardResult>;
+}
+
+/**
+ * The fetches an inbound request can make the node do (a sender's card, a did:web document, a
+ * card hint, a listing's card), charged to the request's client address (adapters/fetch-budget.ts:
+ * global, per-host and per-source budgets, a negative cache). Call only after every check that
+ * needs no key has passed (issue 21: no fetch before the cheap checks).
+ */
+export function strangerFetches(ctx: With<"node" | "vault" | "peers">): StrangerFetches {
+  const now = ctx.clock.now();
+  // Charged to the address the request came from: before authentication a public caller, after it the agent.
+  const ip = ctx.actor.kind === "public" || ctx.actor.kind === "agent" ? ctx.actor.ip : null;
+  const http = ctx.peers.fetchBudget.gate(ctx.peers.http, ip, now);
+  return {
+    http,
+    async card(input) {
+      const fetched = await fetchPeerCard({ ...ctx, peers: { ...ctx.peers, http } }, input);
+      // A continuity refusal keeps the stored card and is already throttled per principal.
+      if (!fetched.ok && fetched.reason !== "throttled" && fetched.reason !== "card_continuity") ctx.peers.fetchBudget.failed(input.cardUrl, now);
+      return fetched;
+    },
+  };
+}

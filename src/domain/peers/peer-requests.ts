@@ -1,0 +1,81 @@
+import * as v from "valibot";
+import type { DiscoveryQueryEnvelope, DiscoveryQueryReason, InboundReason, IntentEnvelope } from "../../ink/index.ts";
+import type { AgentActor } from "../context.ts";
+import type { PeerCardUpdate } from "./peer-cards.ts";
+
+/**
+ * The signed INK requests a node answers, as authenticate-peer.ts reads them. Each has its own
+ * checks before the signature (INK's order for it) and its own key source; all four end in an
+ * `agent` actor whose nonce the answering verb records last, in its own transaction.
+ */
+export type PeerScheme = "intent" | "agent_card_query" | "directory_listing" | "discovery_query";
+
+/** One signed request as it came in: the raw body, read once (http/plugins/ink-signature.ts). */
+export interface SignedPeerRequest<S extends PeerScheme = PeerScheme> {
+  scheme: S;
+  /** The agent id in the path (intents, card queries); anything but this node's agent is unknown here. */
+  pathAgentId: string | null;
+  body: Uint8Array;
+  authorization: string | null;
+  /** The path actually posted to (the signature base's PATH). */
+  requestPath: string;
+}
+
+/** What each kind of request carries once authenticated. */
+export interface PeerRequests {
+  intent: {
+    /** The plaintext envelope, or the decrypted inner one when it came sealed. */
+    envelope: IntentEnvelope;
+    sealed: boolean;
+    /** The key that verified it (`bootstrap`: the genesis key of a key-derived id, no card known). */
+    keyId: string;
+    /** Its nonce was already recorded: what it makes the node do must not cost a fetch. */
+    replayed: boolean;
+  };
+  agent_card_query: Record<string, never>;
+  directory_listing: ListingRequest;
+  discovery_query: DiscoveryQueryEnvelope;
+}
+
+/** An authenticated request: the sender, what it asked, and what was learned of its card (to save with the answer). */
+export interface AuthenticatedPeer<S extends PeerScheme = PeerScheme> {
+  ok: true;
+  actor: AgentActor;
+  request: PeerRequests[S];
+  learned: PeerCardUpdate | null;
+}
+
+export type PeerRefusalReason =
+  | InboundReason
+  | DiscoveryQueryReason
+  | "unknown_recipient"
+  | "sender_blocked"
+  | "invalid_listing"
+  | "self_listing"
+  | "unsupported_principal"
+  | "card_url_mismatch";
+
+export interface PeerRefusal {
+  ok: false;
+  reason: PeerRefusalReason;
+  detail?: string;
+}
+
+/** The largest directory-listing request read (docs/decisions/directory-listings.md). */
+export const MAX_LISTING_BYTES = 65_536;
+
+/**
+ * The directory-listing request (docs/decisions/directory-listings.md): strict, covered by the
+ * INK transport signature only. `type` is checked by the signed-request phase (dual spelling).
+ */
+export const ListingRequest = v.strictObject({
+  protocol: v.literal("ink/0.1"),
+  type: v.string(),
+  action: v.picklist(["publish", "unpublish"], "action: publish or unpublish"),
+  from: v.pipe(v.string(), v.minLength(1), v.maxLength(256)),
+  to: v.pipe(v.string(), v.minLength(1), v.maxLength(512)),
+  cardUrl: v.pipe(v.string(), v.maxLength(2048), v.startsWith("https://", "cardUrl: an https URL")),
+  nonce: v.string(),
+  timestamp: v.string(),
+});
+export type ListingRequest = v.InferOutput<typeof ListingRequest>;

@@ -1,0 +1,141 @@
+import { createFetchBudget } from "../adapters/fetch-budget.ts";
+import { readHtmlBundle } from "../adapters/html-bundle.ts";
+import type { KeyVault } from "../adapters/key-vault.ts";
+import { createLlmClient, createTranscriber, type OpenAiSettings } from "../adapters/llm.ts";
+import { createLogMailer } from "../adapters/log-mailer.ts";
+import type { FetchLike } from "../adapters/outbound.ts";
+import { createPeerHttp, type PeerHttp } from "../adapters/peer-http.ts";
+import type { Db } from "../db/client.ts";
+import { createWriteQueue } from "../db/write-queue.ts";
+import type { Actor, AssistantBackends, Clock, Collaborators, Ctx, DirectorySettings, Ids, Logger, NodeIdentity, Wake } from "../domain/context.ts";
+import consolePage from "../console/index.html";
+import { createApp, type App } from "../http/app.ts";
+import { createMemoryRateLimiter } from "../security/rate-limit.ts";
+import { startJobs, type Jobs } from "./jobs.ts";
+import { buildSignIn, defaultAuthOptions, type AuthOptions } from "./sign-in.ts";
+
+/** Six hours: how often a directory re-fetches the cards of its remote listings by default. */
+export const DEFAULT_REVALIDATE_MS = 6 * 60 * 60 * 1000;
+
+/** Everything a node is made of; `kith serve` reads it from the data directory and the settings, tests write it. */
+export interface NodeSettings {
+  db: Db;
+  clock: Clock;
+  ids: Ids;
+  log: Logger;
+  node: NodeIdentity & { version: string };
+  vault: KeyVault;
+  /** KITH_ALLOW_PRIVATE_PEERS: peers on private addresses are allowed (tests, home LANs). */
+  allowPrivatePeers: boolean;
+  /** Extra CA certificates peers are checked against (KITH_TLS_CA_FILE). */
+  peerCa?: string[];
+  /** The peer client to use instead of one built from the two settings above (tests: their own DNS). */
+  peerHttp?: PeerHttp;
+  directory?: Partial<DirectorySettings>;
+  /** Take client IPs from X-Forwarded-For (KITH_TRUST_PROXY). */
+  trustProxy?: boolean;
+  /** The socket's peer address for a request (Bun.serve's requestIP); absent in-process. */
+  remoteAddress?: (request: Request) => string | null;
+  /** Owner sign-in; without it the node has a random token key, mail to the log and no providers. */
+  auth?: AuthOptions;
+  /** AI backends of the owner's assistant (KITH_LLM_*, KITH_TRANSCRIBE_*); none by default. */
+  assistant?: AssistantOptions;
+  /** Told of every after-commit nudge, besides the job it wakes (tests count them). */
+  onWake?: (job: keyof Wake) => void;
+}
+
+export interface AssistantOptions {
+  llm?: OpenAiSettings | null;
+  transcribe?: OpenAiSettings | null;
+  /** Tests only: the fetch used to reach them. */
+  fetch?: FetchLike;
+}
+
+export interface KithNode {
+  app: App;
+  /** A verb's context for `actor`, with every collaborator: what surfaces, jobs, the CLI and tests hand to verbs. */
+  ctx(actor: Actor): Ctx & Collaborators;
+  /** The background jobs (outbox, directory pushes and re-validation, assistant, maintenance); `kith serve` starts them. */
+  jobs: Jobs;
+  /** Stops the jobs (deliveries in flight settle first), then makes the last group commit durable. The database stays open. */
+  close(): Promise<void>;
+}
+
+/**
+ * The composition root: the one place a node is wired. Builds the collaborators verbs take (peer
+ * client and fetch budgets, rate limiter, group-commit queue, after-commit wake-ups, directory and
+ * assistant settings), owner sign-in, the HTTP app and the jobs. No import-time side effects.
+ */
+export function createNode(settings: NodeSettings): KithNode {
+  const limiter = createMemoryRateLimiter();
+  let jobs: Omit<Jobs, "start"> | null = null;
+  const wake: Wake = {
+    outbox: () => {
+      settings.onWake?.("outbox");
+      jobs?.wake("outbox");
+    },
+    directoryPusher: () => {
+      settings.onWake?.("directoryPusher");
+      jobs?.wake("directoryPusher");
+    },
+  };
+  const collaborators: Collaborators = {
+    node: settings.node,
+    vault: settings.vault,
+    peers: {
+      http: settings.peerHttp ?? createPeerHttp({ allowPrivateAddresses: settings.allowPrivatePeers, ...(settings.peerCa ? { extraCa: settings.peerCa } : {}) }),
+      fetchBudget: createFetchBudget(limiter),
+      allowPrivatePeers: settings.allowPrivatePeers,
+    },
+    limiter,
+    writes: createWriteQueue(settings.db, { walFile: walFileOf(settings.db) }),
+    wake,
+    directory: { directories: settings.directory?.directories ?? [], revalidateMs: settings.directory?.revalidateMs ?? DEFAULT_REVALIDATE_MS },
+    assistant: assistantBackends(settings.assistant),
+  };
+  const { db, clock, ids, log } = settings;
+  const ctx = (actor: Actor): Ctx & Collaborators => ({ actor, db, clock, ids, log, ...collaborators });
+  const { signIn, atprotoClientMetadata } = buildSignIn(settings.auth ?? defaultAuthOptions(createLogMailer(log)), settings.node, clock);
+  const app = createApp({
+    ctx,
+    ids,
+    log,
+    node: settings.node,
+    limiter,
+    now: () => clock.now(),
+    trustProxy: settings.trustProxy ?? false,
+    remoteAddress: settings.remoteAddress ?? (() => null),
+    signIn,
+    atprotoClientMetadata,
+    consoleFiles: () => readHtmlBundle(consolePage),
+  });
+  const handle: Jobs = {
+    start() {
+      jobs ??= startJobs(ctx, log);
+    },
+    wake: (job) => jobs?.wake(job),
+    async stop() {
+      await jobs?.stop();
+    },
+  };
+  return {
+    app,
+    ctx,
+    jobs: handle,
+    async close() {
+      await handle.stop();
+      await collaborators.writes.close(); // the last group commit is durable and acknowledged
+    },
+  };
+}
+
+/** The -wal file of a file database (group commit fsyncs it off the event loop), null in memory. */
+function walFileOf(db: Db): string | null {
+  const file = db.$client.filename;
+  return file && file !== ":memory:" ? `${file}-wal` : null;
+}
+
+function assistantBackends(o: AssistantOptions = {}): AssistantBackends {
+  const http = o.fetch ? { fetch: o.fetch } : {};
+  return { llm: o.llm ? createLlmClient(o.llm, http) : null, transcriber: o.transcribe ? createTranscriber(o.transcribe, http) : null };
+}

@@ -1,0 +1,114 @@
+import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { validateAgentCard } from "../src/ink/index.ts";
+import { buildBinary } from "../scripts/build.ts";
+import { json, runKith, startKith } from "./helpers/process.ts";
+
+// Spawns kith processes (or compiles the binary): a longer per-test timeout than the suite's 5 s.
+setDefaultTimeout(60_000);
+
+/**
+ * The compiled binary, alone in a directory (no node_modules, no migrations folder beside it),
+ * run from a working directory holding a hostile .env and bunfig.toml that it must ignore.
+ */
+const work = mkdtempSync(join(tmpdir(), "kith-bin-"));
+let bin: string;
+
+beforeAll(async () => {
+  const built = await buildBinary("x64", join(work, "build"));
+  mkdirSync(join(work, "bin"));
+  bin = join(work, "bin", "kith");
+  copyFileSync(built, bin);
+  mkdirSync(join(work, "cwd"));
+  writeFileSync(join(work, "cwd", ".env"), "KITH_LOG_LEVEL=not-a-level\nKITH_PORT=1\n");
+  writeFileSync(join(work, "cwd", "bunfig.toml"), 'preload = ["./does-not-exist.ts"]\n');
+}, 120_000);
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+test("the compiled binary starts on a fresh data directory and serves /health and a valid card", async () => {
+  const node = await startKith(["--data-dir", join(work, "data"), "--public-url", "https://kith.example.net"], { bin: [bin], cwd: join(work, "cwd") });
+  try {
+    const health = await fetch(`${node.url}/health`);
+    expect(health.status).toBe(200);
+    expect(await json(health)).toMatchObject({ status: "ok", database: "ok", agent: true });
+    const card = await json(await fetch(`${node.url}/.well-known/ink/agent.json`));
+    expect(validateAgentCard(card).ok).toBe(true);
+    expect(card.endpoint).toBe(`https://kith.example.net/ink/v1/${card.agentId}/intent`);
+    const byId = await fetch(`${node.url}/ink/v1/${encodeURIComponent(card.agentId)}/agent.json`);
+    expect(byId.status).toBe(200);
+    expect((await fetch(`${node.url}/.well-known/openapi.json`)).status).toBe(200);
+    // the request gate finds its routes in the minified build: hostile bodies get its answers
+    const post = (body: string, type = "application/json") => fetch(`${node.url}/auth/email/send`, { method: "POST", headers: { "content-type": type }, body });
+    expect(await json(await post(`{"email":${"[".repeat(20_000)}${"]".repeat(20_000)}}`))).toMatchObject({ error: "invalid_input", message: expect.stringContaining("body.email[0]") });
+    expect((await post('{"email":"a@b.example"}', "application/octet-stream")).status).toBe(415);
+    // the INK signature plugin runs in the minified build: the intent route answers INK's errors
+    const intent = (body: string, type = "application/json") => fetch(card.endpoint.replace("https://kith.example.net", node.url), { method: "POST", headers: { "content-type": type }, body });
+    const broken = await intent("{");
+    expect(broken.status).toBe(400);
+    expect(await json(broken)).toMatchObject({ error: "invalid_json", protocol: "ink/0.1" });
+    const unsigned = await intent(JSON.stringify({ protocol: "ink/0.1" }));
+    expect(unsigned.status).toBe(400);
+    expect(await json(unsigned)).toMatchObject({ error: "invalid_envelope", protocol: "ink/0.1" });
+    expect((await intent("{}", "text/plain")).status).toBe(415);
+  } finally {
+    expect(await node.stop()).toBe(0);
+  }
+});
+
+test("the compiled binary runs the CLI verbs (init, keys show, version)", async () => {
+  const data = join(work, "data2");
+  const init = await runKith(["init", "--data-dir", data, "--handle", "bin", "--public-url", "https://bin.example"], { bin: [bin], cwd: join(work, "cwd") });
+  expect(init.code).toBe(0);
+  const keys = await runKith(["keys", "show", "--data-dir", data], { bin: [bin], cwd: join(work, "cwd") });
+  expect(keys.code).toBe(0);
+  expect(keys.stdout).toContain("signing");
+  expect((await runKith(["version"], { bin: [bin] })).stdout).toMatch(/^kith \d/);
+});
+
+test("the compiled binary signs the owner in with a CLI code and loads the LinkedIn parser it imports on demand", async () => {
+  const data = join(work, "data3");
+  const cwd = join(work, "cwd");
+  expect((await runKith(["init", "--data-dir", data, "--handle", "owner", "--public-url", "https://owner.example", "--owner-email", "owner@example.com"], { bin: [bin], cwd })).code).toBe(0);
+  const node = await startKith(["--data-dir", data], { bin: [bin], cwd });
+  try {
+    const issued = await runKith(["owner", "code", "--data-dir", data], { bin: [bin], cwd });
+    expect(issued.code).toBe(0);
+    const code = issued.stdout.trim().split("\n").at(-1)!.trim();
+    const post = (path: string, body: unknown, token?: string) =>
+      fetch(`${node.url}${path}`, { method: "POST", headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body) });
+    const signedIn = await post("/auth/email/verify", { email: "owner@example.com", code });
+    expect(signedIn.status).toBe(200);
+    const { accessToken } = await json(signedIn);
+    const csv = "First Name,Last Name,URL,Email Address,Company,Position,Connected On\nAda,L,https://www.linkedin.com/in/ada,,,,\n";
+    const imported = await post("/api/svc/import/linkedin", { csv }, accessToken);
+    expect(imported.status).toBe(200);
+    expect(await json(imported)).toMatchObject({ created: 1, total: 1, skipped: [] });
+  } finally {
+    expect(await node.stop()).toBe(0);
+  }
+});
+
+test("the compiled binary serves the owner console and every file it references, embedded (nothing beside the binary)", async () => {
+  const node = await startKith(["--data-dir", join(work, "data4")], { bin: [bin], cwd: join(work, "cwd") });
+  try {
+    const page = await fetch(`${node.url}/console`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-security-policy")).toStartWith("default-src 'self';");
+    const html = await page.text();
+    expect(html).toContain('<meta name="kith-runtime" content="binary">');
+    const assets = [...html.matchAll(/(?:src|href)="(\/[^"]+)"/g)].map((m) => m[1]!);
+    expect(assets.some((a) => a.endsWith(".js"))).toBe(true);
+    expect(assets.some((a) => a.endsWith(".css"))).toBe(true);
+    for (const path of assets) {
+      expect(path).toStartWith("/console/assets/");
+      const res = await fetch(`${node.url}${path}`);
+      expect({ path, status: res.status }).toEqual({ path, status: 200 });
+      expect((await res.arrayBuffer()).byteLength).toBeGreaterThan(100);
+    }
+    expect((await fetch(`${node.url}/`, { headers: { accept: "text/html" }, redirect: "manual" })).headers.get("location")).toBe("/console");
+  } finally {
+    expect(await node.stop()).toBe(0);
+  }
+});
