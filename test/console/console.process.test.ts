@@ -68,8 +68,24 @@ describe.skipIf(!HAS_CHROMIUM)("the owner console in Chromium", () => {
     await page.keyboard.press("Enter");
     await heading("Inbox").waitFor();
     await checkScreen("inbox-empty");
+    // Reloaded, the first screen's requests go out beside the identity request, not after its answer:
+    // the identity is held until the inbox has been asked for (at most 5 s).
+    let inboxAsked: () => void = () => {};
+    const asked = new Promise<"asked">((resolve) => (inboxAsked = () => resolve("asked")));
+    const onRequest = (r: { url(): string }) => new URL(r.url()).pathname === "/api/svc/inbox" && inboxAsked();
+    const isIdentity = (u: URL) => u.pathname === "/api/svc";
+    const held = { answer: "" };
+    page.on("request", onRequest);
+    await page.route(isIdentity, async (route) => {
+      held.answer = await Promise.race([asked, Bun.sleep(5000).then(() => "not asked")]);
+      await route.continue();
+    });
     await page.reload();
     await heading("Inbox").waitFor();
+    await page.locator(".topbar-agent", { hasText: "Alice" }).waitFor({ state: "attached" }); // the agent's name, once the identity arrives
+    await page.unroute(isIdentity);
+    page.off("request", onRequest);
+    expect(held.answer).toBe("asked");
     const cookies = await page.context().cookies();
     expect(cookies.find((c) => c.name === "kith_session")).toMatchObject({ httpOnly: true, secure: true, sameSite: "Strict", path: "/auth/session" });
   }, 30_000);
