@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
-import { HAS_CHROMIUM, launchChromium, noticeIfNoBrowser, screenshots, seriousViolations } from "../helpers/browser.ts";
+import { controlsOutsideViewport, HAS_CHROMIUM, launchChromium, noticeIfNoBrowser, screenshots, seriousViolations } from "../helpers/browser.ts";
 import { api, initProcessNode, signIn, startProcessNode, waitFor, type ProcessNode } from "../helpers/network-process.ts";
 import { runKith, startKith } from "../helpers/process.ts";
 
@@ -45,8 +45,13 @@ async function open(hash: string, title: string): Promise<void> {
   await page.goto(`${alice.base}/console#/${hash}`);
   await heading(title).waitFor();
 }
+/** axe finds nothing serious; on a phone no control is cut off; then the screenshots. */
 async function checkScreen(name: string): Promise<void> {
   expect({ screen: name, violations: await seriousViolations(page) }).toEqual({ screen: name, violations: [] });
+  const before = page.viewportSize()!;
+  await page.setViewportSize({ width: 390, height: 844 });
+  expect({ screen: name, outside: await controlsOutsideViewport(page) }).toEqual({ screen: name, outside: [] });
+  await page.setViewportSize(before);
   await screenshots(page, name);
 }
 
@@ -193,6 +198,21 @@ describe.skipIf(!HAS_CHROMIUM)("the owner console in Chromium", () => {
     expect(await page.evaluate("document.activeElement?.tagName + ':' + document.activeElement?.textContent")).toBe("H1:Connections");
     expect(await page.getByRole("link", { name: "Discovery" }).isVisible()).toBe(false); // the menu closed
     await page.setViewportSize({ width: 1280, height: 800 });
+  }, 20_000);
+
+  test("the signing key is rotated from the status screen; its confirmation ends with the screen", async () => {
+    await open("status", "Node status");
+    const keys = page.getByRole("region", { name: "Keys" });
+    await keys.getByText("retired").waitFor({ state: "detached" });
+    await keys.getByRole("button", { name: "Rotate signing key" }).click();
+    await keys.getByRole("button", { name: "Rotate the signing key" }).click();
+    const confirmation = page.locator(".toast");
+    await page.getByText("New signing key active").waitFor();
+    await keys.getByText("retired").waitFor();
+    expect(await keys.getByText("active").count()).toBe(2); // the new signing key and the encryption key
+    await page.getByRole("link", { name: "Inbox" }).click();
+    await heading("Inbox").waitFor();
+    expect(await confirmation.textContent()).toBe("");
   }, 20_000);
 
   test("a node with no owner yet: the sign-in page asks for a kith owner code code at once, and it works", async () => {

@@ -44,6 +44,17 @@ export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
     .map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 5).map((n) => n.target.join(" ")) }));
 }
 
+/**
+ * The controls of the page's main region (buttons, links, fields) that lie, even partly, outside
+ * the viewport's width: on a phone they are cut off or need a sideways scroll nobody finds.
+ */
+export async function controlsOutsideViewport(page: Page): Promise<string[]> {
+  return (await page.evaluate(`[...document.querySelectorAll("main :is(button, a[href], input, select, textarea)")]
+    .map((el) => [el, el.getBoundingClientRect()])
+    .filter(([, r]) => r.width > 0 && (r.left < -0.5 || r.right > innerWidth + 0.5))
+    .map(([el, r]) => el.tagName.toLowerCase() + " '" + (el.textContent || el.getAttribute("aria-label") || "").trim().slice(0, 40) + "' at " + Math.round(r.left) + ".." + Math.round(r.right) + " of " + innerWidth)`)) as string[];
+}
+
 /** `<name>-390.png` and `<name>-1280.png` (and the viewport back to what it was). */
 export async function screenshots(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });

@@ -4,7 +4,7 @@ import { api, publicJson, qs } from "../lib/api.ts";
 import { fromList, toList } from "../lib/format.ts";
 import { useLoad } from "../lib/live.ts";
 import { link } from "../lib/router.ts";
-import { Badge, Button, Empty, Field, Loaded, Notice, PageHeader, Row, Section, useAction, When } from "../ui/kit.tsx";
+import { Badge, Button, Empty, Field, Loaded, Notice, PageHeader, Row, Section, Table, useAction, When } from "../ui/kit.tsx";
 
 interface Push {
   directory: string;
@@ -86,19 +86,15 @@ function PublicationCard() {
             )}
             {action.error && <Notice tone="bad">{action.error}</Notice>}
             {p.directories.length > 0 && (
-              <table class="table">
-                <caption>Directories</caption>
-                <thead><tr><th scope="col">Directory</th><th scope="col">State</th><th scope="col">Details</th></tr></thead>
-                <tbody>
-                  {p.directories.map((d) => (
-                    <tr>
-                      <td class="breakall">{d.directory}</td>
-                      <td><Badge tone={STATE_TONE[d.state]}>{d.state === "delivered" ? (d.remoteStatus ?? "delivered") : d.state}</Badge></td>
-                      <td class="muted">{d.state === "failed" || (d.state === "queued" && d.lastError) ? `${d.lastError} (attempt ${d.attempts})` : d.deliveredAt ? <When iso={d.deliveredAt} /> : "—"}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+              <Table
+                caption="Directories"
+                rows={p.directories}
+                columns={[
+                  { label: "Directory", class: "breakall", cell: (d) => d.directory },
+                  { label: "State", cell: (d) => <Badge tone={STATE_TONE[d.state]}>{d.state === "delivered" ? (d.remoteStatus ?? "delivered") : d.state}</Badge> },
+                  { label: "Details", class: "muted", cell: (d) => (d.state === "failed" || (d.state === "queued" && d.lastError) ? `${d.lastError} (attempt ${d.attempts})` : d.deliveredAt ? <When iso={d.deliveredAt} /> : "—") },
+                ]}
+              />
             )}
           </div>
         )}

@@ -3,7 +3,7 @@ import { api, publicJson } from "../lib/api.ts";
 import { shortId } from "../lib/format.ts";
 import { useLoad } from "../lib/live.ts";
 import { link } from "../lib/router.ts";
-import { Badge, Button, ConfirmButton, Loaded, Notice, PageHeader, Row, Section, toast, useAction, When } from "../ui/kit.tsx";
+import { Badge, Button, ConfirmButton, Loaded, Notice, PageHeader, Row, Section, Table, toast, useAction, When } from "../ui/kit.tsx";
 
 interface Identity {
   agentId: string;
@@ -117,22 +117,16 @@ function KeysCard() {
       {action.error && <Notice tone="bad">{action.error}</Notice>}
       <Loaded state={keys}>
         {(list) => (
-          <div class="table-wrap">
-            <table class="table">
-              <thead><tr><th scope="col">Key</th><th scope="col">Use</th><th scope="col">Status</th><th scope="col">Since</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
-              <tbody>
-                {list.map((k) => (
-                  <tr>
-                    <td><code>{k.keyId}</code></td>
-                    <td>{k.role === "signing" ? "Signing" : "Encryption"}</td>
-                    <td><Badge tone={k.status === "active" ? "good" : k.status === "revoked" ? "bad" : "neutral"}>{k.status}</Badge></td>
-                    <td><When iso={k.validFrom} /></td>
-                    <td>{k.status !== "revoked" && <ConfirmButton small confirm={`Revoke ${k.keyId}`} busy={action.busy === k.keyId} onConfirm={() => void revoke(k)}>Revoke</ConfirmButton>}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <Table
+            rows={list}
+            columns={[
+              { label: "Key", cell: (k) => <code>{k.keyId}</code> },
+              { label: "Use", cell: (k) => (k.role === "signing" ? "Signing" : "Encryption") },
+              { label: "Status", cell: (k) => <Badge tone={k.status === "active" ? "good" : k.status === "revoked" ? "bad" : "neutral"}>{k.status}</Badge> },
+              { label: "Since", cell: (k) => <When iso={k.validFrom} /> },
+              { label: "Actions", hideLabel: true, cell: (k) => k.status !== "revoked" && <ConfirmButton small confirm={`Revoke ${k.keyId}`} busy={action.busy === k.keyId} onConfirm={() => void revoke(k)}>Revoke</ConfirmButton> },
+            ]}
+          />
         )}
       </Loaded>
     </Section>

@@ -169,8 +169,12 @@ export function toast(text: string): void {
   for (const l of toastListeners) l(text);
 }
 
-/** The one polite live region: confirmations of what just happened. */
-export function Toasts() {
+/**
+ * The one polite live region: confirmations of what just happened. A confirmation belongs to its
+ * screen: it ends when the owner moves to another (`screen` changes), so it never sits over the
+ * next screen's content.
+ */
+export function Toasts({ screen }: { screen: string }) {
   const [text, setText] = useState("");
   useEffect(() => {
     let timer: number | undefined;
@@ -180,7 +184,37 @@ export function Toasts() {
       timer = window.setTimeout(() => setText(""), 4000);
     };
     toastListeners.add(on);
-    return () => toastListeners.delete(on);
+    return () => {
+      toastListeners.delete(on);
+      clearTimeout(timer);
+    };
   }, []);
+  useEffect(() => setText(""), [screen]);
   return <div class={text ? "toast toast-on" : "toast"} role="status" aria-live="polite">{text}</div>;
+}
+
+export interface Column<T> {
+  label: string;
+  /** The header is for screen readers only (an actions column). */
+  hideLabel?: boolean;
+  cell: (row: T) => ComponentChildren;
+  class?: string;
+}
+
+/**
+ * A table on a desktop; on a phone each row stacks into a block whose cells carry their column's
+ * name (style.css, `.table` under 600 px), so nothing is cut off or needs a sideways scroll.
+ */
+export function Table<T>({ caption, columns, rows }: { caption?: string; columns: Array<Column<T>>; rows: T[] }) {
+  return (
+    <table class="table">
+      {caption && <caption>{caption}</caption>}
+      <thead><tr>{columns.map((c) => <th scope="col">{c.hideLabel ? <span class="sr-only">{c.label}</span> : c.label}</th>)}</tr></thead>
+      <tbody>
+        {rows.map((row) => (
+          <tr>{columns.map((c) => <td class={c.class} data-label={c.hideLabel ? undefined : c.label}>{c.cell(row)}</td>)}</tr>
+        ))}
+      </tbody>
+    </table>
+  );
 }

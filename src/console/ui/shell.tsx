@@ -67,7 +67,7 @@ export function Shell({ route, agentName }: { route: Route; agentName: string })
       <main id="main" tabIndex={-1}>
         {Screen ? <Screen route={route} /> : <Empty title="No such page" action={<a href={link(DEFAULT_SCREEN)}>Go to the inbox</a>} />}
       </main>
-      <Toasts />
+      <Toasts screen={`${route.screen}/${route.rest.join("/")}`} />
     </div>
   );
 }
