@@ -55,13 +55,22 @@ export async function controlsOutsideViewport(page: Page): Promise<string[]> {
     .map(([el, r]) => el.tagName.toLowerCase() + " '" + (el.textContent || el.getAttribute("aria-label") || "").trim().slice(0, 40) + "' at " + Math.round(r.left) + ".." + Math.round(r.right) + " of " + innerWidth)`)) as string[];
 }
 
-/** `<name>-390.png` and `<name>-1280.png` (and the viewport back to what it was). */
+/**
+ * `<name>-390.png` and `<name>-1280.png` (and the viewport back to what it was), each the whole page
+ * from its top. The viewport is made as tall as the page rather than using a full-page capture,
+ * which draws sticky and fixed parts (top bar, action bar, toast) where the scrolled viewport had
+ * them, in the middle of the content, where nobody ever sees them.
+ */
 export async function screenshots(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   const before = page.viewportSize()!;
   for (const width of [390, 1280]) {
-    await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
-    await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}-${width}.png`), fullPage: true });
+    const height = width === 390 ? 844 : 800;
+    await page.setViewportSize({ width, height });
+    await page.evaluate("window.scrollTo(0, 0)");
+    const full = (await page.evaluate("document.documentElement.scrollHeight")) as number;
+    await page.setViewportSize({ width, height: Math.max(height, full) });
+    await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}-${width}.png`) });
   }
   await page.setViewportSize(before);
 }
