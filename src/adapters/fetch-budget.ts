@@ -59,7 +59,7 @@ export function createFetchBudget(limiter: MemoryRateLimiter, options: FetchBudg
             !limiter.consume("stranger-fetch-host", host, options.perHost, now).allowed ||
             !limiter.consume("stranger-fetch-source", source ?? "unknown", options.perSource, now).allowed;
           if (spent) return throttled("too many fetches caused by strangers; retry later");
-          const res = await http.request(url, init);
+          const res = await http.request(url, { ...init, stranger: true });
           if (!res.ok || res.status !== 200) failed(url, now);
           return res;
         },
