@@ -73,6 +73,8 @@ export interface BootOptions {
   discovery?: { directories?: string[]; revalidateMs?: number };
   /** Name lookups of the node's peer client (default: *.kith.test on loopback, nothing else). */
   lookup?: Lookup;
+  /** Keys an in-memory rate-limit bucket holds per window (default 20,000). */
+  maxRateKeysPerBucket?: number;
 }
 
 type Lookup = (hostname: string) => Promise<Array<{ address: string; family: number }>>;
@@ -154,6 +156,7 @@ function assemble(options: BootOptions, publicUrl: string): TestNode {
     node,
     allowPrivatePeers: true,
     peerHttp: testPeerHttp(options.lookup),
+    ...(options.maxRateKeysPerBucket ? { maxRateKeysPerBucket: options.maxRateKeysPerBucket } : {}),
     ...(options.discovery ? { directory: options.discovery } : {}),
     trustProxy: options.trustProxy ?? false,
     remoteAddress,
