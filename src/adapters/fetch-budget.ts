@@ -9,6 +9,11 @@ import type { MemoryRateLimiter, RateRule } from "../security/rate-limit.ts";
  *   stop asking again, never as a fact about the agent; INK §12 keeps failures out of the card cache),
  * - or a budget is spent: all strangers together (`global`), per target host (`perHost`, so the
  *   node is not turned against one site), per source (`perSource`, the client address that caused it).
+ * Budgets are charged source first: a source over its own quota spends nothing of the host's or
+ * the global budget (review of issue 21: two addresses spent a host's budget, six the global one).
+ * `verified`/`recentCard` keep the cards that passed every check for `recentTtlMs` (keyed by card
+ * URL), so forged requests naming an agent are checked against its card of a moment ago instead of
+ * fetching it again on the agent's budgets.
  * Fetches the node decides on itself (deliveries, re-validation, known peers' refreshes) are not gated.
  */
 export interface FetchBudgetOptions {
@@ -18,6 +23,11 @@ export interface FetchBudgetOptions {
   negativeTtlMs: number;
   /** Negative entries kept at most; the oldest go first (losing one costs one more, budgeted, fetch). */
   maxNegative: number;
+  recentTtlMs: number;
+  /** Recently verified cards kept at most (each ≤ 64 KiB); the oldest go first. */
+  maxRecent: number;
+  /** Fetches again of a URL with a recent card, for a key that card does not list (per URL). */
+  recheck: RateRule;
 }
 
 export const DEFAULT_FETCH_BUDGET: FetchBudgetOptions = {
@@ -26,6 +36,9 @@ export const DEFAULT_FETCH_BUDGET: FetchBudgetOptions = {
   perSource: { limit: 20, windowMs: 60_000 },
   negativeTtlMs: 5 * 60_000,
   maxNegative: 10_000,
+  recentTtlMs: 60_000,
+  maxRecent: 1_000,
+  recheck: { limit: 2, windowMs: 60_000 },
 };
 
 export interface FetchBudget {
@@ -33,31 +46,43 @@ export interface FetchBudget {
   gate(http: PeerHttp, source: string | null, now: number): PeerHttp;
   /** Remember that `url` gave nothing usable (e.g. a card that failed its checks after a 200). */
   failed(url: string, now: number): void;
+  /** Remember that `url` gave a card that passed every check (`cardJson`: the card as bound). */
+  verified(url: string, cardJson: string, now: number): void;
+  /** The card `url` gave within `recentTtlMs`, if it passed every check then. */
+  recentCard(url: string, now: number): string | null;
+  /** Whether `url`, which has a recent card, may be fetched again now (a key it does not list may be new). */
+  mayRecheck(url: string, now: number): boolean;
 }
 
 export function createFetchBudget(limiter: MemoryRateLimiter, options: FetchBudgetOptions = DEFAULT_FETCH_BUDGET): FetchBudget {
-  const negative = new Map<string, number>(); // url → until; insertion order = expiry order (one TTL)
+  const negative = new Map<string, { until: number }>(); // insertion order = expiry order (one TTL)
+  const recent = new Map<string, { until: number; cardJson: string }>(); // the same
   const failed = (url: string, now: number) => {
-    negative.delete(url);
-    negative.set(url, now + options.negativeTtlMs);
-    for (const [key, until] of negative) {
-      if (until > now && negative.size <= options.maxNegative) break;
-      negative.delete(key);
-    }
+    recent.delete(url);
+    remember(negative, url, { until: now + options.negativeTtlMs }, now, options.maxNegative);
   };
   return {
     failed,
+    verified(url, cardJson, now) {
+      negative.delete(url);
+      remember(recent, url, { until: now + options.recentTtlMs, cardJson }, now, options.maxRecent);
+    },
+    recentCard(url, now) {
+      const hit = recent.get(url);
+      return hit !== undefined && hit.until > now ? hit.cardJson : null;
+    },
+    mayRecheck: (url, now) => limiter.consume("stranger-fetch-recheck", url, options.recheck, now).allowed,
     gate(http, source, now) {
       return {
         async request(url, init) {
-          const until = negative.get(url);
+          const until = negative.get(url)?.until;
           if (until !== undefined && until > now) return throttled("this URL gave nothing usable a moment ago; not fetched again yet");
           const host = hostOf(url);
           if (host === null) return http.request(url, init); // refused by the SSRF gate without any I/O
           const spent =
-            !limiter.consume("stranger-fetch", "all", options.global, now).allowed ||
+            !limiter.consume("stranger-fetch-source", source ?? "unknown", options.perSource, now).allowed ||
             !limiter.consume("stranger-fetch-host", host, options.perHost, now).allowed ||
-            !limiter.consume("stranger-fetch-source", source ?? "unknown", options.perSource, now).allowed;
+            !limiter.consume("stranger-fetch", "all", options.global, now).allowed;
           if (spent) return throttled("too many fetches caused by strangers; retry later");
           const res = await http.request(url, { ...init, stranger: true });
           if (!res.ok || res.status !== 200) failed(url, now);
@@ -66,6 +91,16 @@ export function createFetchBudget(limiter: MemoryRateLimiter, options: FetchBudg
       };
     },
   };
+}
+
+/** Insertion order is expiry order (one TTL per map): drop the expired and the oldest past `max`. */
+function remember<V extends { until: number }>(map: Map<string, V>, key: string, value: V, now: number, max: number): void {
+  map.delete(key);
+  map.set(key, value);
+  for (const [k, v] of map) {
+    if (v.until > now && map.size <= max) break;
+    map.delete(k);
+  }
 }
 
 function hostOf(url: string): string | null {

@@ -12,6 +12,7 @@ import { resolveInboundSenderKeys } from "./resolve-inbound-sender-keys.ts";
 import { strangerFetches } from "./stranger-fetches.ts";
 import type { Authenticated } from "./authenticated.ts";
 import { isNonceSeen } from "./nonces.ts";
+import { listsKey } from "./lists-key.ts";
 
 type PeerCtx = With<"node" | "vault" | "peers">;
 
@@ -65,7 +66,22 @@ export async function authenticateListing(ctx: PeerCtx, input: SignedPeerRequest
   // first, under the stranger-fetch budgets. The card comes back bound to `from` (bindAgentCard):
   // only keys rooted in the id sign for it, so a request that verifies is the agent's own.
   if (isNonceSeen(ctx.db, pending.principal, pending.nonce)) return { ok: false, reason: "nonce_replay" };
-  const fetched = await strangerFetches(ctx).card({ cardUrl: request.cardUrl, agentId: request.from });
+  // A card verified a moment ago decides first (review of issue 21: thirty forgeries naming an agent
+  // spent its host's fetch budget, then its own request was refused): a request signed by a key that
+  // card lists, or with no key id, that does not verify is a forgery and costs no fetch; one that
+  // verifies is the agent's own, and its fresh card is fetched outside the strangers' budgets (its
+  // per-requester limit still counts). A key id the card does not list may be a new key: fetched
+  // again, at most twice a minute per card URL.
+  const card = { cardUrl: request.cardUrl, agentId: request.from };
+  const fetches = strangerFetches(ctx);
+  const recent = fetches.recent(card);
+  let theirs = false;
+  if (recent) {
+    const verdict = authenticateSignedRequest(pending, { keys: resolveSenderKeys({ card: recent, agentId: request.from }), verifier: nativeStrictVerifier });
+    if (!verdict.ok && (pending.keyIdHint === null || listsKey(recent, pending.keyIdHint) || !fetches.mayRecheck(card.cardUrl))) return verdict;
+    theirs = verdict.ok;
+  }
+  const fetched = await (theirs ? fetches.cardForAgent(card) : fetches.card(card));
   if (!fetched.ok) return cardFailure(ctx, request, fetched);
   const keys = resolveSenderKeys({ card: fetched.card, agentId: request.from });
   const accepted = authenticateSignedRequest(pending, { keys, verifier: nativeStrictVerifier });

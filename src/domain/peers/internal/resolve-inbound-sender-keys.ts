@@ -8,6 +8,7 @@ import { ingestStatements } from "../../../db/ingest-statements.ts";
 import { REFRESH_THROTTLE_MS, STALE_CARD_GRACE_MS, type PeerCardRow, type PeerCardUpdate } from "../peer-cards.ts";
 import { hasSigningSet } from "../has-signing-set.ts";
 import { cardOf } from "../card-of.ts";
+import { listsKey } from "./lists-key.ts";
 
 export interface SenderKeyResolution {
   keys: SenderKeys;
@@ -89,9 +90,4 @@ function parsed(db: Ctx["db"], row: PeerCardRow | null): { card: AgentCard; keys
   if (byPrincipal.size >= MAX_PARSED) byPrincipal.delete(byPrincipal.keys().next().value!);
   byPrincipal.set(row.principal, entry);
   return entry;
-}
-
-function listsKey(card: AgentCard, keyId: string): boolean {
-  if (Array.isArray(card.keys?.signing)) return card.keys.signing.some((k) => k.keyId === keyId);
-  return keyId === "legacy" || keyId === "bootstrap";
 }
