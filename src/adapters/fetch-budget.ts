@@ -26,7 +26,7 @@ export interface FetchBudgetOptions {
   recentTtlMs: number;
   /** Recently verified cards kept at most (each ≤ 64 KiB); the oldest go first. */
   maxRecent: number;
-  /** Fetches again of a URL with a recent card, for a key that card does not list (per URL). */
+  /** Fetches again of a card URL inside its throttle, for a key the card does not list: per URL, and once per URL and key id. */
   recheck: RateRule;
 }
 
@@ -50,8 +50,14 @@ export interface FetchBudget {
   verified(url: string, cardJson: string, now: number): void;
   /** The card `url` gave within `recentTtlMs`, if it passed every check then. */
   recentCard(url: string, now: number): string | null;
-  /** Whether `url`, which has a recent card, may be fetched again now (a key it does not list may be new). */
-  mayRecheck(url: string, now: number): boolean;
+  /**
+   * Whether the card at `url`, fetched a moment ago, may be fetched again now because a request
+   * names key `keyId` it does not list (a key may be new: a rotation, a revocation): once per key
+   * id, and `recheck.limit` times per URL, in a window.
+   */
+  mayRecheck(url: string, keyId: string, now: number): boolean;
+  /** The card at `url` was just fetched for a request naming `keyId`: that key id is tried. */
+  tried(url: string, keyId: string, now: number): void;
 }
 
 export function createFetchBudget(limiter: MemoryRateLimiter, options: FetchBudgetOptions = DEFAULT_FETCH_BUDGET): FetchBudget {
@@ -61,6 +67,7 @@ export function createFetchBudget(limiter: MemoryRateLimiter, options: FetchBudg
     recent.delete(url);
     remember(negative, url, { until: now + options.negativeTtlMs }, now, options.maxNegative);
   };
+  const tryKey = (url: string, keyId: string, now: number) => limiter.consume("stranger-fetch-recheck-key", `${url} ${keyId}`, { limit: 1, windowMs: options.recheck.windowMs }, now).allowed;
   return {
     failed,
     verified(url, cardJson, now) {
@@ -71,7 +78,8 @@ export function createFetchBudget(limiter: MemoryRateLimiter, options: FetchBudg
       const hit = recent.get(url);
       return hit !== undefined && hit.until > now ? hit.cardJson : null;
     },
-    mayRecheck: (url, now) => limiter.consume("stranger-fetch-recheck", url, options.recheck, now).allowed,
+    mayRecheck: (url, keyId, now) => tryKey(url, keyId, now) && limiter.consume("stranger-fetch-recheck", url, options.recheck, now).allowed,
+    tried: (url, keyId, now) => void tryKey(url, keyId, now),
     gate(http, source, now) {
       return {
         async request(url, init) {

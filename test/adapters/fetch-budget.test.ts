@@ -71,7 +71,7 @@ describe("stranger-fetch budgets", () => {
     expect(budget.recentCard("https://x.example/card", T + DEFAULT_FETCH_BUDGET.recentTtlMs)).toBeNull();
     budget.failed("https://x.example/card", T + 1);
     expect(budget.recentCard("https://x.example/card", T + 2)).toBeNull();
-    expect([1, 2, 3].map(() => budget.mayRecheck("https://x.example/card", T))).toEqual([true, true, false]);
+    expect(["k1", "k1", "k2", "k3"].map((k) => budget.mayRecheck("https://x.example/card", k, T))).toEqual([true, false, true, false]);
   });
 
   test("the negative cache keeps at most maxNegative entries (oldest go first)", async () => {

@@ -71,14 +71,14 @@ export async function authenticateListing(ctx: PeerCtx, input: SignedPeerRequest
   // card lists, or with no key id, that does not verify is a forgery and costs no fetch; one that
   // verifies is the agent's own, and its fresh card is fetched outside the strangers' budgets (its
   // per-requester limit still counts). A key id the card does not list may be a new key: fetched
-  // again, at most twice a minute per card URL.
+  // again, once per key id and at most twice a minute per card URL.
   const card = { cardUrl: request.cardUrl, agentId: request.from };
   const fetches = strangerFetches(ctx);
   const recent = fetches.recent(card);
   let theirs = false;
   if (recent) {
     const verdict = authenticateSignedRequest(pending, { keys: resolveSenderKeys({ card: recent, agentId: request.from }), verifier: nativeStrictVerifier });
-    if (!verdict.ok && (pending.keyIdHint === null || listsKey(recent, pending.keyIdHint) || !fetches.mayRecheck(card.cardUrl))) return verdict;
+    if (!verdict.ok && (pending.keyIdHint === null || listsKey(recent, pending.keyIdHint) || !fetches.mayRecheck(card.cardUrl, pending.keyIdHint))) return verdict;
     theirs = verdict.ok;
   }
   const fetched = await (theirs ? fetches.cardForAgent(card) : fetches.card(card));

@@ -10,8 +10,10 @@ export interface StrangerFetches {
   card(input: { cardUrl: string; agentId: string }): Promise<FetchCardResult>;
   /** The card `cardUrl` gave a moment ago, when it passed every check for `agentId` (no I/O). */
   recent(input: { cardUrl: string; agentId: string }): AgentCard | null;
-  /** Whether a URL with a recent card may be fetched again (for a key it does not list), a few times a minute. */
-  mayRecheck(cardUrl: string): boolean;
+  /** Whether a card fetched a moment ago may be fetched again for a key id it does not list (adapters/fetch-budget.ts). */
+  mayRecheck(cardUrl: string, keyId: string): boolean;
+  /** A card was fetched for a request naming `keyId`: it counts as tried for that card. */
+  tried(cardUrl: string, keyId: string): void;
   /** `fetchPeerCard` outside the budgets, for a request already shown to be the agent's own. */
   cardForAgent(input: { cardUrl: string; agentId: string }): Promise<FetchCardResult>;
 }
@@ -41,7 +43,8 @@ export function strangerFetches(ctx: With<"node" | "vault" | "peers">): Stranger
       if (fetched.ok) ctx.peers.fetchBudget.verified(input.cardUrl, fetched.cardJson, now);
       return fetched;
     },
-    mayRecheck: (cardUrl) => ctx.peers.fetchBudget.mayRecheck(cardUrl, now),
+    mayRecheck: (cardUrl, keyId) => ctx.peers.fetchBudget.mayRecheck(cardUrl, keyId, now),
+    tried: (cardUrl, keyId) => ctx.peers.fetchBudget.tried(cardUrl, keyId, now),
     recent(input) {
       const json = ctx.peers.fetchBudget.recentCard(input.cardUrl, now);
       const card = json === null ? null : (JSON.parse(json) as AgentCard);
