@@ -26,6 +26,9 @@ export interface FetchBudgetOptions {
   recentTtlMs: number;
   /** Recently verified cards kept at most (each ≤ 64 KiB); the oldest go first. */
   maxRecent: number;
+  claimTtlMs: number;
+  /** Nonce claims held at most; the oldest go first. */
+  maxClaims: number;
   /** Fetches again of a card URL inside its throttle, for a key the card does not list: per URL, and once per URL and key id. */
   recheck: RateRule;
 }
@@ -39,6 +42,8 @@ export const DEFAULT_FETCH_BUDGET: FetchBudgetOptions = {
   recentTtlMs: 60_000,
   maxRecent: 1_000,
   recheck: { limit: 2, windowMs: 60_000 },
+  claimTtlMs: 60_000,
+  maxClaims: 100_000,
 };
 
 export interface FetchBudget {
@@ -58,6 +63,12 @@ export interface FetchBudget {
   mayRecheck(url: string, keyId: string, now: number): boolean;
   /** The card at `url` was just fetched for a request naming `keyId`: that key id is tried. */
   tried(url: string, keyId: string, now: number): void;
+  /**
+   * Claims a signed request's nonce (`scope nonce`) in memory for `claimTtlMs`: true for the first
+   * claim only. A request may cause fetches only with its claim, so copies of one request sent at
+   * once (before the first records its nonce) fetch nothing.
+   */
+  claim(nonceKey: string, now: number): boolean;
 }
 
 export function createFetchBudget(limiter: MemoryRateLimiter, options: FetchBudgetOptions = DEFAULT_FETCH_BUDGET): FetchBudget {
@@ -67,6 +78,7 @@ export function createFetchBudget(limiter: MemoryRateLimiter, options: FetchBudg
     recent.delete(url);
     remember(negative, url, { until: now + options.negativeTtlMs }, now, options.maxNegative);
   };
+  const claims = new Map<string, { until: number }>(); // the same
   const tryKey = (url: string, keyId: string, now: number) => limiter.consume("stranger-fetch-recheck-key", `${url} ${keyId}`, { limit: 1, windowMs: options.recheck.windowMs }, now).allowed;
   return {
     failed,
@@ -80,6 +92,12 @@ export function createFetchBudget(limiter: MemoryRateLimiter, options: FetchBudg
     },
     mayRecheck: (url, keyId, now) => tryKey(url, keyId, now) && limiter.consume("stranger-fetch-recheck", url, options.recheck, now).allowed,
     tried: (url, keyId, now) => void tryKey(url, keyId, now),
+    claim(nonceKey, now) {
+      const held = claims.get(nonceKey);
+      if (held !== undefined && held.until > now) return false;
+      remember(claims, nonceKey, { until: now + options.claimTtlMs }, now, options.maxClaims);
+      return true;
+    },
     gate(http, source, now) {
       return {
         async request(url, init) {

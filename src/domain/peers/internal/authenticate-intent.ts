@@ -16,6 +16,7 @@ import { policyFromRow } from "../../policy/policy-from-row.ts";
 import type { SignedPeerRequest } from "../peer-requests.ts";
 import { resolveInboundSenderKeys } from "./resolve-inbound-sender-keys.ts";
 import type { Authenticated } from "./authenticated.ts";
+import { claimNonceForFetch } from "./nonces.ts";
 
 /**
  * An INK intent (INK §9): structure and transport checks on the raw bytes, the owner's block list
@@ -37,7 +38,8 @@ export async function authenticateIntent(ctx: With<"node" | "vault" | "peers">, 
 
   // A replay (nonce already recorded) may still be answered nonce_replay in INK's order, but it
   // resolves keys from what is stored: it never makes the node fetch anything.
-  const replayed = q.nonceSeen.get(pending.principal, pending.nonce) != null;
+  // A copy of a request in flight counts as one: its nonce is claimed before any fetch.
+  const replayed = !claimNonceForFetch(ctx, pending.principal, pending.nonce);
   const resolved = await resolveInboundSenderKeys(ctx, { from: pending.from, principal: pending.principal, keyIdHint: pending.keyIdHint, network: !replayed });
   const decision = verify(ctx, pending, resolved.keys, input, policy);
   if (!decision.ok) return { ...refusal(decision.reason, decision.detail), learned: resolved.learned };

@@ -5,13 +5,13 @@ import type { Ctx, With } from "../../context.ts";
 import { ownIdentity } from "../../agent/own-identity.ts";
 import { cardUrlFor } from "../card-url-for.ts";
 import { didWebBase } from "./did-web-base.ts";
-import { agentIdFromCardUrl } from "../agent-id-from-card-url.ts";
+import { isCardUrlOf } from "../is-card-url-of.ts";
 import type { FetchCardResult } from "../fetch-peer-card.ts";
 import { ListingRequest, MAX_LISTING_BYTES, type PeerRefusal, type SignedPeerRequest } from "../peer-requests.ts";
 import { resolveInboundSenderKeys } from "./resolve-inbound-sender-keys.ts";
 import { strangerFetches } from "./stranger-fetches.ts";
 import type { Authenticated } from "./authenticated.ts";
-import { isNonceSeen } from "./nonces.ts";
+import { claimNonceForFetch } from "./nonces.ts";
 import { listsKey } from "./lists-key.ts";
 
 type PeerCtx = With<"node" | "vault" | "peers">;
@@ -28,7 +28,7 @@ export async function authenticateCardQuery(ctx: PeerCtx, input: SignedPeerReque
   const pending = inspectSignedRequest({ body: input.body, authorization: input.authorization, now }, { ownAgentId: own.agentId, path: input.requestPath, wordmark: ctx.node.wordmark, typeSuffix: "agent_card_query" });
   if (!pending.ok) return pending;
   // A replayed nonce resolves keys from what is stored only: it makes the node fetch nothing.
-  const network = !isNonceSeen(ctx.db, pending.principal, pending.nonce);
+  const network = claimNonceForFetch(ctx, pending.principal, pending.nonce);
   const resolved = await resolveInboundSenderKeys(ctx, { from: pending.from, principal: pending.principal, keyIdHint: pending.keyIdHint, network });
   const accepted = authenticateSignedRequest(pending, { keys: resolved.keys, verifier: nativeStrictVerifier });
   if (!accepted.ok) return { ...accepted, learned: resolved.learned };
@@ -65,7 +65,8 @@ export async function authenticateListing(ctx: PeerCtx, input: SignedPeerRequest
   // The signature needs the card (the signer may be a key only the card names), so the fetch comes
   // first, under the stranger-fetch budgets. The card comes back bound to `from` (bindAgentCard):
   // only keys rooted in the id sign for it, so a request that verifies is the agent's own.
-  if (isNonceSeen(ctx.db, pending.principal, pending.nonce)) return { ok: false, reason: "nonce_replay" };
+  // A copy of this request in flight is a replay too (its nonce is claimed before any fetch).
+  if (!claimNonceForFetch(ctx, pending.principal, pending.nonce)) return { ok: false, reason: "nonce_replay" };
   // A card verified a moment ago decides first (review of issue 21: thirty forgeries naming an agent
   // spent its host's fetch budget, then its own request was refused): a request signed by a key that
   // card lists, or with no key id, that does not verify is a forgery and costs no fetch; one that
@@ -94,7 +95,7 @@ export async function authenticateListing(ctx: PeerCtx, input: SignedPeerRequest
  * directory never fetches arbitrary URLs for strangers; a did:web's card must be on its own host.
  */
 function cardUrlProblem(from: string, cardUrl: string): PeerRefusal | null {
-  if (agentIdFromCardUrl(cardUrl) !== from) return { ok: false, reason: "card_url_mismatch", detail: "cardUrl must be the INK card URL of `from` (…/ink/v1/<agentId>/agent.json)" };
+  if (!isCardUrlOf(cardUrl, from)) return { ok: false, reason: "card_url_mismatch", detail: "cardUrl must be the INK card URL of `from` (…/ink/v1/<agentId>/agent.json)" };
   const didBase = didWebBase(from);
   if (didBase) return cardUrl === cardUrlFor(didBase, from) ? null : { ok: false, reason: "card_url_mismatch", detail: "a did:web agent's card must be at its own host" };
   if (agentIdPublicKey(from) === null) return { ok: false, reason: "unsupported_principal", detail: "only key-derived agent ids and did:web can be listed" };
