@@ -12,6 +12,7 @@ import { type PeerCardUpdate } from "../peers/peer-cards.ts";
 import { savePeerCard } from "../peers/save-peer-card.ts";
 import type { PeerRefusalReason, PeerRequests } from "../peers/peer-requests.ts";
 import { recordNonce } from "../peers/record-nonce.ts";
+import { hasRelationship } from "../peers/has-relationship.ts";
 import { checkForeignSender, type ForeignSenderDecision } from "../policy/check-foreign-sender.ts";
 import { type OwnerPolicy } from "../policy/owner-policy.ts";
 import { policyFromRow } from "../policy/policy-from-row.ts";
@@ -89,7 +90,7 @@ export async function receiveIntent(ctx: With<"node" | "vault" | "peers" | "limi
       // hour), so neither a forged `from` nor a replay spends a sender's budget. A limited message
       // keeps its nonce spent (committed) and is not stored.
       // Senders the node has to do with and strangers have separate budgets (charge-sender.ts).
-      const hourly = chargeSender(ctx.limiter, { principal: agent.principal, intent: envelope.intent, connection, wroteTo: () => q.sentTo.get(agent.principal) !== null, perHour: owner.maxInboundRate, now });
+      const hourly = chargeSender(ctx.limiter, { principal: agent.principal, intent: envelope.intent, related: hasRelationship(ctx.db, agent.principal, connection), perHour: owner.maxInboundRate, now });
       if (!hourly.allowed) {
         if (store.learned) savePeerCard(tx, store.learned, now);
         return { ok: false as const, reason: "rate_limited" as const, retryAfterSeconds: hourly.retryAfterSeconds };

@@ -1,4 +1,3 @@
-import type { ConnectionLite } from "../../../db/ingest-statements.ts";
 import type { MemoryRateLimiter, RateDecision } from "../../../security/rate-limit.ts";
 
 /**
@@ -11,20 +10,16 @@ export const STRANGER_REQUESTS: ReadonlyArray<{ bucket: string; limit: number; w
   { bucket: "ink-stranger-requests-day", limit: 300, windowMs: 86_400_000 },
 ];
 
-/** A connection status that says the node has to do with this agent (it did not only knock). */
-const RELATED = new Set(["connected", "requested", "contact", "disconnected"]);
-
 /**
  * INK §9 step 11, the per-sender budget (the owner's maxInboundRate per hour), charged in a bucket
- * of its own for senders the node has a relationship with (a connection the owner made or kept, or
- * an agent it wrote to), so a flood of fresh ids, which fills the strangers' bucket, never denies
+ * of its own for senders the node has a relationship with (peers/has-relationship.ts), so a flood of fresh ids, which fills the strangers' bucket, never denies
  * them; strangers' connection requests also spend the caps above, strangers' only.
  */
 export function chargeSender(
   limiter: MemoryRateLimiter,
-  input: { principal: string; intent: string; connection: ConnectionLite | null; wroteTo: () => boolean; perHour: number; now: number },
+  input: { principal: string; intent: string; related: boolean; perHour: number; now: number },
 ): RateDecision {
-  const related = (input.connection !== null && RELATED.has(input.connection.status)) || input.wroteTo();
+  const related = input.related;
   const own = limiter.consume(related ? "ink-sender-hour" : "ink-stranger-hour", input.principal, { limit: Math.max(1, input.perHour), windowMs: 3_600_000 }, input.now);
   if (!own.allowed || related || input.intent !== "connection_request") return own;
   for (const cap of STRANGER_REQUESTS) {

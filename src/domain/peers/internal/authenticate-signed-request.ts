@@ -3,6 +3,9 @@ import { agentIdPublicKey, authenticateSignedRequest, inspectSignedRequest, norm
 import { nativeStrictVerifier } from "../../../security/ed25519-native.ts";
 import type { Ctx, With } from "../../context.ts";
 import { ownIdentity } from "../../agent/own-identity.ts";
+import { cardVisibilityOf } from "../../agent/card-visibility-of.ts";
+import { ingestStatements } from "../../../db/ingest-statements.ts";
+import { hasRelationship } from "../has-relationship.ts";
 import { cardUrlFor } from "../card-url-for.ts";
 import { didWebBase } from "./did-web-base.ts";
 import { isCardUrlOf } from "../is-card-url-of.ts";
@@ -26,6 +29,10 @@ export async function authenticateCardQuery(ctx: PeerCtx, input: SignedPeerReque
   const own = ownIdentity(ctx.db, ctx.node);
   if (!own || input.pathAgentId !== own.agentId) return { ok: false, reason: "unknown_recipient" };
   const pending = inspectSignedRequest({ body: input.body, authorization: input.authorization, now }, { ownAgentId: own.agentId, path: input.requestPath, wordmark: ctx.node.wordmark, typeSuffix: "agent_card_query" });
+  // A private card: anyone the node has no relationship with gets the 404 of an id not hosted here.
+  if (cardVisibilityOf(ctx.db) === "private" && (!pending.ok || !hasRelationship(ctx.db, pending.principal, ingestStatements(ctx.db).connectionByPrincipal.get(pending.principal) ?? null))) {
+    return { ok: false, reason: "unknown_recipient" };
+  }
   if (!pending.ok) return pending;
   // A replayed nonce resolves keys from what is stored only: it makes the node fetch nothing.
   const network = claimNonceForFetch(ctx, pending.principal, pending.nonce);
