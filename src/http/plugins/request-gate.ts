@@ -88,6 +88,8 @@ type GateContext = { request: Request; route: string; set: { headers: Record<str
 async function requireOwnerToken(deps: SurfaceDeps, check: OwnerCheck, context: GateContext): Promise<void> {
   const verdict = await check(context.request);
   if (verdict.ok) return;
+  // An unread body would still be received to keep the connection: close it instead.
+  if (context.request.body !== null) context.set.headers.connection = "close";
   throttle(deps, OWNER_AUTH_FAILURES.bucket, context.request, OWNER_AUTH_FAILURES);
   throw refuse(context.set, verdict);
 }
