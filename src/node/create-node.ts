@@ -40,6 +40,8 @@ export interface NodeSettings {
   auth?: AuthOptions;
   /** AI backends of the owner's assistant (KITH_LLM_*, KITH_TRANSCRIBE_*); none by default. */
   assistant?: AssistantOptions;
+  /** Keys one in-memory rate-limit bucket holds per window (default 20,000; tests fill a bucket with fewer). */
+  maxRateKeysPerBucket?: number;
   /** Told of every after-commit nudge, besides the job it wakes (tests count them). */
   onWake?: (job: keyof Wake) => void;
 }
@@ -67,7 +69,7 @@ export interface KithNode {
  * assistant settings), owner sign-in, the HTTP app and the jobs. No import-time side effects.
  */
 export function createNode(settings: NodeSettings): KithNode {
-  const limiter = createMemoryRateLimiter();
+  const limiter = createMemoryRateLimiter(settings.maxRateKeysPerBucket ? { maxKeysPerBucket: settings.maxRateKeysPerBucket } : {});
   let jobs: Omit<Jobs, "start"> | null = null;
   const wake: Wake = {
     outbox: () => {
