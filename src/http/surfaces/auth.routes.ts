@@ -7,6 +7,7 @@ import type { SignInDeps, TokenPair } from "../../domain/owner/sign-in.ts";
 import { refreshSession } from "../../domain/owner/refresh-session.ts";
 import { sendEmailCode } from "../../domain/owner/send-email-code.ts";
 import { verifyEmailCode } from "../../domain/owner/verify-email-code.ts";
+import { DEVICE_COOKIE, DEVICE_TOKEN_TTL_SECONDS } from "../../security/device-token.ts";
 import type { SurfaceDeps } from "../deps.ts";
 import { PUBLIC } from "../deps.ts";
 import { routeOptions } from "../plugins/route-options.ts";
@@ -32,7 +33,7 @@ export function authRoutes(deps: SurfaceDeps, signIn: SignInDeps) {
     })
     .post(
       "/auth/email/send",
-      ({ body, request }) => sendEmailCode(publicCtx(request), { email: body.email }, signIn),
+      ({ body, request }) => sendEmailCode(publicCtx(request), { email: body.email, device: deviceOf(request, signIn) }, signIn),
       {
         perIp: { bucket: "email-send-ip", limit: 10, windowMs: MINUTE },
         body: jsonBody(v.object({ email: Email })),
@@ -41,7 +42,8 @@ export function authRoutes(deps: SurfaceDeps, signIn: SignInDeps) {
           "Email a one-time sign-in code to the owner",
           "Answers the same for every well-formed address; only the owner's receives a code (10 minutes, single use; 5 wrong tries for the " +
             "client that asked, 3 for all others). Limited to 3 codes per address per client and 6 per address per hour, and 10 requests " +
-            "per minute per client IP (429 with Retry-After). A client is an IPv4 address or an IPv6 /64.",
+            "per minute per client IP (429 with Retry-After). A client is an IPv4 address or an IPv6 /64. A request with the `kith_device` " +
+            "cookie a sign-in on this device set is limited to 3 codes an hour for that device instead, whatever others sent.",
         ),
       },
     )
@@ -49,7 +51,10 @@ export function authRoutes(deps: SurfaceDeps, signIn: SignInDeps) {
       "/auth/email/verify",
       async ({ body, request, set }) => {
         set.headers["cache-control"] = NO_STORE;
-        return verifyEmailCode(publicCtx(request), body, signIn);
+        const device = deviceOf(request, signIn);
+        const pair = await verifyEmailCode(publicCtx(request), { ...body, device }, signIn);
+        set.headers["set-cookie"] = deviceCookie(signIn, device ?? deps.ctx(PUBLIC).ids.next());
+        return pair;
       },
       {
         perIp: { bucket: "email-verify-ip", limit: 10, windowMs: MINUTE },
@@ -59,7 +64,8 @@ export function authRoutes(deps: SurfaceDeps, signIn: SignInDeps) {
           "Exchange the emailed code for a TokenPair",
           "400 invalid_input for a wrong, expired, used or exhausted code, and for any address but the owner's. " +
             "Limited to 30 attempts per client per hour and 10 per minute per client IP (429 with Retry-After); never per address, " +
-            "so nobody else's wrong guesses keep the owner out.",
+            "so nobody else's wrong guesses keep the owner out. A success sets the `kith_device` cookie (HttpOnly, 180 days): this device's " +
+            "later sends and verifies count against the device, not against the address or its network.",
         ),
       },
     )
@@ -67,10 +73,15 @@ export function authRoutes(deps: SurfaceDeps, signIn: SignInDeps) {
       "/auth/refresh",
       async ({ body, request, set }) => {
         set.headers["cache-control"] = NO_STORE;
-        if ("refreshToken" in body) return refreshSession(publicCtx(request), body, signIn);
+        // A refresh proves an owner session on this device: its device cookie is renewed (or set).
+        const renew = <T>(pair: T) => {
+          set.headers["set-cookie"] = deviceCookie(signIn, deviceOf(request, signIn) ?? deps.ctx(PUBLIC).ids.next());
+          return pair;
+        };
+        if ("refreshToken" in body) return renew(await refreshSession(publicCtx(request), body, signIn));
         // Called as an RFC 6749 token endpoint (form body, grant_type=refresh_token): RFC 6749 shapes.
         try {
-          return oauthTokenResponse(await refreshSession(publicCtx(request), { refreshToken: body.refresh_token }, signIn));
+          return renew(oauthTokenResponse(await refreshSession(publicCtx(request), { refreshToken: body.refresh_token }, signIn)));
         } catch (e) {
           if (!(e instanceof DomainError) || e.code !== "unauthorized") throw e;
           set.status = 400;
@@ -115,6 +126,21 @@ export function authRoutes(deps: SurfaceDeps, signIn: SignInDeps) {
         ),
       },
     );
+}
+
+/** The device id of a valid device cookie on the request (security/device-token.ts), or null. */
+function deviceOf(request: Request, signIn: Pick<SignInDeps, "devices">): string | null {
+  for (const part of (request.headers.get("cookie") ?? "").split(";")) {
+    const at = part.indexOf("=");
+    if (at > 0 && part.slice(0, at).trim() === DEVICE_COOKIE) return signIn.devices.verify(part.slice(at + 1).trim());
+  }
+  return null;
+}
+
+/** Only sign-in reads it (Path=/auth), scripts never (HttpOnly), other sites never send it (SameSite=Strict). */
+function deviceCookie(signIn: Pick<SignInDeps, "devices" | "publicUrl">, deviceId: string): string {
+  const secure = signIn.publicUrl.startsWith("https:") ? "; Secure" : "";
+  return `${DEVICE_COOKIE}=${signIn.devices.issue(deviceId)}; Max-Age=${DEVICE_TOKEN_TTL_SECONDS}; Path=/auth; HttpOnly; SameSite=Strict${secure}`;
 }
 
 function oauthTokenResponse(pair: TokenPair) {
