@@ -14,7 +14,7 @@ import { answerConnectionRequest } from "./answer-connection-request.ts";
 import { replyRoute } from "./reply-route.ts";
 import { requireOwner } from "../internal/actors.ts";
 
-export const AddConnectionInput = v.object({
+export const AddConnectionInput = v.strictObject({
   cardUrl: v.optional(v.pipe(v.string(), v.maxLength(2048), v.description("The peer's Agent Card URL"))),
   baseUrl: v.optional(v.pipe(v.string(), v.maxLength(2048), v.description("The peer node's base URL (with agentId), instead of cardUrl"))),
   agentId: v.optional(v.pipe(v.string(), v.maxLength(512))),

@@ -2,7 +2,7 @@ import { Elysia, type AnyElysia } from "elysia";
 import { DomainError } from "../../domain/errors.ts";
 import { invalidUtf8Offset, jsonPathAtEnd, scanJsonText, type TextLimits } from "../body-text.ts";
 import { throttle, type SurfaceDeps } from "../deps.ts";
-import { bodySpecOf, type BodySpec } from "../schemas/body.ts";
+import { bodySpecOf, lenientObjectAt, type BodySpec, type SchemaNode } from "../schemas/body.ts";
 import { isJsonRequest, readRawBody } from "./raw-body.ts";
 import { bodyReader, type PerIpRule, type RouteHooks } from "./route-options.ts";
 
@@ -88,6 +88,10 @@ export function routeTableOf(routes: RouteList): RouteTable {
     const body = hooks.body === undefined ? null : bodySpecOf(hooks.body);
     // A plain schema would let Elysia build its own validation error (the cost this gate exists to avoid).
     if (kind === "json" && hooks.body !== undefined && !body) throw new Error(`${route.method} ${route.path}: declare the body with jsonBody(schema)`);
+    // Unknown members are refused, never dropped; a PATCH that names nothing is refused (body.ts).
+    const lenient = body ? lenientObjectAt(body.schema as SchemaNode) : null;
+    if (lenient) throw new Error(`${route.method} ${route.path}: ${lenient} would drop unknown members: use v.strictObject (or v.looseObject where a standard says to ignore them)`);
+    if (body && route.method === "PATCH" && !body.update) throw new Error(`${route.method} ${route.path}: declare the body with jsonBody(schema, { update: true })`);
     table.set(`${route.method} ${route.path}`, { kind, body, perIp: hooks.perIp ?? null });
   }
   return table;

@@ -36,7 +36,7 @@ export function authRoutes(deps: SurfaceDeps, signIn: SignInDeps) {
       ({ body, request }) => sendEmailCode(publicCtx(request), { email: body.email, device: deviceOf(request, signIn) }, signIn),
       {
         perIp: { bucket: "email-send-ip", limit: 10, windowMs: MINUTE },
-        body: jsonBody(v.object({ email: Email })),
+        body: jsonBody(v.strictObject({ email: Email })),
         response: { 200: v.object({ sent: v.literal(true), expiresIn: v.number() }), ...errors(400, 429) },
         detail: tag(
           "Email a one-time sign-in code to the owner",
@@ -58,7 +58,7 @@ export function authRoutes(deps: SurfaceDeps, signIn: SignInDeps) {
       },
       {
         perIp: { bucket: "email-verify-ip", limit: 10, windowMs: MINUTE },
-        body: jsonBody(v.object({ email: Email, code: v.pipe(v.string(), v.maxLength(64)) })),
+        body: jsonBody(v.strictObject({ email: Email, code: v.pipe(v.string(), v.maxLength(64)) })),
         response: { 200: TokenPairDoc, ...errors(400, 429) },
         detail: tag(
           "Exchange the emailed code for a TokenPair",
@@ -92,8 +92,12 @@ export function authRoutes(deps: SurfaceDeps, signIn: SignInDeps) {
         perIp: { bucket: "refresh-ip", limit: 30, windowMs: MINUTE },
         body: jsonBody(
           v.union([
-            v.object({ refreshToken: v.pipe(v.string(), v.maxLength(256)) }),
-            v.object({ grant_type: v.literal("refresh_token"), refresh_token: v.pipe(v.string(), v.maxLength(256)), client_id: v.optional(v.pipe(v.string(), v.maxLength(256))) }),
+            v.strictObject({ refreshToken: v.pipe(v.string(), v.maxLength(256)) }),
+            // RFC 6749 §3.2: a token endpoint ignores parameters it does not know.
+            v.pipe(
+              v.looseObject({ grant_type: v.literal("refresh_token"), refresh_token: v.pipe(v.string(), v.maxLength(256)), client_id: v.optional(v.pipe(v.string(), v.maxLength(256))) }),
+              v.transform(({ grant_type, refresh_token, client_id }) => ({ grant_type, refresh_token, client_id })),
+            ),
           ], "refreshToken: a string of at most 256 characters is required (JSON {refreshToken}, or a form grant_type=refresh_token&refresh_token=…)"),
           { form: true },
         ),
@@ -113,8 +117,12 @@ export function authRoutes(deps: SurfaceDeps, signIn: SignInDeps) {
         perIp: { bucket: "logout-ip", limit: 30, windowMs: MINUTE },
         body: jsonBody(
           v.union([
-            v.object({ refreshToken: v.pipe(v.string(), v.maxLength(256)) }),
-            v.object({ token: v.pipe(v.string(), v.maxLength(256)), token_type_hint: v.optional(v.pipe(v.string(), v.maxLength(64))) }),
+            v.strictObject({ refreshToken: v.pipe(v.string(), v.maxLength(256)) }),
+            // RFC 7009 §2.1 names token and token_type_hint; other parameters are the RFC 6749 client's own (ignored).
+            v.pipe(
+              v.looseObject({ token: v.pipe(v.string(), v.maxLength(256)), token_type_hint: v.optional(v.pipe(v.string(), v.maxLength(64))) }),
+              v.transform(({ token, token_type_hint }) => ({ token, token_type_hint })),
+            ),
           ], "refreshToken: a string of at most 256 characters is required (JSON {refreshToken}, or a form token=…)"),
           { form: true },
         ),

@@ -85,7 +85,9 @@ export function oauthRoutes(deps: SurfaceDeps, signIn: SignInDeps, atprotoClient
         perIp: { bucket: "oauth-callback-ip", limit: 20, windowMs: MINUTE },
         params: v.object({ provider: OAuthProvider }),
         body: jsonBody(
-          v.object({
+          // The authorization response as the client received it: providers add parameters of their
+          // own (scope, authuser, session_state), which RFC 6749 §4.1.2 says to ignore.
+          v.looseObject({
             code: v.pipe(v.string(), v.minLength(1), v.maxLength(2048)),
             state: State,
             redirect_uri: Uri,
