@@ -56,7 +56,7 @@ export function requestGate(deps: SurfaceDeps, table: () => RouteTable) {
       // Elysia's router reads the path from the URL's 11th character on ("http://" and a host of
       // at least four), so a one- to three-character Host would route GET /abc/api/… as /api/….
       const url = request.url;
-      if (url.indexOf("/", url.indexOf("://") + 3) < 11) throw new DomainError("invalid_input", "the Host header is too short (at least 4 characters)");
+      if (url.indexOf("/", url.indexOf("://") + 3) < 11) throw new DomainError("invalid_input", hostProblem(request.headers.get("host")));
     })
     .onParse({ as: "global" }, gate)
     .onTransform({ as: "global" }, (context) => {
@@ -65,6 +65,15 @@ export function requestGate(deps: SurfaceDeps, table: () => RouteTable) {
       const spec = specOf(context.request.method, context.route);
       if (spec?.perIp) throttle(deps, spec.perIp.bucket, context.request, spec.perIp);
     });
+}
+
+/** What is wrong with a Host header the router cannot use (RFC 9110 §7.2: `host[:port]`). */
+function hostProblem(host: string | null): string {
+  if (host === null || host.trim() === "") return "the Host header is missing: send Host: <name or address>[:port] (RFC 9110 §7.2)";
+  if (!/^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._~%!$&'()*+,;=-]+)(:\d{0,5})?$/.test(host)) {
+    return `the Host header ${JSON.stringify(host.slice(0, 100))} is not a host name or address with an optional :port (RFC 9110 §7.2)`;
+  }
+  return "the Host header is too short (at least 4 characters)";
 }
 
 function headerBytes(request: Request): number {
