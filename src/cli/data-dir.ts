@@ -62,6 +62,10 @@ export function requireNode(paths: DataPaths, access: "read" | "write" = "write"
   const state = nodeState(paths);
   if (state === "incomplete") throw new CliError(`the node in ${paths.dir} is incomplete: creating it was interrupted; run kith init or kith serve on it again`);
   if (!existsSync(paths.db)) throw new CliError(`no Kith node in ${paths.dir}: run kith init or kith serve first (or pass the right --data-dir)`);
+  // An empty file is no node either (SQLite would make it a fresh, agentless database).
+  if (statSync(paths.db).isFile() && statSync(paths.db).size === 0) {
+    throw new CliError(`${paths.db} is empty (0 bytes): there is no node in ${paths.dir}; restore the database from a backup (kith restore), or move it away and run kith init`);
+  }
 }
 
 /** The errno code that keeps this process from reading (and for `write`, writing) `path`, or null. */

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { closeDatabase, openDatabase, type Db } from "../db/client.ts";
 import { migrate, SchemaTooNewError } from "../db/migrate.ts";
 import type { Clock, Logger } from "../domain/context.ts";
@@ -137,6 +137,9 @@ function quickCheck(db: Db): void {
 function checkDatabaseMode(paths: DataPaths): void {
   for (const file of [paths.db, `${paths.db}-wal`, `${paths.db}-shm`]) {
     if (!existsSync(file)) continue;
+    if (!statSync(file).isFile()) {
+      throw new CliError(`${file} is a ${statSync(file).isDirectory() ? "directory" : "special file"}, not part of the node's database: move it away and restore the database (kith restore), or start a new node in another --data-dir`);
+    }
     try {
       assertPrivateMode(file);
     } catch (e) {
