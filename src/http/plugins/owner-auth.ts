@@ -21,7 +21,9 @@ export function ownerAuth(tokens: Pick<OwnerTokens, "verify">) {
   // checks, the same for every route (size, media type, encoding, depth), come before it.
   return new Elysia().derive({ as: "scoped" }, async ({ request, set }) => {
     const header = request.headers.get("authorization");
-    const match = header?.match(/^Bearer ([A-Za-z0-9\-._~+/]+=*)$/);
+    // RFC 9110 §11.1 (was RFC 7235 §2.1): the scheme is case-insensitive, then 1*SP, then the token68.
+    // The INK-Ed25519 scheme stays exact: INK §6.2 freezes its grammar (lowercase-scheme-rejects).
+    const match = header?.match(/^Bearer +([A-Za-z0-9\-._~+/]+=*)$/i);
     if (!match) {
       set.headers["www-authenticate"] = 'Bearer realm="kith"';
       throw new DomainError("unauthorized", header ? "malformed Authorization header: expected Bearer <access token>" : "owner access token required (Authorization: Bearer <token>)");
