@@ -38,7 +38,22 @@ export function openStorage(paths: DataPaths, deps: { clock: Clock; log: Logger 
 export function openExistingStorage(paths: DataPaths): Db {
   requireNode(paths, "read");
   checkDatabaseMode(paths);
-  return open(paths, { readonly: true });
+  try {
+    const db = openDatabase(paths.db, { readonly: true });
+    try {
+      db.$client.query("PRAGMA schema_version").get(); // SQLite opens the file (and its -shm) at the first read
+    } catch (e) {
+      db.$client.close();
+      throw e;
+    }
+    return db;
+  } catch (e) {
+    // A WAL database read-only needs a -shm it can use; after a clean stop there is none, and on a
+    // read-only mount none can be made. No -wal means no process has it open for writing: it is
+    // read as immutable (no locks, no -shm).
+    if ((e as { code?: unknown }).code === "SQLITE_CANTOPEN" && !existsSync(`${paths.db}-wal`)) return open(paths, { readonly: true, immutable: true });
+    throw storageFailure(e, paths);
+  }
 }
 
 /**
@@ -94,7 +109,7 @@ function restoreAdvice(paths: DataPaths): string {
   return `Restore your latest backup into a new directory: kith restore --from <backup.tar.gz> --data-dir <new dir>, then run kith with --data-dir <new dir>${snapshot}`;
 }
 
-function open(paths: DataPaths, options: { readonly?: boolean } = {}): Db {
+function open(paths: DataPaths, options: { readonly?: boolean; immutable?: boolean } = {}): Db {
   try {
     return openDatabase(paths.db, options);
   } catch (e) {

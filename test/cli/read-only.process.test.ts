@@ -76,5 +76,16 @@ describe.skipIf(!canMount)("a data directory on a read-only mount (needs root to
     } finally {
       Bun.spawnSync(["umount", mounted]);
     }
+    // As a clean stop leaves it: no -wal and no -shm, which a read-only WAL reader cannot create there.
+    for (const f of ["kith.db-wal", "kith.db-shm"]) rmSync(join(source, f), { force: true });
+    expect(Bun.spawnSync(["mount", "--bind", source, mounted]).exitCode).toBe(0);
+    try {
+      expect(Bun.spawnSync(["mount", "-o", "remount,bind,ro", mounted]).exitCode).toBe(0);
+      const shown = await runBounded(["keys", "show", "--json", "--data-dir", mounted]);
+      expect({ code: shown.code, stderr: shown.stderr }).toEqual({ code: 0, stderr: "" });
+      expect((await runBounded(["backup", "--out", join(work, "ro-clean.tgz"), "--data-dir", mounted])).code).toBe(0);
+    } finally {
+      Bun.spawnSync(["umount", mounted]);
+    }
   });
 });
