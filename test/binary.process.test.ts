@@ -89,3 +89,26 @@ test("the compiled binary signs the owner in with a CLI code and loads the Linke
     expect(await node.stop()).toBe(0);
   }
 });
+
+test("the compiled binary serves the owner console and every file it references, embedded (nothing beside the binary)", async () => {
+  const node = await startKith(["--data-dir", join(work, "data4")], { bin: [bin], cwd: join(work, "cwd") });
+  try {
+    const page = await fetch(`${node.url}/console`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-security-policy")).toStartWith("default-src 'self';");
+    const html = await page.text();
+    expect(html).toContain('<meta name="kith-runtime" content="binary">');
+    const assets = [...html.matchAll(/(?:src|href)="(\/[^"]+)"/g)].map((m) => m[1]!);
+    expect(assets.some((a) => a.endsWith(".js"))).toBe(true);
+    expect(assets.some((a) => a.endsWith(".css"))).toBe(true);
+    for (const path of assets) {
+      expect(path).toStartWith("/console/assets/");
+      const res = await fetch(`${node.url}${path}`);
+      expect({ path, status: res.status }).toEqual({ path, status: 200 });
+      expect((await res.arrayBuffer()).byteLength).toBeGreaterThan(100);
+    }
+    expect((await fetch(`${node.url}/`, { headers: { accept: "text/html" }, redirect: "manual" })).headers.get("location")).toBe("/console");
+  } finally {
+    expect(await node.stop()).toBe(0);
+  }
+});

@@ -1,4 +1,5 @@
 import { createFetchBudget } from "../adapters/fetch-budget.ts";
+import { readHtmlBundle } from "../adapters/html-bundle.ts";
 import type { KeyVault } from "../adapters/key-vault.ts";
 import { createLlmClient, createTranscriber, type OpenAiSettings } from "../adapters/llm.ts";
 import { createLogMailer } from "../adapters/log-mailer.ts";
@@ -7,6 +8,7 @@ import { createPeerHttp, type PeerHttp } from "../adapters/peer-http.ts";
 import type { Db } from "../db/client.ts";
 import { createWriteQueue } from "../db/write-queue.ts";
 import type { Actor, AssistantBackends, Clock, Collaborators, Ctx, DirectorySettings, Ids, Logger, NodeIdentity, Wake } from "../domain/context.ts";
+import consolePage from "../console/index.html";
 import { createApp, type App } from "../http/app.ts";
 import { createMemoryRateLimiter } from "../security/rate-limit.ts";
 import { startJobs, type Jobs } from "./jobs.ts";
@@ -105,6 +107,7 @@ export function createNode(settings: NodeSettings): KithNode {
     remoteAddress: settings.remoteAddress ?? (() => null),
     signIn,
     atprotoClientMetadata,
+    consoleFiles: () => readHtmlBundle(consolePage),
   });
   const handle: Jobs = {
     start() {

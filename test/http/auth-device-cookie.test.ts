@@ -78,6 +78,21 @@ describe("device cookies: strangers cannot deny the owner a code", () => {
     expect(deviceCookieOf(res).split(".")[0]).toBe(cookie.split(".")[0]!);
   });
 
+  test("a browser session (X-Kith-Session: cookie) gets both cookies; its cookie refresh renews the device", async () => {
+    boot();
+    const code = await sendAndRead(OWNER_IP);
+    const res = await postJson(node, "/auth/email/verify", { email: OWNER, code }, { ip: OWNER_IP, headers: { "x-kith-session": "cookie" } });
+    expect(res.status).toBe(200);
+    const set = res.headers.getSetCookie();
+    expect(set.map((c) => c.split("=")[0]).sort()).toEqual([DEVICE_COOKIE, "kith_session"]);
+    const device = set.find((c) => c.startsWith(`${DEVICE_COOKIE}=`))!.split(";")[0]!;
+    const session = set.find((c) => c.startsWith("kith_session="))!.split(";")[0]!;
+    const refreshed = await postJson(node, "/auth/session/refresh", {}, { ip: OWNER_IP, headers: { "x-kith-session": "cookie", cookie: `${session}; ${device}` } });
+    expect(refreshed.status).toBe(200);
+    const renewed = refreshed.headers.getSetCookie().find((c) => c.startsWith(`${DEVICE_COOKIE}=`));
+    expect(renewed?.split(".")[0]).toBe(device.split(".")[0]!);
+  });
+
   test("a device has its own limit, 3 codes an hour, that strangers' sends do not touch and that does not spend the address's ceiling", async () => {
     boot();
     const cookie = await signedInDevice();

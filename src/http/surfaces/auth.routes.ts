@@ -7,13 +7,14 @@ import type { SignInDeps, TokenPair } from "../../domain/owner/sign-in.ts";
 import { refreshSession } from "../../domain/owner/refresh-session.ts";
 import { sendEmailCode } from "../../domain/owner/send-email-code.ts";
 import { verifyEmailCode } from "../../domain/owner/verify-email-code.ts";
-import { DEVICE_COOKIE, DEVICE_TOKEN_TTL_SECONDS } from "../../security/device-token.ts";
 import type { SurfaceDeps } from "../deps.ts";
 import { PUBLIC } from "../deps.ts";
 import { routeOptions } from "../plugins/route-options.ts";
 import { jsonBody } from "../schemas/body.ts";
-import { OAuthErrorDoc, OAuthTokenDoc, Email, TokenPairDoc } from "../schemas/auth.ts";
+import { COOKIE_SIGN_IN, CookieSessionDoc, OAuthErrorDoc, OAuthTokenDoc, Email, TokenPairDoc } from "../schemas/auth.ts";
 import { ErrorBody, errors } from "../schemas/common.ts";
+import { deliverPair } from "../session-cookie.ts";
+import { deviceOf, renewDevice } from "../device-cookie.ts";
 
 const MINUTE = 60_000;
 const NO_STORE = "no-store";
@@ -25,6 +26,7 @@ const NO_STORE = "no-store";
 export function authRoutes(deps: SurfaceDeps, signIn: SignInDeps) {
   const publicCtx = (request: Request) => deps.ctx({ kind: "public", ip: deps.clientIp(request) });
   const tag = (summary: string, description?: string) => ({ tags: ["Owner sign-in"], summary, ...(description ? { description } : {}) });
+  const newDeviceId = () => deps.ctx(PUBLIC).ids.next();
   return new Elysia({ name: "kith/auth" })
     .use(routeOptions)
     .get("/auth/providers", () => ({ providers: listSignInProviders(deps.ctx(PUBLIC), signIn) }), {
@@ -51,21 +53,21 @@ export function authRoutes(deps: SurfaceDeps, signIn: SignInDeps) {
       "/auth/email/verify",
       async ({ body, request, set }) => {
         set.headers["cache-control"] = NO_STORE;
-        const device = deviceOf(request, signIn);
-        const pair = await verifyEmailCode(publicCtx(request), { ...body, device }, signIn);
-        set.headers["set-cookie"] = deviceCookie(signIn, device ?? deps.ctx(PUBLIC).ids.next());
-        return pair;
+        const pair = await verifyEmailCode(publicCtx(request), { ...body, device: deviceOf(request, signIn) }, signIn);
+        const answer = deliverPair(pair, request, set.headers, deps.node.publicUrl);
+        renewDevice(set.headers, request, signIn, newDeviceId);
+        return answer;
       },
       {
         perIp: { bucket: "email-verify-ip", limit: 10, windowMs: MINUTE },
         body: jsonBody(v.strictObject({ email: Email, code: v.pipe(v.string(), v.maxLength(64)) })),
-        response: { 200: TokenPairDoc, ...errors(400, 429) },
+        response: { 200: v.union([TokenPairDoc, CookieSessionDoc]), ...errors(400, 429) },
         detail: tag(
           "Exchange the emailed code for a TokenPair",
           "400 invalid_input for a wrong, expired, used or exhausted code, and for any address but the owner's. " +
             "Limited to 30 attempts per client per hour and 10 per minute per client IP (429 with Retry-After); never per address, " +
             "so nobody else's wrong guesses keep the owner out. A success sets the `kith_device` cookie (HttpOnly, 180 days): this device's " +
-            "later sends and verifies count against the device, not against the address or its network.",
+            "later sends and verifies count against the device, not against the address or its network. " + COOKIE_SIGN_IN,
         ),
       },
     )
@@ -74,9 +76,9 @@ export function authRoutes(deps: SurfaceDeps, signIn: SignInDeps) {
       async ({ body, request, set }) => {
         set.headers["cache-control"] = NO_STORE;
         // A refresh proves an owner session on this device: its device cookie is renewed (or set).
-        const renew = <T>(pair: T) => {
-          set.headers["set-cookie"] = deviceCookie(signIn, deviceOf(request, signIn) ?? deps.ctx(PUBLIC).ids.next());
-          return pair;
+        const renew = <T>(answer: T) => {
+          renewDevice(set.headers, request, signIn, newDeviceId);
+          return answer;
         };
         if ("refreshToken" in body) return renew(await refreshSession(publicCtx(request), body, signIn));
         // Called as an RFC 6749 token endpoint (form body, grant_type=refresh_token): RFC 6749 shapes.
@@ -134,21 +136,6 @@ export function authRoutes(deps: SurfaceDeps, signIn: SignInDeps) {
         ),
       },
     );
-}
-
-/** The device id of a valid device cookie on the request (security/device-token.ts), or null. */
-function deviceOf(request: Request, signIn: Pick<SignInDeps, "devices">): string | null {
-  for (const part of (request.headers.get("cookie") ?? "").split(";")) {
-    const at = part.indexOf("=");
-    if (at > 0 && part.slice(0, at).trim() === DEVICE_COOKIE) return signIn.devices.verify(part.slice(at + 1).trim());
-  }
-  return null;
-}
-
-/** Only sign-in reads it (Path=/auth), scripts never (HttpOnly), other sites never send it (SameSite=Strict). */
-function deviceCookie(signIn: Pick<SignInDeps, "devices" | "publicUrl">, deviceId: string): string {
-  const secure = signIn.publicUrl.startsWith("https:") ? "; Secure" : "";
-  return `${DEVICE_COOKIE}=${signIn.devices.issue(deviceId)}; Max-Age=${DEVICE_TOKEN_TTL_SECONDS}; Path=/auth; HttpOnly; SameSite=Strict${secure}`;
 }
 
 function oauthTokenResponse(pair: TokenPair) {
