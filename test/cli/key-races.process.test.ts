@@ -64,7 +64,7 @@ async function expectSound(d: string, first: AgentCard) {
   }
 }
 
-test("concurrent rotations and revocations through the CLI and the owner API on a running node lose no key", async () => {
+test("concurrent rotations and revocations through the CLI and the owner API (rotate and revoke) on a running node lose no key", async () => {
   const d = join(work, "race");
   await init(d);
   const node = await startKith(["--data-dir", d]);
@@ -75,11 +75,12 @@ test("concurrent rotations and revocations through the CLI and the owner API on 
     const initial = JSON.parse((await runKith(["keys", "show", "--json", "--data-dir", d])).stdout).keys as Array<{ keyId: string; role: string }>;
     const sig = initial.find((k) => k.role === "signing")!.keyId;
     const enc = initial.find((k) => k.role === "encryption")!.keyId;
-    const http = (keyId: string) => fetch(`${node.url}/api/svc/keys/${keyId}/revoke`, { method: "POST", headers: { authorization: `Bearer ${token}` } }).then((r) => r.status);
+    const http = (keyId: string | null) =>
+      fetch(`${node.url}/api/svc/keys/${keyId === null ? "rotate" : `${keyId}/revoke`}`, { method: "POST", headers: { authorization: `Bearer ${token}` } }).then((r) => r.status);
     const cli = (args: string[]) => runKith(["keys", ...args, "--data-dir", d]).then((r) => (r.code === 0 ? 200 : r.stderr.includes("already revoked") ? 409 : r.stderr));
     const outcomes = await Promise.all([
       cli(["rotate"]), cli(["rotate"]), cli(["rotate"]), cli(["revoke", sig]), cli(["revoke", enc]), cli(["rotate"]),
-      http(sig), http(enc), http(sig),
+      http(sig), http(enc), http(sig), http(null), http(null),
     ]);
     // Every change either succeeds or is told the key is already revoked; each key is revoked once.
     for (const o of outcomes) expect([200, 409]).toContain(o as number);
