@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import { EMAIL_PATTERN } from "./domain/owner/sign-in.ts";
 import { LOG_LEVELS, type LogLevel } from "./log.ts";
 import { assertPrivateMode, KeyFileError } from "./adapters/key-file.ts";
-import { atprotoOwner, bool, ConfigError, directoryUrls, email, issuerUrl, nonEmpty, oneOf, port, publicUrl, readableFile, redirectUris, revalidateSeconds, serviceUrl, smtpUrl } from "./config-values.ts";
+import { atprotoOwner, bindHost, bool, ConfigError, directoryUrls, email, issuerUrl, nonEmpty, oneOf, port, publicUrl, readableFile, redirectUris, revalidateSeconds, serviceUrl, smtpUrl } from "./config-values.ts";
 
 export { EMAIL_PATTERN };
 export { ConfigError, publicUrl };
@@ -75,7 +75,7 @@ export const DEFAULT_REVALIDATE_SECONDS = 6 * 60 * 60;
 export const SETTINGS: SettingSpec[] = [
   { key: "dataDir", flag: "data-dir", env: "KITH_DATA_DIR", default: "./kith-data", description: "Data directory: kith.db, agent-key.json, auth-secret, snapshots.", parse: nonEmpty },
   { key: "port", flag: "port", env: "KITH_PORT", default: String(DEFAULT_PORT), description: "TCP port to listen on (0 picks a free port).", parse: port },
-  { key: "host", flag: "host", env: "KITH_HOST", default: "127.0.0.1", description: "Address to bind. Keep loopback behind a reverse proxy; 0.0.0.0 to listen on all interfaces.", parse: nonEmpty },
+  { key: "host", flag: "host", env: "KITH_HOST", default: "127.0.0.1", description: "Address to bind. Keep loopback behind a reverse proxy; 0.0.0.0 to listen on all interfaces.", parse: bindHost },
   { key: "publicUrl", flag: "public-url", env: "KITH_PUBLIC_URL", stored: "public_url", default: `http://localhost:<port>`, description: "Public base URL peers use (https in production); the card's endpoint is built from it.", parse: publicUrl },
   { key: "wordmark", flag: "wordmark", env: "KITH_WORDMARK", stored: "wordmark", default: "svc", description: "Product word on the wire: svc (agent ids svc:z…) or tulpa (wire-compatible with public INK peers).", parse: oneOf(["svc", "tulpa"]) },
   { key: "logLevel", flag: "log-level", env: "KITH_LOG_LEVEL", default: "info", description: "debug, info, warn, error or silent.", parse: oneOf(LOG_LEVELS) },

@@ -111,7 +111,7 @@ function revoke(values: Values, io: Io, keyId: string): Promise<number> {
  */
 function withNode(values: Values, io: Io, options: { job: string; write: boolean }, work: (ctx: Ctx, config: NodeConfig, paths: DataPaths) => number): Promise<number> {
   const paths = dataPaths(configFrom(values, io).dataDir);
-  requireNode(paths);
+  requireNode(paths, options.write ? "write" : "read");
   const log = createJsonLogger({ level: options.write ? "warn" : "silent" });
   return guardStorage(paths, () => {
     const db = options.write ? openStorage(paths, { clock: systemClock, log }) : openExistingStorage(paths);

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { closeDatabase } from "../db/client.ts";
 import { systemClock } from "../clock.ts";
 import type { Ctx } from "../domain/context.ts";
@@ -19,7 +19,7 @@ import { cardUrlOf, initializeIdentity } from "./identity.ts";
 import { configFrom } from "./init.ts";
 import { createDataDir, discardDataDir } from "./create-data-dir.ts";
 import { checkDataDir, nodeState } from "./data-dir.ts";
-import { listenError, loadTls } from "./listen.ts";
+import { listenError, loadCaFile, loadTls } from "./listen.ts";
 import { dataPaths } from "./paths.ts";
 import { acquireServeLock } from "./serve-lock.ts";
 import { nodeSecret, ownerSignInHint, signInOptions } from "./sign-in.ts";
@@ -48,6 +48,7 @@ export const serveCommand: Command = {
     const clock = systemClock;
     const ids = createUlidIds(clock);
     const tls = loadTls(first); // TLS files are not stored settings: checked before anything is created
+    const peerCa = loadCaFile(first);
     const paths = dataPaths(first.dataDir);
     checkDataDir(paths.dir, "create");
     const state = nodeState(paths);
@@ -129,7 +130,7 @@ export const serveCommand: Command = {
         node,
         vault,
         allowPrivatePeers: config.allowPrivatePeers,
-        ...(config.tlsCaFile ? { peerCa: [readFileSync(config.tlsCaFile, "utf8")] } : {}),
+        ...(peerCa ? { peerCa } : {}),
         directory: { directories: config.directories, revalidateMs: config.directoryRevalidateSeconds * 1000 },
         trustProxy: config.trustProxy,
         remoteAddress: (r) => remote.get(r) ?? null,

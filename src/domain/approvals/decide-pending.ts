@@ -13,7 +13,7 @@ import { getPendingAction } from "./get-pending-action.ts";
 import type { PendingActionView } from "./internal/pending-action-view.ts";
 import { requireOwner } from "../internal/actors.ts";
 
-export const DecidePendingInput = v.object({
+export const DecidePendingInput = v.strictObject({
   decision: v.pipe(v.picklist(["approve", "reject"], "decision: approve or reject"), v.description("approve runs the held action; reject drops it")),
 });
 export type DecidePendingInput = v.InferOutput<typeof DecidePendingInput>;

@@ -17,7 +17,7 @@ import { principalOf } from "../internal/principal-of.ts";
 import { findPeerCard } from "../peers/find-peer-card.ts";
 import type { Db } from "../../db/client.ts";
 
-export const AddConnectionInput = v.object({
+export const AddConnectionInput = v.strictObject({
   cardUrl: v.optional(v.pipe(v.string(), v.maxLength(2048), v.description("The peer's Agent Card URL"))),
   baseUrl: v.optional(v.pipe(v.string(), v.maxLength(2048), v.description("The peer node's base URL (with agentId), instead of cardUrl"))),
   agentId: v.optional(v.pipe(v.string(), v.maxLength(512))),

@@ -14,7 +14,7 @@ import { answerConnectionRequest } from "./answer-connection-request.ts";
 import { replyRoute } from "./reply-route.ts";
 import { requireOwner } from "../internal/actors.ts";
 
-export const UpdateConnectionInput = v.object({
+export const UpdateConnectionInput = v.strictObject({
   status: v.optional(v.pipe(v.picklist(["connected", "declined", "blocked", "disconnected"], "status: one of connected, declined, blocked, disconnected"), v.description("connected accepts a pending request, declined declines it; blocked / disconnected end it"))),
   cardUrl: v.optional(v.pipe(v.string(), v.maxLength(2048), v.description("The peer's Agent Card URL, if the node does not know it yet (needed to reply)"))),
   layer: v.optional(

@@ -14,7 +14,7 @@ import { requireOwner } from "../internal/actors.ts";
 import { checkIntent } from "./check-intent.ts";
 import { principalOf } from "../internal/principal-of.ts";
 
-export const SendIntentInput = v.object({
+export const SendIntentInput = v.strictObject({
   to: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(512), v.description("The recipient's agent id"))),
   intent: v.pipe(v.string(), v.minLength(1), v.maxLength(253), v.description("One of the 15 INK intents")),
   payload: v.pipe(v.record(v.string(), v.unknown()), v.description("The intent's payload (strict INK schema)")),

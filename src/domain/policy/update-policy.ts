@@ -56,8 +56,10 @@ export const PolicyInput = v.strictObject(
     allowedHosts: list("allowedHosts", 253, "did:web hosts allowed to ask to connect (subdomains included); empty = any", HOST),
     allowedDids: list("allowedDids", 512, "When set, only these strangers may ask to connect (canonical principals, like trustedDids)", AGENT),
     blockedDids: list("blockedDids", 512, "Agents refused outright (every intent), whichever spelling of their id they send (canonical principals, like trustedDids)", AGENT),
+    // Read-only: what GET answered may be sent back as it is (read, edit, write); the node sets it.
+    updatedAt: v.optional(v.pipe(v.nullable(v.pipe(v.string("updatedAt: read-only, ignored"), v.maxLength(64))), v.description("Read-only (what GET answered); ignored"))),
   },
-  (issue) => `unknown member ${JSON.stringify(issue.expected === "never" ? issue.input : issue.received)}; allowed: maxAutonomyLevel, trustedDids, maxInboundRate, acceptForeignAgents, allowedMethods, allowedHosts, allowedDids, blockedDids`,
+  (issue) => `unknown member ${JSON.stringify(issue.expected === "never" ? issue.input : issue.received)}; allowed: maxAutonomyLevel, trustedDids, maxInboundRate, acceptForeignAgents, allowedMethods, allowedHosts, allowedDids, blockedDids (and the read-only updatedAt)`,
 );
 export type PolicyInput = v.InferOutput<typeof PolicyInput>;
 

@@ -58,7 +58,9 @@ export function refuse(set: { headers: Record<string, string | number> }, verdic
 
 async function verify(tokens: Pick<OwnerTokens, "verify">, request: Request): Promise<OwnerVerdict> {
   const header = request.headers.get("authorization");
-  const match = header?.match(/^Bearer ([A-Za-z0-9\-._~+/]+=*)$/);
+  // RFC 9110 §11.1 (was RFC 7235 §2.1): the scheme is case-insensitive, then 1*SP, then the token68.
+  // The INK-Ed25519 scheme stays exact: INK §6.2 freezes its grammar (lowercase-scheme-rejects).
+  const match = header?.match(/^Bearer +([A-Za-z0-9\-._~+/]+=*)$/i);
   if (!match) {
     return { ok: false, challenge: 'Bearer realm="kith"', message: header ? "malformed Authorization header: expected Bearer <access token>" : "owner access token required (Authorization: Bearer <token>)" };
   }

@@ -2,7 +2,7 @@ import { Elysia, type AnyElysia } from "elysia";
 import { DomainError } from "../../domain/errors.ts";
 import { invalidUtf8Offset, jsonPathAtEnd, scanJsonText, type TextLimits } from "../body-text.ts";
 import { throttle, type SurfaceDeps } from "../deps.ts";
-import { bodySpecOf, type BodySpec } from "../schemas/body.ts";
+import { bodySpecOf, lenientObjectAt, type BodySpec, type SchemaNode } from "../schemas/body.ts";
 import { ownerCheckOf, refuse, type OwnerCheck } from "./owner-auth.ts";
 import { isJsonRequest, readRawBody } from "./raw-body.ts";
 import { bodyReader, type PerIpRule, type RouteHooks } from "./route-options.ts";
@@ -66,7 +66,7 @@ export function requestGate(deps: SurfaceDeps, table: () => RouteTable) {
       // Elysia's router reads the path from the URL's 11th character on ("http://" and a host of
       // at least four), so a one- to three-character Host would route GET /abc/api/… as /api/….
       const url = request.url;
-      if (url.indexOf("/", url.indexOf("://") + 3) < 11) throw new DomainError("invalid_input", "the Host header is too short (at least 4 characters)");
+      if (url.indexOf("/", url.indexOf("://") + 3) < 11) throw new DomainError("invalid_input", hostProblem(request.headers.get("host")));
     })
     .onParse({ as: "global" }, gate)
     .onTransform({ as: "global" }, async (context) => {
@@ -94,6 +94,15 @@ async function requireOwnerToken(deps: SurfaceDeps, check: OwnerCheck, context: 
   throw refuse(context.set, verdict);
 }
 
+/** What is wrong with a Host header the router cannot use (RFC 9110 §7.2: `host[:port]`). */
+function hostProblem(host: string | null): string {
+  if (host === null || host.trim() === "") return "the Host header is missing: send Host: <name or address>[:port] (RFC 9110 §7.2)";
+  if (!/^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._~%!$&'()*+,;=-]+)(:\d{0,5})?$/.test(host)) {
+    return `the Host header ${JSON.stringify(host.slice(0, 100))} is not a host name or address with an optional :port (RFC 9110 §7.2)`;
+  }
+  return "the Host header is too short (at least 4 characters)";
+}
+
 function headerBytes(request: Request): number {
   let n = request.url.length;
   request.headers.forEach((value, name) => {
@@ -115,6 +124,10 @@ export function routeTableOf(routes: RouteList): RouteTable {
     const body = hooks.body === undefined ? null : bodySpecOf(hooks.body);
     // A plain schema would let Elysia build its own validation error (the cost this gate exists to avoid).
     if (kind === "json" && hooks.body !== undefined && !body) throw new Error(`${route.method} ${route.path}: declare the body with jsonBody(schema)`);
+    // Unknown members are refused, never dropped; a PATCH that names nothing is refused (body.ts).
+    const lenient = body ? lenientObjectAt(body.schema as SchemaNode) : null;
+    if (lenient) throw new Error(`${route.method} ${route.path}: ${lenient} would drop unknown members: use v.strictObject (or v.looseObject where a standard says to ignore them)`);
+    if (body && route.method === "PATCH" && !body.update) throw new Error(`${route.method} ${route.path}: declare the body with jsonBody(schema, { update: true })`);
     table.set(`${route.method} ${route.path}`, { kind, body, perIp: hooks.perIp ?? null, owner: ownerCheckOf(hooks.transform) });
   }
   return table;
