@@ -7,6 +7,7 @@ import { getExtProfile } from "../../domain/extensions/get-ext-profile.ts";
 import { AuditPageQuery, ExtPageQuery, listExtConnections } from "../../domain/extensions/list-ext-connections.ts";
 import { listExtAudit } from "../../domain/extensions/list-ext-audit.ts";
 import { listExtLayers } from "../../domain/extensions/list-ext-layers.ts";
+import { EventsQuery, listExtEvents } from "../../domain/extensions/list-ext-events.ts";
 import { renewExtensionToken, RenewTokenInput } from "../../domain/extensions/renew-extension-token.ts";
 import { EXTENSION_SCOPES } from "../../domain/extensions/scopes.ts";
 import { nativeStrictVerifier } from "../../security/ed25519-native.ts";
@@ -129,6 +130,38 @@ export function extRoutes(deps: SurfaceDeps) {
       ...GET,
       response: { 200: v.object({ scope: v.literal("public"), snapshot: v.record(v.string(), v.unknown()) }), ...extErrors(401, 403, 429) },
       detail: doc("The owner's public profile snapshot", "What strangers see on the card and in discovery.", "profile:read"),
+    })
+    .get("/events", ({ actor, query }) => listExtEvents(deps.ctx(actor), query), {
+      ...GET,
+      query: EventsQuery,
+      response: {
+        200: v.object({
+          streamId: v.string(),
+          events: v.array(
+            v.object({
+              seq: v.number(),
+              id: v.string(),
+              kind: v.string(),
+              occurredAt: v.string(),
+              subject: v.object({ type: v.string(), id: v.string(), layer: v.optional(v.string()) }),
+              data: v.record(v.string(), v.unknown()),
+              v: v.literal(1),
+            }),
+          ),
+          nextSince: v.number(),
+          hasMore: v.boolean(),
+          latest: v.number(),
+          oldestAvailable: v.number(),
+          gap: v.optional(v.object({ reason: v.literal("since_before_retention"), from: v.number(), to: v.number() })),
+        }),
+        400: v.object({ error: v.string(), message: v.string(), latest: v.optional(v.number()), streamId: v.optional(v.string()) }),
+        ...extErrors(401, 403, 429),
+      },
+      detail: doc(
+        "The event feed",
+        "Events after since (exclusive; omitted = from now), at most limit (default 100, max 500), kinds filtered by the manifest's events[] and the kinds query (noun.* wildcards), visibility decided at read time (permission, own intents and approvals, the contact's layer now). nextSince is the last sequence scanned: pass it as since. 400 since_in_future past latest; gap when since is older than what is kept.",
+        "events:subscribe",
+      ),
     })
     .get("/audit", ({ actor, query }) => listExtAudit(deps.ctx(actor), query), {
       ...GET,
