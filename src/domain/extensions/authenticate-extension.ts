@@ -1,13 +1,13 @@
-import { and, eq } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { agentKeys, inboundNonces } from "../../db/schema/index.ts";
+import { extensionStatements } from "../../db/extension-statements.ts";
+import { ingestStatements } from "../../db/ingest-statements.ts";
 import { checkFreshness, decodeEd25519PublicKey, parseTimestamp, type Ed25519Verifier } from "../../ink/index.ts";
 import { extensionSigningString, isExtensionNonce, verifyExtensionSignature } from "../../security/extension-request.ts";
 import { delegationTokenHash, verifyDelegationToken, type AutonomyTier, type DelegationPayload } from "../../security/extension-token.ts";
 import { tierRank } from "../../security/extension-token.ts";
 import { secretsEqual } from "../../security/secret-box.ts";
 import type { Ctx, ExtensionActor } from "../context.ts";
-import { grantOf, findInstallation, usableKeys } from "./internal/installation-row.ts";
+import { grantOf, usableKeys } from "./internal/installation-row.ts";
 import { nonceScope, unauthorized } from "./internal/ext-refusal.ts";
 
 export interface ExtensionRequest {
@@ -40,7 +40,7 @@ export function authenticateExtension(ctx: Pick<Ctx, "db" | "clock">, input: Ext
   // 2. expiry: [issuedAt, expiresAt)
   if (now >= parseTimestamp(payload.expiresAt)!) throw unauthorized("token_expired", "the delegation token has expired; renew it (POST /ext/v1/token)");
   // 3. the token is the installation's current one
-  const row = findInstallation(ctx.db, payload.installationId);
+  const row = extensionStatements(ctx.db).installation.get(payload.installationId);
   if (!row || row.tokenHash === null || !secretsEqual(row.tokenHash, hash)) throw unauthorized("token_revoked", "this token was replaced (renewal or a grant change); renew it (POST /ext/v1/token)");
   // 4. the installation is active (a pending update keeps the old grant running)
   if (row.status === "uninstalled") throw unauthorized("installation_inactive", "the extension was uninstalled");
@@ -77,11 +77,10 @@ const verified = new Map<string, { payload: DelegationPayload; keys: string }>()
 
 /** Check 1, cached by token hash while the agent's active keys are the ones that verified it. */
 function verifiedPayload(db: Db, token: string, hash: string, verify: Ed25519Verifier): DelegationPayload {
-  const active = db.select({ multibase: agentKeys.publicKeyMultibase }).from(agentKeys).where(and(eq(agentKeys.role, "signing"), eq(agentKeys.status, "active"))).all();
-  const keys = active.map((k) => k.multibase).join(",");
+  const keys = extensionStatements(db).activeSigningKeys.all().map((k) => k.multibase).join(",");
   const hit = verified.get(hash);
   if (hit && hit.keys === keys) return hit.payload;
-  const result = verifyDelegationToken(token, active.map((k) => decodeEd25519PublicKey(k.multibase)!), verify);
+  const result = verifyDelegationToken(token, keys.split(",").filter(Boolean).map((k) => decodeEd25519PublicKey(k)!), verify);
   if (!result.ok) throw unauthorized("token_invalid", result.problem);
   if (verified.size >= MAX_CACHED_TOKENS) verified.delete(verified.keys().next().value as string);
   verified.set(hash, { payload: result.payload, keys });
@@ -89,7 +88,7 @@ function verifiedPayload(db: Db, token: string, hash: string, verify: Ed25519Ver
 }
 
 function nonceSeen(db: Db, installationId: string, nonce: string): boolean {
-  return db.select({ n: inboundNonces.nonce }).from(inboundNonces).where(and(eq(inboundNonces.scope, nonceScope(installationId)), eq(inboundNonces.nonce, nonce))).get() !== undefined;
+  return ingestStatements(db).nonceSeen.get(nonceScope(installationId), nonce) !== null;
 }
 
 function lower(a: AutonomyTier, b: AutonomyTier): AutonomyTier {
