@@ -27,11 +27,17 @@ const target = "/ext/v1/identity";
 const EMPTY = new Uint8Array(0);
 
 let counter = 0;
-function signedRequest(): Request {
+/** What the extension sends for one GET: a fresh nonce, the node's time, its signature (made before timing). */
+function signedInput() {
   const nonce = `bench-${installationId.slice(0, 8)}-${(counter++).toString(36).padStart(10, "0")}`;
   const timestamp = new Date(node.clock.now()).toISOString();
   const signature = Buffer.from(ed25519Sign(utf8ToBytes(extensionSigningString("GET", target, nonce, timestamp, EMPTY)), key.secretKey)).toString("base64url");
-  return new Request(`http://localhost${target}`, { headers: { authorization: `Bearer ${token}`, "x-request-nonce": nonce, "x-request-timestamp": timestamp, "x-extension-signature": signature } });
+  return { authorization: `Bearer ${token}`, nonce, timestamp, signature, method: "GET", target, body: EMPTY };
+}
+
+function signedRequest(): Request {
+  const i = signedInput();
+  return new Request(`http://localhost${target}`, { headers: { authorization: i.authorization, "x-request-nonce": i.nonce, "x-request-timestamp": i.timestamp, "x-extension-signature": i.signature } });
 }
 
 async function timed(n: number, make: () => Request): Promise<number> {
@@ -62,12 +68,7 @@ function bareVerify(n: number): number {
 
 function checksOnly(n: number): number {
   const ctx = node.ctx({ kind: "public", ip: null });
-  const inputs = Array.from({ length: n }, () => {
-    const nonce = `bench-chk-${(counter++).toString(36).padStart(10, "0")}`;
-    const timestamp = new Date(node.clock.now()).toISOString();
-    const signature = Buffer.from(ed25519Sign(utf8ToBytes(extensionSigningString("GET", target, nonce, timestamp, EMPTY)), key.secretKey)).toString("base64url");
-    return { authorization: `Bearer ${token}`, nonce, timestamp, signature, method: "GET", target, body: EMPTY };
-  });
+  const inputs = Array.from({ length: n }, signedInput);
   const start = performance.now();
   for (const input of inputs) authenticateExtension(ctx, input, nativeStrictVerifier);
   return (n / (performance.now() - start)) * 1000;
@@ -76,12 +77,7 @@ function checksOnly(n: number): number {
 /** The plugin's work without HTTP: the seven checks, then the nonce and audit event written (group commit), CONCURRENCY at a time. */
 async function pluginOnly(n: number): Promise<number> {
   const ctx = node.ctx({ kind: "public", ip: null });
-  const inputs = Array.from({ length: n }, () => {
-    const nonce = `bench-plg-${(counter++).toString(36).padStart(10, "0")}`;
-    const timestamp = new Date(node.clock.now()).toISOString();
-    const signature = Buffer.from(ed25519Sign(utf8ToBytes(extensionSigningString("GET", target, nonce, timestamp, EMPTY)), key.secretKey)).toString("base64url");
-    return { authorization: `Bearer ${token}`, nonce, timestamp, signature, method: "GET", target, body: EMPTY };
-  });
+  const inputs = Array.from({ length: n }, signedInput);
   const start = performance.now();
   for (let i = 0; i < n; i += CONCURRENCY) {
     await Promise.all(

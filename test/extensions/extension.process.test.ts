@@ -5,7 +5,7 @@ import { join, resolve } from "node:path";
 import { api, initProcessNode, signIn, startProcessNode, waitFor, type ProcessNode } from "../helpers/network-process.ts";
 import { ROOT } from "../helpers/process.ts";
 import { TLS_CA_FILE } from "../helpers/tls.ts";
-import { sha256 } from "@noble/hashes/sha2.js";
+import { acmeManifest, manifestHash as hashOf } from "../helpers/extensions.ts";
 
 setDefaultTimeout(60_000);
 
@@ -43,13 +43,6 @@ function extensionProcess() {
   };
 }
 
-function jcs(value: unknown): string {
-  if (value === null || typeof value !== "object") return JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map(jcs).join(",")}]`;
-  const o = value as Record<string, unknown>;
-  return `{${Object.keys(o).sort().map((k) => `${JSON.stringify(k)}:${jcs(o[k])}`).join(",")}}`;
-}
-
 test("install → renew → identity → 403 → 404 → held intent approved and delivered → feed → narrowing → audit chain → uninstall → 401", async () => {
   const a = await initProcessNode(work, "alice");
   const b = await initProcessNode(work, "bob");
@@ -67,26 +60,12 @@ test("install → renew → identity → 403 → 404 → held intent approved an
   // The extension process makes its key; the owner installs its manifest inline.
   const ext = extensionProcess();
   const { publicKeyMultibase } = await ext({ op: "key" });
-  const manifest = {
-    manifestVersion: 1,
-    id: "com.acme.keepintouch",
-    version: "1.0.0",
-    name: "Keep in touch",
-    summary: "Pings people you have not talked to in a while",
-    publisher: { name: "Acme", domain: "acme.com" },
-    links: { privacyPolicy: "https://acme.com/privacy" },
+  const manifest = acmeManifest({
     keys: [{ keyId: "k1", algorithm: "Ed25519", publicKeyMultibase, status: "active" }],
-    permissions: [
-      { name: "connections:list", required: true, reason: "To list the people you keep in touch with" },
-      { name: "layers:read", required: false, reason: "To see how close each contact is" },
-      { name: "events:subscribe", required: true, reason: "To notice approvals and changes" },
-      { name: "intents:send", required: true, reason: "To ping contacts for you" },
-    ],
     layers: { requested: ["inner", "active"], reason: "Only your closest circles" },
-    maxAutonomyTier: "social",
-    intents: ["ping", "ask"],
-  };
-  const manifestHash = `sha256:${Buffer.from(sha256(new TextEncoder().encode(jcs(manifest)))).toString("hex")}`;
+    events: undefined,
+  });
+  const manifestHash = hashOf(manifest);
   const installed = await api(a, "/extensions/install", {
     source: "inline",
     manifest,

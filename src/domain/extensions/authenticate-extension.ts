@@ -1,24 +1,16 @@
 import type { Db } from "../../db/client.ts";
 import { extensionStatements } from "../../db/extension-statements.ts";
-import { ingestStatements } from "../../db/ingest-statements.ts";
-import { checkFreshness, decodeEd25519PublicKey, parseTimestamp, type Ed25519Verifier } from "../../ink/index.ts";
-import { extensionSigningString, isExtensionNonce, verifyExtensionSignature } from "../../security/extension-request.ts";
+import { decodeEd25519PublicKey, parseTimestamp, type Ed25519Verifier } from "../../ink/index.ts";
 import { delegationTokenHash, verifyDelegationToken, type AutonomyTier, type DelegationPayload } from "../../security/extension-token.ts";
 import { tierRank } from "../../security/extension-token.ts";
 import { secretsEqual } from "../../security/secret-box.ts";
 import type { Ctx, ExtensionActor } from "../context.ts";
 import { grantOf, usableKeys } from "./internal/installation-row.ts";
-import { nonceScope, unauthorized } from "./internal/ext-refusal.ts";
+import { unauthorized } from "./internal/ext-refusal.ts";
+import { checkSignedRequest, type SignedRequest } from "./internal/request-checks.ts";
 
-export interface ExtensionRequest {
+export interface ExtensionRequest extends SignedRequest {
   authorization: string | null;
-  nonce: string | null;
-  timestamp: string | null;
-  signature: string | null;
-  method: string;
-  /** The raw request target: path and `?query` exactly as sent. */
-  target: string;
-  body: Uint8Array;
 }
 
 /**
@@ -44,20 +36,9 @@ export function authenticateExtension(ctx: Pick<Ctx, "db" | "clock">, input: Ext
   if (!row || row.tokenHash === null || !secretsEqual(row.tokenHash, hash)) throw unauthorized("token_revoked", "this token was replaced (renewal or a grant change); renew it (POST /ext/v1/token)");
   // 4. the installation is active (a pending update keeps the old grant running)
   if (row.status === "uninstalled") throw unauthorized("installation_inactive", "the extension was uninstalled");
-  // 5. timestamp window: at most 300 s old, at most 30 s ahead (INK §8), strict RFC 3339
-  const at = parseTimestamp(input.timestamp);
-  if (at === null) throw unauthorized("timestamp_out_of_window", input.timestamp === null ? "X-Request-Timestamp is required" : "X-Request-Timestamp: not a strict RFC 3339 timestamp");
-  if (checkFreshness(at, now) !== "fresh") throw unauthorized("timestamp_out_of_window", "X-Request-Timestamp is more than 300 s old or more than 30 s ahead");
-  // 6. the nonce was not used by this installation within the window
-  const nonce = input.nonce;
-  if (nonce === null || !isExtensionNonce(nonce)) throw unauthorized("nonce_replayed", "X-Request-Nonce: 16 to 128 characters of [A-Za-z0-9_-] (a UUID) is required");
-  if (nonceSeen(ctx.db, row.id, nonce)) throw unauthorized("nonce_replayed", "this nonce was already used");
-  // 7. the request signature, under the token's key, still one of the installation's
-  const key = usableKeys(row, now).some((k) => k.publicKeyMultibase === payload.publicKeyMultibase) ? decodeEd25519PublicKey(payload.publicKeyMultibase) : null;
-  const signing = extensionSigningString(input.method, input.target, nonce, input.timestamp!, input.body);
-  if (key === null || input.signature === null || !verifyExtensionSignature(input.signature, key, signing, verify)) {
-    throw unauthorized("signature_invalid", input.signature === null ? "X-Extension-Signature is required" : "X-Extension-Signature does not verify under the extension's key");
-  }
+  // 5–7: timestamp window, nonce, the request signature under the token's key (still one of the installation's)
+  const keys = usableKeys(row, now).filter((k) => k.publicKeyMultibase === payload.publicKeyMultibase);
+  const { nonce } = checkSignedRequest(ctx.db, row.id, input, keys, now, verify);
   const grant = grantOf(row);
   return {
     kind: "extension",
@@ -85,10 +66,6 @@ function verifiedPayload(db: Db, token: string, hash: string, verify: Ed25519Ver
   if (verified.size >= MAX_CACHED_TOKENS) verified.delete(verified.keys().next().value as string);
   verified.set(hash, { payload: result.payload, keys });
   return result.payload;
-}
-
-function nonceSeen(db: Db, installationId: string, nonce: string): boolean {
-  return ingestStatements(db).nonceSeen.get(nonceScope(installationId), nonce) !== null;
 }
 
 function lower(a: AutonomyTier, b: AutonomyTier): AutonomyTier {
