@@ -131,3 +131,30 @@ describe("installing from a URL", () => {
     expect(res.status).toBe(400);
   });
 });
+
+describe("the owner's other extension routes refuse what they must", () => {
+  test("PUT permissions, update, accept-update and DELETE: 404 unknown, 409 uninstalled or nothing pending, 422 outside the manifest, 409/422 for a wrong manifest", async () => {
+    node = bootTestApp();
+    const { installationId } = await installAcme(node);
+    const code = async (res: Response) => [res.status, ((await res.json()) as { error: string }).error];
+    const put = (id: string, grant: unknown) => asOwner(node, `/api/svc/extensions/${id}/permissions`, { method: "PUT", body: grant });
+    const update = (id: string, manifest: Record<string, unknown>, hash = manifestHash(manifest)) => asOwner(node, `/api/svc/extensions/${id}/update`, { body: { source: "inline", manifest, manifestHash: hash } });
+    expect(await code(await put("nope", { permissions: ["connections:list"], layers: [] }))).toEqual([404, "not_found"]);
+    expect(await code(await put(installationId, { permissions: ["connections:list", "graph:read:bridges"], layers: [] }))).toEqual([422, "permission_not_requested"]);
+    expect(await code(await put(installationId, { permissions: ["profile:read"], layers: [] }))).toEqual([422, "required_permission_missing"]);
+    expect(await code(await put(installationId, { permissions: ["connections:list"], layers: ["known"] }))).toEqual([422, "layer_not_requested"]);
+    expect(await code(await put(installationId, { permissions: ["connections:list"], layers: [], maxAutonomyTier: "personal" }))).toEqual([422, "tier_above_manifest"]);
+    expect((await put(installationId, { permissions: "all" })).status).toBe(400);
+    expect(await code(await update("nope", acmeManifest({ version: "1.0.1" })))).toEqual([404, "not_found"]);
+    expect(await code(await update(installationId, acmeManifest({ version: "1.0.1" }), manifestHash(acmeManifest())))).toEqual([409, "manifest_changed"]);
+    expect(await code(await update(installationId, acmeManifest({ id: "com.acme.other", version: "1.0.1" })))).toEqual([422, "extension_mismatch"]);
+    expect(await code(await update(installationId, acmeManifest({ version: "x" })))).toEqual([400, "invalid_input"]);
+    expect(await code(await asOwner(node, "/api/svc/extensions/nope/accept-update", { body: {} }))).toEqual([404, "not_found"]);
+    expect(await code(await asOwner(node, "/api/svc/extensions/nope", { method: "DELETE" }))).toEqual([404, "not_found"]);
+    await asOwner(node, `/api/svc/extensions/${installationId}`, { method: "DELETE" });
+    expect(await code(await put(installationId, { permissions: ["connections:list"], layers: [] }))).toEqual([409, "conflict"]);
+    expect(await code(await update(installationId, acmeManifest({ version: "1.0.1" })))).toEqual([409, "conflict"]);
+    expect((await asOwner(node, `/api/svc/extensions/${installationId}`, { method: "DELETE" })).status).toBe(200); // repeating it answers the same view
+    for (const path of ["/api/svc/extensions", `/api/svc/extensions/${installationId}`]) expect((await node.request(path)).status).toBe(401);
+  });
+});
