@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { connections } from "../../src/db/schema/index.ts";
+import { sql } from "drizzle-orm";
+import { connections, events, jobCursors } from "../../src/db/schema/index.ts";
+import { pruneEvents } from "../../src/domain/extensions/prune-events.ts";
 import { decodeEd25519PublicKey } from "../../src/ink/index.ts";
 import { verifyAuditEventChain, verifyAuditEventSignature } from "../../src/ink/profiles.ts";
 import { bootTestApp, type TestNode } from "../helpers/boot.ts";
@@ -110,5 +112,28 @@ describe("GET /ext/v1/audit", () => {
     const page = (await (await extRequest(node, token, "GET", "/ext/v1/audit?limit=2&offset=1")).json()) as { events: Array<{ sequence: number }>; limit: number; offset: number };
     expect([page.events.map((e) => e.sequence), page.limit, page.offset]).toEqual([[2, 3], 2, 1]);
     for (const q of ["limit=201", "limit=0", "offset=-2", "offset=x"]) expect((await extRequest(node, token, "GET", `/ext/v1/audit?${q}`)).status).toBe(400);
+  });
+});
+
+describe("retention", () => {
+  test("the oldest events (past 30 days, beyond the newest 10,000, read by every job) are pruned; a cursor older than what is kept gets a gap", async () => {
+    node = bootTestApp();
+    const old = node.clock.now() - 31 * 24 * 3600_000;
+    const rows = Array.from({ length: 10_050 }, (_, i) => ({ type: "rule.updated", subjectId: `r${i}`, createdAt: i < 60 ? old : node.clock.now() }));
+    node.db.transaction((tx) => {
+      for (let i = 0; i < rows.length; i += 500) tx.insert(events).values(rows.slice(i, i + 500)).run();
+    });
+    const { token } = await installAcme(node);
+    // a job that has not read past seq 10 holds everything after it
+    node.db.insert(jobCursors).values({ name: "slow-job", seq: 10, updatedAt: 0 }).run();
+    expect(pruneEvents(node.ctx())).toBe(10);
+    node.db.update(jobCursors).set({ seq: 1_000_000 }).run();
+    // then up to the newest 10,000 (the old ones past that floor stay)
+    const newest = node.db.select({ seq: sql<number>`max(seq)` }).from(events).get()!.seq;
+    expect(pruneEvents(node.ctx())).toBe(newest - 10_000 - 10);
+    expect(node.db.select({ n: sql<number>`count(*)` }).from(events).get()!.n).toBe(10_000);
+    const page = await feed(node, token, "?since=0&limit=1");
+    expect(page.gap).toEqual({ reason: "since_before_retention", from: 1, to: newest - 10_000 });
+    expect((await feed(node, token, `?since=${newest - 10_000}&limit=1`)).gap).toBeUndefined();
   });
 });
