@@ -17,6 +17,8 @@ import { consoleRoutes } from "./surfaces/console.routes.ts";
 import { directoryRoutes } from "./surfaces/directory.routes.ts";
 import { discoverRoutes } from "./surfaces/discover.routes.ts";
 import { discoveryOwnerRoutes } from "./surfaces/discovery-owner.routes.ts";
+import { extensionOwnerRoutes } from "./surfaces/extensions.routes.ts";
+import { extRoutes } from "./surfaces/ext.routes.ts";
 import { federationRoutes } from "./surfaces/federation.routes.ts";
 import { handleRoutes } from "./surfaces/handle.routes.ts";
 import { inkRoutes } from "./surfaces/ink.routes.ts";
@@ -78,6 +80,8 @@ export function createApp(deps: AppDeps) {
       .use(federationRoutes(surface, { tokens: signIn.tokens }))
       .use(assistantRoutes(surface, { tokens: signIn.tokens }))
       .use(discoveryOwnerRoutes(surface, { tokens: signIn.tokens }))
+      .use(extensionOwnerRoutes(surface, { tokens: signIn.tokens }))
+      .use(extRoutes(surface))
       .use(directoryRoutes(surface))
       .use(outboxRoutes(surface, { tokens: signIn.tokens }))
       .use(consoleRoutes(surface, { files: deps.consoleFiles }))
