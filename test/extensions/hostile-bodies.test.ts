@@ -46,3 +46,16 @@ test("hostile bodies on the signed POST routes answer 4xx with a body, never 500
   expect(node.db.select().from(messages).all()).toEqual([]);
   expect(installationId).toBeString();
 });
+
+test("a member the signed POST routes do not know is refused by name, never dropped", async () => {
+  node = bootTestApp();
+  const { token, installationId } = await installAcme(node);
+  const bytes = (s: string) => new TextEncoder().encode(s);
+  const intent = await signedRaw(node, token, "/ext/v1/intents", bytes(JSON.stringify({ to: "x", intent: "ping", payload: {}, priority: "high" })));
+  expect(intent.status).toBe(400);
+  expect(((await intent.json()) as { message: string }).message).toContain("priority");
+  const renew = await signedRaw(node, null, "/ext/v1/token", bytes(JSON.stringify({ installationId, ttlHour: 2 })));
+  expect(renew.status).toBe(400);
+  expect(((await renew.json()) as { message: string }).message).toContain("ttlHour");
+  expect(node.db.select().from(messages).all()).toEqual([]);
+});

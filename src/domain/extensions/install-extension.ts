@@ -17,7 +17,7 @@ import { resolveManifest, type ManifestSource } from "./internal/resolve-manifes
 
 export const MANIFEST_HASH = v.pipe(v.string(), v.regex(/^sha256:[0-9a-f]{64}$/, "manifestHash: sha256:<64 lowercase hex>"), v.description("sha256:<hex SHA-256 of JCS(manifest)>, as the consent screen showed it"));
 
-export const InstallExtensionInput = v.object({
+export const InstallExtensionInput = v.strictObject({
   source: v.pipe(v.picklist(["inline", "url"], "source: inline or url"), v.description("inline: the manifest in the body (development); url: fetched from manifestUrl through the SSRF gate")),
   manifest: v.optional(v.pipe(v.record(v.string(), v.unknown()), v.description("The manifest (source inline)"))),
   manifestUrl: v.optional(v.pipe(v.string(), v.maxLength(2048), v.description("Where the manifest is served (source url)"))),

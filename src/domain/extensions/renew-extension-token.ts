@@ -13,7 +13,7 @@ import { issueToken, type IssuedToken } from "./internal/issue-token.ts";
 /** Renewals per installation and minute, counted after the checks passed (docs/extensions.md "Limits"). */
 export const RENEW_LIMIT = { limit: 30, windowMs: 60_000 };
 
-export const RenewTokenInput = v.object({
+export const RenewTokenInput = v.strictObject({
   installationId: v.pipe(v.string(), v.minLength(1), v.maxLength(64), v.description("The installation whose token to renew")),
   ttlHours: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(24), v.description("Lifetime (default: the manifest's token.ttlHours, else 4; at most 24)"))),
 });

@@ -21,7 +21,7 @@ import { findInstallation, manifestOf } from "./internal/installation-row.ts";
 import { INTENT_TIERS } from "./internal/vocabulary.ts";
 import { findVisibleContact } from "./internal/visible-contacts.ts";
 
-export const ExtIntentInput = v.object({
+export const ExtIntentInput = v.strictObject({
   to: v.pipe(v.string(), v.minLength(1), v.maxLength(512), v.description("A contact in a granted layer: its contactId or agentId")),
   intent: v.pipe(v.string(), v.minLength(1), v.maxLength(64), v.description("One of the manifest's intents[]")),
   payload: v.pipe(v.record(v.string(), v.unknown()), v.description("The intent's payload (INK's strict schema)")),

@@ -15,7 +15,7 @@ import { rotateKeys } from "./internal/rotate-keys.ts";
 import { resolveManifest } from "./internal/resolve-manifest.ts";
 import { MANIFEST_HASH } from "./install-extension.ts";
 
-export const UpdateManifestInput = v.object({
+export const UpdateManifestInput = v.strictObject({
   source: v.picklist(["inline", "url"], "source: inline or url"),
   manifest: v.optional(v.record(v.string(), v.unknown())),
   manifestUrl: v.optional(v.pipe(v.string(), v.maxLength(2048))),

@@ -14,7 +14,7 @@ import { findInstallation, installedRow, installationView, manifestOf, usableKey
 import { issueToken } from "./internal/issue-token.ts";
 
 /** What the owner grants: permissions, layers and a tier, each within what the manifest asks. */
-export const GrantInput = v.object({
+export const GrantInput = v.strictObject({
   permissions: v.pipe(v.array(v.pipe(v.string(), v.maxLength(128))), v.maxLength(16), v.description("Subset of the manifest's permissions; every required one included")),
   layers: v.pipe(v.array(v.picklist(DUNBAR_LAYERS, `layers: each one of ${DUNBAR_LAYERS.join(", ")}`)), v.maxLength(5), v.description("Subset of manifest.layers.requested")),
   maxAutonomyTier: v.optional(v.pipe(v.picklist(AUTONOMY_TIERS, "maxAutonomyTier: transactional, social or personal"), v.description("At most the manifest's; default the manifest's (transactional without one)"))),
