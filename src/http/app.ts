@@ -19,6 +19,7 @@ import { federationRoutes } from "./surfaces/federation.routes.ts";
 import { handleRoutes } from "./surfaces/handle.routes.ts";
 import { inkRoutes } from "./surfaces/ink.routes.ts";
 import { keysRoutes } from "./surfaces/keys.routes.ts";
+import { networkRoutes } from "./surfaces/network.routes.ts";
 import { oauthRoutes } from "./surfaces/oauth.routes.ts";
 import { ownerRoutes } from "./surfaces/owner.routes.ts";
 import { wellKnownRoutes } from "./surfaces/wellknown.routes.ts";
@@ -71,6 +72,7 @@ export function createApp(deps: AppDeps) {
       .use(federationRoutes(surface, { tokens: signIn.tokens }))
       .use(assistantRoutes(surface, { tokens: signIn.tokens }))
       .use(discoveryOwnerRoutes(surface, { tokens: signIn.tokens }))
+      .use(networkRoutes(surface, { tokens: signIn.tokens }))
       .use(directoryRoutes(surface))
       .use(discoverRoutes(surface))
       .use(handleRoutes(surface)),

@@ -1,0 +1,46 @@
+import { getNetworkGraph } from "../../domain/network/get-network-graph.ts";
+import { getNetworkHealth } from "../../domain/network/get-network-health.ts";
+import { listDecayingContacts } from "../../domain/network/list-decaying-contacts.ts";
+import { listNetworkBridges } from "../../domain/network/list-network-bridges.ts";
+import { listNetworkClusters } from "../../domain/network/list-network-clusters.ts";
+import { ClustersQuery, DecayingQuery, GraphQuery } from "../../domain/network/queries.ts";
+import type { OwnerTokens } from "../../security/owner-token.ts";
+import type { SurfaceDeps } from "../deps.ts";
+import { conditional, NOT_MODIFIED } from "../etag.ts";
+import { OWNER_SECURITY } from "../plugins/owner-auth.ts";
+import { errors } from "../schemas/common.ts";
+import { BridgesDoc, ClustersDoc, DecayingDoc, GraphDoc, HealthDoc } from "../schemas/network.ts";
+import { ownerApi } from "./owner.routes.ts";
+
+/**
+ * The owner's network analytics (issue 15), unfiltered: the same analysis the extension API serves
+ * per installation. Graph answers come from the last snapshot (`stale: true` while a recompute is
+ * due); 503 only before the very first analysis could run. ETag / 304 on every one.
+ */
+export function networkRoutes(deps: SurfaceDeps, o: { tokens: Pick<OwnerTokens, "verify"> }) {
+  const doc = (summary: string, description: string) => ({ tags: ["Network"], summary, description, security: OWNER_SECURITY, responses: NOT_MODIFIED });
+  return ownerApi(o.tokens)
+    .get("/network/graph", async ({ actor, query, request, set }) => conditional(request, set, await getNetworkGraph(deps.ctx(actor), query)), {
+      query: GraphQuery,
+      response: { 200: GraphDoc, ...errors(400, 401, 503) },
+      detail: doc("The contact graph, for drawing", "The best-tied `limit` contacts (1–2000, default 500) with their cluster, layer, band and connector flags, the ties among them with their weight, and the clusters with labels. `totals` counts everything."),
+    })
+    .get("/network/clusters", async ({ actor, query, request, set }) => conditional(request, set, await listNetworkClusters(deps.ctx(actor), query)), {
+      query: ClustersQuery,
+      response: { 200: ClustersDoc, ...errors(400, 401, 503) },
+      detail: doc("Clusters", "Louvain clusters of the contact graph with stable ids, labels, sizes, layer counts, density, cohesion and members (at most `maxMembers`, 1–2000, default 500)."),
+    })
+    .get("/network/bridges", async ({ actor, request, set }) => conditional(request, set, await listNetworkBridges(deps.ctx(actor))), {
+      response: { 200: BridgesDoc, ...errors(401, 503) },
+      detail: doc("Bridges", "Sole connectors between clusters and articulation points; bridge risk = a sole connector whose relationship is cooling or worse."),
+    })
+    .get("/network/health", ({ actor, request, set }) => conditional(request, set, getNetworkHealth(deps.ctx(actor))), {
+      response: { 200: HealthDoc, ...errors(401) },
+      detail: doc("Network health", "Per layer: size against the nominal Dunbar size, share per health band, median silence against the expected cadence, a 0–100 score."),
+    })
+    .get("/network/decaying", async ({ actor, query, request, set }) => conditional(request, set, await listDecayingContacts(deps.ctx(actor), query)), {
+      query: DecayingQuery,
+      response: { 200: DecayingDoc, ...errors(400, 401, 503) },
+      detail: doc("Decaying relationships", "Contacts whose band is slipping, ordered by layer, how overdue, and whether they are a bridge, with a suggested action. `limit` 1–500, default 100."),
+    });
+}

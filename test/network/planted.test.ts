@@ -1,0 +1,98 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { bootTestApp, type TestNode } from "../helpers/boot.ts";
+import { plantCommunities, writeNetwork, type PlantedNetwork } from "../helpers/network-fixture.ts";
+import { asOwner } from "../helpers/owner.ts";
+
+/**
+ * Six planted communities of 20 and planted ties between them:
+ *   C0–C1 one tie (both ends sole connectors) · C1–C2 three ties between different contacts (no
+ *   sole connector) · C2–C3 one C2 contact tied to three C3 contacts (sole on the C2 side only) ·
+ *   C3–C4 one tie · C4–C0 three ties (closes a ring: no bridge edge so far) · C5 hangs off C4 by one
+ *   tie (a bridge edge; both ends articulation points).
+ */
+export function plantedNetwork(): { net: PlantedNetwork; sole: Map<string, Array<[number, number, number]>>; cuts: string[] } {
+  const net = plantCommunities({ k: 6, size: 20, seed: 11 });
+  const m = (c: number, i: number) => `p${String(c).padStart(2, "0")}-${String(i).padStart(3, "0")}`;
+  net.ties.push([m(0, 3), m(1, 4)]);
+  net.ties.push([m(1, 7), m(2, 1)], [m(1, 8), m(2, 2)], [m(1, 9), m(2, 3)]);
+  net.ties.push([m(2, 10), m(3, 1)], [m(2, 10), m(3, 2)], [m(2, 10), m(3, 3)]);
+  net.ties.push([m(3, 12), m(4, 5)]);
+  net.ties.push([m(4, 1), m(0, 11)], [m(4, 2), m(0, 12)], [m(4, 3), m(0, 13)]);
+  net.ties.push([m(4, 15), m(5, 0)]);
+  const sole = new Map<string, Array<[number, number, number]>>([
+    [m(0, 3), [[0, 1, 1]]],
+    [m(1, 4), [[1, 0, 1]]],
+    [m(2, 10), [[2, 3, 3]]],
+    [m(3, 12), [[3, 4, 1]]],
+    [m(4, 5), [[4, 3, 1]]],
+    [m(4, 15), [[4, 5, 1]]],
+    [m(5, 0), [[5, 4, 1]]],
+  ]);
+  return { net, sole, cuts: [m(4, 15), m(5, 0)].sort() };
+}
+
+let node: TestNode;
+afterEach(() => node?.close());
+
+describe("planted communities and sole connectors are recovered (owner API)", () => {
+  test("clusters are the planted communities, labelled by their company; connectors and cuts are the planted ones", async () => {
+    node = bootTestApp({ network: { inline: true } });
+    const { net, sole, cuts } = plantedNetwork();
+    writeNetwork(node.db, net, node.clock.now());
+
+    const res = await asOwner(node, "/api/svc/network/clusters");
+    expect(res.status).toBe(200);
+    const clusters = (await res.json()) as { stale: boolean; clusters: Array<{ clusterId: string; label: string; size: number; members: Array<{ contactId: string }> }> };
+    expect(clusters.stale).toBe(false);
+    const planted = new Map<string, number>(net.contacts.map((c) => [c.id, c.community]));
+    const found = clusters.clusters.map((c) => c.members.map((x) => x.contactId).sort());
+    const expected = [0, 1, 2, 3, 4, 5].map((k) => net.contacts.filter((c) => c.community === k).map((c) => c.id).sort());
+    expect(found.sort()).toEqual(expected.sort());
+    for (const c of clusters.clusters) expect(c.label).toBe(`Company ${planted.get(c.members[0]!.contactId)}`);
+
+    const idOf = new Map(clusters.clusters.map((c) => [planted.get(c.members[0]!.contactId)!, c.clusterId]));
+    const bridges = (await (await asOwner(node, "/api/svc/network/bridges")).json()) as {
+      bridges: Array<{ contactId: string; isSoleConnector: boolean; isArticulationPoint: boolean; isOnBridgeEdge: boolean; clusters: Array<{ from: string; to: string; edgesBetween: number }> }>;
+    };
+    const soleFound = bridges.bridges.filter((b) => b.isSoleConnector);
+    expect(soleFound.map((b) => b.contactId).sort()).toEqual([...sole.keys()].sort());
+    for (const b of soleFound) expect(b.clusters).toEqual(sole.get(b.contactId)!.map(([f, t, n]) => ({ from: idOf.get(f)!, to: idOf.get(t)!, edgesBetween: n })));
+    expect(bridges.bridges.filter((b) => b.isArticulationPoint).map((b) => b.contactId).sort()).toEqual(cuts);
+    expect(bridges.bridges.filter((b) => b.isOnBridgeEdge).map((b) => b.contactId).sort()).toEqual(cuts);
+  });
+
+  test("the drawing is bounded, and every answer has an ETag that gives 304 until something changes", async () => {
+    node = bootTestApp();
+    writeNetwork(node.db, plantedNetwork().net, node.clock.now());
+    const res = await asOwner(node, "/api/svc/network/graph?limit=25");
+    expect(res.status).toBe(200);
+    const g = (await res.json()) as { truncated: boolean; totals: { nodes: number }; nodes: Array<{ id: string; clusterId: string | null }>; edges: Array<{ source: string; target: string }>; clusters: unknown[] };
+    expect(g.nodes.length).toBe(25);
+    expect(g.truncated).toBe(true);
+    expect(g.totals.nodes).toBe(120);
+    const shown = new Set(g.nodes.map((n) => n.id));
+    for (const e of g.edges) expect(shown.has(e.source) && shown.has(e.target)).toBe(true);
+    expect(g.clusters.length).toBe(6);
+
+    for (const path of ["/api/svc/network/graph", "/api/svc/network/clusters", "/api/svc/network/bridges", "/api/svc/network/health", "/api/svc/network/decaying"]) {
+      const first = await asOwner(node, path);
+      expect(first.status).toBe(200);
+      const etag = first.headers.get("etag")!;
+      expect(etag).toMatch(/^"[0-9a-f]{24}"$/);
+      const again = await asOwner(node, path, { headers: { "if-none-match": etag } });
+      expect(again.status).toBe(304);
+      expect(await again.text()).toBe("");
+      expect((await asOwner(node, path, { headers: { "if-none-match": '"other"' } })).status).toBe(200);
+    }
+  });
+
+  test("bad query values are 400, no token is 401", async () => {
+    node = bootTestApp();
+    for (const q of ["graph?limit=0", "graph?limit=2001", "graph?limit=abc", "graph?limit=1.5", "clusters?maxMembers=-1", "decaying?limit=501", "decaying?limit="]) {
+      const res = await asOwner(node, `/api/svc/network/${q}`);
+      expect(res.status, q).toBe(400);
+      expect(((await res.json()) as { error: string }).error).toBe("invalid_input");
+    }
+    for (const p of ["graph", "clusters", "bridges", "health", "decaying"]) expect((await node.request(`/api/svc/network/${p}`)).status).toBe(401);
+  });
+});
