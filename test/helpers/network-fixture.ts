@@ -59,3 +59,31 @@ export function writeNetwork(db: Db, net: PlantedNetwork, at: number): void {
 export function without(net: PlantedNetwork, hidden: ReadonlySet<string>): PlantedNetwork {
   return { contacts: net.contacts.filter((c) => !hidden.has(c.id)), ties: net.ties.filter(([a, b]) => !hidden.has(a) && !hidden.has(b)) };
 }
+
+/**
+ * Six planted communities of 20 and planted ties between them:
+ *   C0–C1 one tie (both ends sole connectors) · C1–C2 three ties between different contacts (no
+ *   sole connector) · C2–C3 one C2 contact tied to three C3 contacts (sole on the C2 side only) ·
+ *   C3–C4 one tie · C4–C0 three ties (closes a ring: no bridge edge so far) · C5 hangs off C4 by one
+ *   tie (a bridge edge; both ends articulation points).
+ */
+export function plantedNetwork(): { net: PlantedNetwork; sole: Map<string, Array<[number, number, number]>>; cuts: string[] } {
+  const net = plantCommunities({ k: 6, size: 20, seed: 11 });
+  const m = (c: number, i: number) => `p${String(c).padStart(2, "0")}-${String(i).padStart(3, "0")}`;
+  net.ties.push([m(0, 3), m(1, 4)]);
+  net.ties.push([m(1, 7), m(2, 1)], [m(1, 8), m(2, 2)], [m(1, 9), m(2, 3)]);
+  net.ties.push([m(2, 10), m(3, 1)], [m(2, 10), m(3, 2)], [m(2, 10), m(3, 3)]);
+  net.ties.push([m(3, 12), m(4, 5)]);
+  net.ties.push([m(4, 1), m(0, 11)], [m(4, 2), m(0, 12)], [m(4, 3), m(0, 13)]);
+  net.ties.push([m(4, 15), m(5, 0)]);
+  const sole = new Map<string, Array<[number, number, number]>>([
+    [m(0, 3), [[0, 1, 1]]],
+    [m(1, 4), [[1, 0, 1]]],
+    [m(2, 10), [[2, 3, 3]]],
+    [m(3, 12), [[3, 4, 1]]],
+    [m(4, 5), [[4, 3, 1]]],
+    [m(4, 15), [[4, 5, 1]]],
+    [m(5, 0), [[5, 4, 1]]],
+  ]);
+  return { net, sole, cuts: [m(4, 15), m(5, 0)].sort() };
+}

@@ -9,7 +9,7 @@ import { contactsKey } from "./contact-facts.ts";
  * recompute keeps the snapshot when the graph's content hash is the same.
  */
 export function graphChangeKey(db: Db, contacts = contactsKey(db)): string {
-  const m = db.get<{ m: number | null }>(sql`SELECT MAX(rowid) AS m FROM messages`);
-  const r = db.get<{ n: number; m: number | null }>(sql`SELECT COUNT(*) AS n, MAX(rowid) AS m FROM contact_relations`);
+  const m = db.all<{ m: number | null }>(sql`SELECT MAX(rowid) AS m FROM messages`)[0];
+  const r = db.all<{ n: number; m: number | null }>(sql`SELECT COUNT(*) AS n, MAX(rowid) AS m FROM contact_relations`)[0];
   return `${contacts}.${m?.m ?? 0}.${r?.n ?? 0}.${r?.m ?? 0}`;
 }

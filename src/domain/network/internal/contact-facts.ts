@@ -21,7 +21,8 @@ export interface ContactFacts {
  * facts are re-read only then: ~1 ms at 10k contacts against ~20 ms for the read itself.
  */
 export function contactsKey(db: Db): string {
-  const r = db.get<{ n: number; u: number | null; l: number | null }>(sql`SELECT COUNT(*) AS n, MAX(updated_at) AS u, MAX(layer_computed_at) AS l FROM connections`);
+  // (drizzle's db.get of raw SQL gives an array of values; db.all gives named rows)
+  const r = db.all<{ n: number; u: number | null; l: number | null }>(sql`SELECT COUNT(*) AS n, MAX(updated_at) AS u, MAX(layer_computed_at) AS l FROM connections`)[0];
   return `${r?.n ?? 0}.${r?.u ?? 0}.${r?.l ?? 0}`;
 }
 
