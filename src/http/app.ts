@@ -15,6 +15,8 @@ import { cardRoutes } from "./surfaces/card.routes.ts";
 import { directoryRoutes } from "./surfaces/directory.routes.ts";
 import { discoverRoutes } from "./surfaces/discover.routes.ts";
 import { discoveryOwnerRoutes } from "./surfaces/discovery-owner.routes.ts";
+import { extensionOwnerRoutes } from "./surfaces/extensions.routes.ts";
+import { extRoutes } from "./surfaces/ext.routes.ts";
 import { federationRoutes } from "./surfaces/federation.routes.ts";
 import { handleRoutes } from "./surfaces/handle.routes.ts";
 import { inkRoutes } from "./surfaces/ink.routes.ts";
@@ -73,6 +75,8 @@ export function createApp(deps: AppDeps) {
       .use(assistantRoutes(surface, { tokens: signIn.tokens }))
       .use(discoveryOwnerRoutes(surface, { tokens: signIn.tokens }))
       .use(networkRoutes(surface, { tokens: signIn.tokens }))
+      .use(extensionOwnerRoutes(surface, { tokens: signIn.tokens }))
+      .use(extRoutes(surface))
       .use(directoryRoutes(surface))
       .use(discoverRoutes(surface))
       .use(handleRoutes(surface)),
