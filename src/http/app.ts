@@ -22,6 +22,7 @@ import { handleRoutes } from "./surfaces/handle.routes.ts";
 import { inkRoutes } from "./surfaces/ink.routes.ts";
 import { keysRoutes } from "./surfaces/keys.routes.ts";
 import { networkRoutes } from "./surfaces/network.routes.ts";
+import { extNetworkRoutes } from "./surfaces/ext-network.routes.ts";
 import { oauthRoutes } from "./surfaces/oauth.routes.ts";
 import { ownerRoutes } from "./surfaces/owner.routes.ts";
 import { wellKnownRoutes } from "./surfaces/wellknown.routes.ts";
@@ -77,6 +78,7 @@ export function createApp(deps: AppDeps) {
       .use(networkRoutes(surface, { tokens: signIn.tokens }))
       .use(extensionOwnerRoutes(surface, { tokens: signIn.tokens }))
       .use(extRoutes(surface))
+      .use(extNetworkRoutes(surface))
       .use(directoryRoutes(surface))
       .use(discoverRoutes(surface))
       .use(handleRoutes(surface)),

@@ -87,3 +87,23 @@ export function plantedNetwork(): { net: PlantedNetwork; sole: Map<string, Array
   ]);
   return { net, sole, cuts: [m(4, 15), m(5, 0)].sort() };
 }
+
+/**
+ * The planted network plus hidden contacts placed where they would move visible numbers if the
+ * filter leaked: a hidden second connector between C0 and C1 (the visible one then looks shared),
+ * a hidden pendant on a visible contact (which would then be a cut), a hidden cluster of its own,
+ * and every contact of the `inner` layer (about a fifth of each community).
+ */
+export function withHidden(): { net: PlantedNetwork; hidden: Set<string> } {
+  const { net } = plantedNetwork();
+  const add = (id: string, community: number) => net.contacts.push({ id, community, layer: "inner", band: "cooling", company: "Hidden Inc" });
+  add("h-connector", 0);
+  net.ties.push(["h-connector", "p00-001"], ["h-connector", "p00-002"], ["h-connector", "p01-010"]);
+  add("h-pendant", 2);
+  net.ties.push(["h-pendant", "p02-015"]);
+  for (const id of ["h-c1", "h-c2", "h-c3", "h-c4"]) add(id, 9);
+  net.ties.push(["h-c1", "h-c2"], ["h-c2", "h-c3"], ["h-c3", "h-c4"], ["h-c4", "h-c1"], ["h-c1", "h-c3"], ["h-c4", "p03-007"]);
+  for (const c of net.contacts) if (c.id.startsWith("p") && c.id.endsWith("3")) c.layer = "inner"; // a few more, everywhere
+  const hidden = new Set(net.contacts.filter((c) => c.layer === "inner").map((c) => c.id));
+  return { net, hidden };
+}

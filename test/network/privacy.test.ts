@@ -4,7 +4,7 @@ import { readAnalytics, readFacts } from "../../src/domain/network/internal/anal
 import { bridgesBody, clustersBody, graphBody } from "../../src/domain/network/internal/graph-bodies.ts";
 import { decayingBody, healthBody } from "../../src/domain/network/internal/health-bodies.ts";
 import { bootTestApp, type TestNode } from "../helpers/boot.ts";
-import { plantedNetwork, without, writeNetwork, type PlantedNetwork } from "../helpers/network-fixture.ts";
+import { withHidden, without, writeNetwork } from "../helpers/network-fixture.ts";
 
 const OWNER = { kind: "owner", subject: "test" } as const;
 let nodes: TestNode[] = [];
@@ -12,26 +12,6 @@ afterEach(() => {
   for (const n of nodes) n.close();
   nodes = [];
 });
-
-/**
- * The planted network plus hidden contacts placed where they would move visible numbers if the
- * filter leaked: a hidden second connector between C0 and C1 (the visible one then looks shared),
- * a hidden pendant on a visible contact (which would then be a cut), a hidden cluster of its own,
- * and every contact of the `inner` layer (about a fifth of each community).
- */
-function withHidden(): { net: PlantedNetwork; hidden: Set<string> } {
-  const { net } = plantedNetwork();
-  const add = (id: string, community: number) => net.contacts.push({ id, community, layer: "inner", band: "cooling", company: "Hidden Inc" });
-  add("h-connector", 0);
-  net.ties.push(["h-connector", "p00-001"], ["h-connector", "p00-002"], ["h-connector", "p01-010"]);
-  add("h-pendant", 2);
-  net.ties.push(["h-pendant", "p02-015"]);
-  for (const id of ["h-c1", "h-c2", "h-c3", "h-c4"]) add(id, 9);
-  net.ties.push(["h-c1", "h-c2"], ["h-c2", "h-c3"], ["h-c3", "h-c4"], ["h-c4", "h-c1"], ["h-c1", "h-c3"], ["h-c4", "p03-007"]);
-  for (const c of net.contacts) if (c.id.startsWith("p") && c.id.endsWith("3")) c.layer = "inner"; // a few more, everywhere
-  const hidden = new Set(net.contacts.filter((c) => c.layer === "inner").map((c) => c.id));
-  return { net, hidden };
-}
 
 /** Everything an installation granted `layers` would be told, with cluster ids replaced by their members. */
 async function visibleNumbers(node: TestNode, layers: Set<DunbarLayer>) {
@@ -47,7 +27,7 @@ async function visibleNumbers(node: TestNode, layers: Set<DunbarLayer>) {
     clusters: clusters.clusters.map(({ clusterId, updatedAt: _u, ...c }) => ({ ...c, key: name.get(clusterId) })).sort((x, y) => (x.key! < y.key! ? -1 : 1)),
     bridges: strip(bridgesBody(a)).bridges.map((b) => ({ ...b, clusterId: b.clusterId && name.get(b.clusterId), clusters: b.clusters.map((l) => ({ ...l, from: name.get(l.from), to: name.get(l.to) })) })),
     health: healthBody(readFacts(ctx).map, layers, node.clock.now()),
-    decaying: strip(decayingBody(a, node.clock.now(), 500)),
+    decaying: strip(decayingBody(a, node.clock.now(), 500, { names: true })),
     graph: (({ nodes, edges, totals }) => ({ nodes: nodes.map(({ clusterId, ...n }) => ({ ...n, cluster: clusterId && name.get(clusterId) })), edges, totals }))(graphBody(a, 5000)),
   };
 }

@@ -5,5 +5,5 @@ import { ownerAnalytics } from "./internal/owner-read.ts";
 /** The owner's slipping relationships, the ones that matter most first (at most `limit`), with the ETag. */
 export async function listDecayingContacts(ctx: With<"network">, q: { limit: number }) {
   const a = await ownerAnalytics(ctx, "sees decaying relationships");
-  return { etag: a.etag, body: decayingBody(a, ctx.clock.now(), q.limit) };
+  return { etag: a.etag, body: decayingBody(a, ctx.clock.now(), q.limit, { names: true }) };
 }

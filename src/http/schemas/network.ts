@@ -63,7 +63,7 @@ export const DecayingDoc = v.pipe(
     decaying: v.array(
       v.object({
         contactId: v.string(),
-        name: v.string(),
+        name: v.optional(v.pipe(v.string(), v.description("the contact's display name (owner, or an installation with connections:list)"))),
         layer: Layer,
         band: Band,
         daysSince: v.number(),

@@ -45,7 +45,7 @@ function slipping(f: ContactFacts): boolean {
 }
 
 /** `GET …/decaying`: slipping contacts the audience may see, the ones that matter most first. */
-export function decayingBody(a: Analytics, now: number, limit: number) {
+export function decayingBody(a: Analytics, now: number, limit: number, opts: { names: boolean }) {
   const { structure: s, facts, view } = a;
   const index = new Map(s.ids.map((id, v) => [id, v]));
   const rows = [];
@@ -58,7 +58,7 @@ export function decayingBody(a: Analytics, now: number, limit: number) {
     const ratio = ratioOf(f, now);
     rows.push({
       contactId: f.id,
-      name: f.name,
+      ...(opts.names ? { name: f.name } : {}),
       layer: f.layer,
       band: f.band!,
       daysSince: Math.floor(Math.max(0, now - f.lastAt) / DAY),
