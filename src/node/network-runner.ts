@@ -38,7 +38,7 @@ export function createNetworkRunner(db: Db, log: Logger, opts: { inline?: boolea
     worker = null;
   };
   const start = (): Worker => {
-    const w = new Worker(new URL("./network-worker.ts", import.meta.url).href);
+    const w = new Worker(workerUrl());
     w.onmessage = (event: MessageEvent<WorkerReply>) => {
       const p = pending.get(event.data.id);
       pending.delete(event.data.id);
@@ -85,4 +85,14 @@ function inlineRunner(db: Db): ClosableNetworkRunner {
     },
     close() {},
   };
+}
+
+/**
+ * Where the Worker's entry is: beside this file when run from source; inside a compiled binary,
+ * import.meta.url is the binary itself at the bundle's root (/$bunfs/root/kith-…) and the second
+ * entrypoint sits at node/network-worker (scripts/build.ts), so it is resolved from there.
+ */
+function workerUrl(): string {
+  const compiled = import.meta.url.includes("$bunfs");
+  return new URL(compiled ? "./node/network-worker.ts" : "./network-worker.ts", import.meta.url).href;
 }

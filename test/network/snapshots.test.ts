@@ -120,3 +120,19 @@ describe("network snapshots: lazy, debounced, stale-while-recomputing, stable id
     db.$client.close();
   });
 });
+
+describe("network analytics when the analysis cannot run", () => {
+  test("the first read answers 503 with Retry-After (not 500), and works once the runner does", async () => {
+    node = bootTestApp();
+    writeNetwork(node.db, plantedNetwork().net, node.clock.now());
+    const real = node.collaborators.network.runner;
+    let broken = true;
+    node.collaborators.network.runner = { compute: (r) => (broken ? Promise.reject(new Error("worker died")) : real.compute(r)) };
+    const res = await asOwner(node, "/api/svc/network/bridges");
+    expect(res.status).toBe(503);
+    expect(res.headers.get("retry-after")).toBe("30");
+    expect(((await res.json()) as { error: string }).error).toBe("unavailable");
+    broken = false;
+    expect((await asOwner(node, "/api/svc/network/bridges")).status).toBe(200);
+  });
+});

@@ -32,7 +32,14 @@ export async function readAnalytics(ctx: With<"network">, layers: ReadonlySet<Du
   const s = networkState(ctx.db);
   if (s.meta === undefined) s.meta = readSnapshotMeta(ctx.db);
   s.wanted = true;
-  if (!s.meta || s.meta.algoVersion !== ALGO_VERSION) await refreshSnapshot(ctx, { force: true });
+  if (!s.meta || s.meta.algoVersion !== ALGO_VERSION) {
+    try {
+      await refreshSnapshot(ctx, { force: true });
+    } catch (cause) {
+      ctx.log.error("network analysis failed", { cause });
+      throw new DomainError("unavailable", "the network analytics could not be computed; retry later", { retryAfterSeconds: 30, cause });
+    }
+  }
   const meta = s.meta;
   if (!meta) throw new DomainError("unavailable", "the network analytics are not computed yet", { retryAfterSeconds: 5 });
   s.structure ??= readSnapshotStructure(ctx.db, meta.id);
