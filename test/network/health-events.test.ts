@@ -19,7 +19,7 @@ describe("relationship.health_changed", () => {
     recomputeAllRelationships(node.ctx());
     const rows = node.db.select().from(events).where(eq(events.type, "relationship.health_changed")).all();
     expect(rows.map((r) => [r.subjectId, r.peerPrincipal, JSON.parse(r.dataJson!)])).toEqual([
-      ["c-1", null, { from: first.health, to: "dormant", layer: "recognition" }],
+      ["c-1", null, { from: first.health, to: "dormant" }],
     ]);
   });
 });

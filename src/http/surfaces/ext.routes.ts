@@ -7,6 +7,9 @@ import { getExtProfile } from "../../domain/extensions/get-ext-profile.ts";
 import { AuditPageQuery, ExtPageQuery, listExtConnections } from "../../domain/extensions/list-ext-connections.ts";
 import { listExtAudit } from "../../domain/extensions/list-ext-audit.ts";
 import { listExtLayers } from "../../domain/extensions/list-ext-layers.ts";
+import { EventsQuery, listExtEvents } from "../../domain/extensions/list-ext-events.ts";
+import { ExtIntentInput, sendExtIntent } from "../../domain/extensions/send-ext-intent.ts";
+import { bodyHash } from "../../security/extension-request.ts";
 import { renewExtensionToken, RenewTokenInput } from "../../domain/extensions/renew-extension-token.ts";
 import { EXTENSION_SCOPES } from "../../domain/extensions/scopes.ts";
 import { nativeStrictVerifier } from "../../security/ed25519-native.ts";
@@ -129,6 +132,64 @@ export function extRoutes(deps: SurfaceDeps) {
       ...GET,
       response: { 200: v.object({ scope: v.literal("public"), snapshot: v.record(v.string(), v.unknown()) }), ...extErrors(401, 403, 429) },
       detail: doc("The owner's public profile snapshot", "What strangers see on the card and in discovery.", "profile:read"),
+    })
+    .post(
+      "/intents",
+      async ({ actor, rawBody, request, set }) => {
+        const input = extBody(rawBody, ExtIntentInput);
+        const key = request.headers.get("idempotency-key");
+        if (key !== null && !/^[A-Za-z0-9_.:-]{1,128}$/.test(key)) throw new DomainError("invalid_input", "Idempotency-Key: 1 to 128 characters of [A-Za-z0-9_.:-]");
+        const result = await sendExtIntent(deps.ctx(actor), input, key === null ? null : { key, bodyHash: bodyHash(rawBody) });
+        set.status = result.status === "queued" ? 200 : 202;
+        return result;
+      },
+      {
+        parse: "none",
+        extension: { maxBytes: 64 * 1024, bucket: "intents" },
+        bodyDoc: ExtIntentInput,
+        response: {
+          200: v.object({ status: v.literal("queued"), intentId: v.string(), correlationId: v.string(), tier: v.string() }),
+          202: v.object({ status: v.literal("pending_approval"), approvalId: v.string(), intentId: v.string(), correlationId: v.string(), tier: v.string() }),
+          ...extErrors(400, 401, 403, 404, 409, 413, 415, 422, 429),
+        },
+        detail: doc(
+          "Send an intent for the owner",
+          "to: a contact in a granted layer (404 otherwise); intent: one the manifest declares (403 intent_not_declared). Tiers: ping, *_response, context_share, retract transactional; ask, follow_up, schedule_meeting, opportunity social; connection_request, intro_request, multi_party_sync personal. Above the token's maxAutonomyTier or the owner's autonomy policy (none/draft_only: nothing on its own; auto_respond: transactional; full: up to the token's tier) it is held: 202 pending_approval with approvalId (the owner decides at /api/svc/pending). Idempotency-Key: the same key answers the first answer for 24 h (422 idempotency_key_reused with another body). 60 per minute per installation.",
+          "intents:send",
+        ),
+      },
+    )
+    .get("/events", ({ actor, query }) => listExtEvents(deps.ctx(actor), query), {
+      ...GET,
+      query: EventsQuery,
+      response: {
+        200: v.object({
+          streamId: v.string(),
+          events: v.array(
+            v.object({
+              seq: v.number(),
+              id: v.string(),
+              kind: v.string(),
+              occurredAt: v.string(),
+              subject: v.object({ type: v.string(), id: v.string(), layer: v.optional(v.string()) }),
+              data: v.record(v.string(), v.unknown()),
+              v: v.literal(1),
+            }),
+          ),
+          nextSince: v.number(),
+          hasMore: v.boolean(),
+          latest: v.number(),
+          oldestAvailable: v.number(),
+          gap: v.optional(v.object({ reason: v.literal("since_before_retention"), from: v.number(), to: v.number() })),
+        }),
+        400: v.object({ error: v.string(), message: v.string(), latest: v.optional(v.number()), streamId: v.optional(v.string()) }),
+        ...extErrors(401, 403, 429),
+      },
+      detail: doc(
+        "The event feed",
+        "Events after since (exclusive; omitted = from now), at most limit (default 100, max 500), kinds filtered by the manifest's events[] and the kinds query (noun.* wildcards), visibility decided at read time (permission, own intents and approvals, the contact's layer now). nextSince is the last sequence scanned: pass it as since. 400 since_in_future past latest; gap when since is older than what is kept.",
+        "events:subscribe",
+      ),
     })
     .get("/audit", ({ actor, query }) => listExtAudit(deps.ctx(actor), query), {
       ...GET,
