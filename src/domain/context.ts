@@ -6,7 +6,7 @@ import type { Db } from "../db/client.ts";
 import type { WriteQueue } from "../db/write-queue.ts";
 import type { AgentCard, SenderKeys, Wordmark } from "../ink/index.ts";
 import type { MemoryRateLimiter } from "../security/rate-limit.ts";
-import type { NetworkStructure, PreviousCluster } from "./network/compute-network.ts";
+import type { AnalyzeRequest, AnalyzeResult } from "./network/analyze-network.ts";
 
 /** Wall clock in unix milliseconds; tests inject a controllable one. */
 export interface Clock {
@@ -120,11 +120,11 @@ export interface AssistantBackends {
 }
 
 /**
- * Runs the contact-graph analysis (domain/network/compute-network.ts) from the database as it is
+ * Runs the contact-graph analysis (domain/network/analyze-network.ts) from the database as it is
  * now, off the event loop: a Worker for a database file, in process for an in-memory one.
  */
 export interface NetworkRunner {
-  compute(request: { now: number; previous: PreviousCluster[] }): Promise<{ structure: NetworkStructure; json: string }>;
+  compute(request: AnalyzeRequest): Promise<AnalyzeResult>;
 }
 
 /** The network analytics' timing (debounce after changes, longest wait, refresh for decay). */

@@ -1,21 +1,18 @@
 import type { Db } from "../db/client.ts";
 import type { Logger, NetworkRunner } from "../domain/context.ts";
-import type { NetworkStructure, PreviousCluster } from "../domain/network/compute-network.ts";
+import type { AnalyzeRequest, AnalyzeResult } from "../domain/network/analyze-network.ts";
 
 export interface WorkerRequest {
   id: number;
   file: string;
-  now: number;
-  previous: PreviousCluster[];
+  request: AnalyzeRequest;
 }
-export type WorkerReply =
-  | { id: number; ok: true; structure: NetworkStructure; json: string; timings: { loadMs: number; computeMs: number; serializeMs: number } }
-  | { id: number; ok: false; message: string };
+export type WorkerReply = { id: number; ok: true; result: AnalyzeResult } | { id: number; ok: false; message: string };
 
 /** A runner the node can stop; `lastTimings` is what the last Worker run measured (the benchmark reads it). */
 export interface ClosableNetworkRunner extends NetworkRunner {
   readonly mode: "worker" | "inline";
-  lastTimings: { loadMs: number; computeMs: number; serializeMs: number } | null;
+  lastTimings: AnalyzeResult["timings"] | null;
   close(): void;
 }
 
@@ -54,16 +51,16 @@ export function createNetworkRunner(db: Db, log: Logger, opts: { inline?: boolea
   const runner: ClosableNetworkRunner = {
     mode: "worker",
     lastTimings: null,
-    async compute({ now, previous }) {
+    async compute(request) {
       worker ??= start();
       const id = ++seq;
       const reply = await new Promise<WorkerReply>((resolve, reject) => {
         pending.set(id, { resolve, reject });
-        worker!.postMessage({ id, file, now, previous } satisfies WorkerRequest);
+        worker!.postMessage({ id, file, request } satisfies WorkerRequest);
       });
       if (!reply.ok) throw new Error(`network analysis failed: ${reply.message}`);
-      runner.lastTimings = reply.timings;
-      return { structure: reply.structure, json: reply.json };
+      runner.lastTimings = reply.result.timings;
+      return reply.result;
     },
     close: () => fail(new Error("the network runner is closed")),
   };
@@ -74,14 +71,9 @@ function inlineRunner(db: Db): ClosableNetworkRunner {
   return {
     mode: "inline",
     lastTimings: null,
-    async compute({ now, previous }) {
-      const [{ loadContactGraph }, { computeNetwork }, { structureToJson }] = await Promise.all([
-        import("../domain/network/load-contact-graph.ts"),
-        import("../domain/network/compute-network.ts"),
-        import("../domain/network/internal/structure.ts"),
-      ]);
-      const structure = computeNetwork(loadContactGraph(db, now), previous);
-      return { structure, json: structureToJson(structure) };
+    async compute(request) {
+      const { analyzeNetwork } = await import("../domain/network/analyze-network.ts");
+      return analyzeNetwork(db, request, () => performance.now());
     },
     close() {},
   };

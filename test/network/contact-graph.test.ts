@@ -59,12 +59,13 @@ describe("the contact graph (docs/decisions/contact-graph.md)", () => {
     const worker = createNetworkRunner(node.db, node.ctx().log);
     const inline = createNetworkRunner(node.db, node.ctx().log, { inline: true });
     expect(worker.mode).toBe("worker");
-    const request = { now: node.clock.now(), previous: [] };
+    const request = { now: node.clock.now(), previousId: null, audiences: ["active,known"] };
     const [w, i] = await Promise.all([worker.compute(request), inline.compute(request)]);
     expect(worker.lastTimings!.computeMs).toBeGreaterThan(0);
     expect(w.json).toBe(i.json);
     expect(w.structure.graphVersion).toBe(i.structure.graphVersion);
     expect(Array.from(w.structure.cluster)).toEqual(Array.from(i.structure.cluster));
+    expect(w.changes).toEqual(i.changes);
     // a second run reuses the Worker
     expect((await worker.compute(request)).structure.graphVersion).toBe(i.structure.graphVersion);
     worker.close();

@@ -1,4 +1,6 @@
+import { sql } from "drizzle-orm";
 import { transaction } from "../../../db/client.ts";
+import { audienceKey } from "../audience-key.ts";
 import type { With } from "../../context.ts";
 import { graphChangeKey } from "./change-key.ts";
 import { readSnapshotMeta, readSnapshotStructure, saveSnapshot, touchSnapshot } from "./snapshot-store.ts";
@@ -50,8 +52,8 @@ export async function refreshSnapshot(ctx: With<"network">, opts: { force?: bool
 
 async function recompute(ctx: With<"network">, s: NetworkState, key: string, now: number): Promise<"recomputed" | "unchanged"> {
   const before = currentStructure(ctx, s);
-  const previous = before ? before.clusterIds.map((id, c) => ({ id, members: before.ids.filter((_, v) => before.cluster[v] === c) })) : [];
-  const { structure, json } = await ctx.network.runner.compute({ now, previous });
+  const audiences = [...new Set(ctx.db.all<{ layers: string }>(sql`SELECT layers_json AS layers FROM extension_installations WHERE status <> 'uninstalled'`).map((r) => audienceKey(parseLayers(r.layers))))];
+  const { structure, json, changes } = await ctx.network.runner.compute({ now, previousId: before && s.meta ? s.meta.id : null, audiences });
   s.dirtySince = null;
   if (s.meta && before && s.meta.algoVersion === ALGO_VERSION && s.meta.graphVersion === structure.graphVersion) {
     const id = s.meta.id;
@@ -59,7 +61,7 @@ async function recompute(ctx: With<"network">, s: NetworkState, key: string, now
     s.meta = { ...s.meta, changeKey: key, computedAt: now };
     return "unchanged";
   }
-  s.meta = transaction(ctx.db, (tx) => saveSnapshot(tx, structure, json, key, now, before));
+  s.meta = transaction(ctx.db, (tx) => saveSnapshot(tx, structure, json, key, now, before, changes));
   s.structure = structure;
   s.views.clear();
   return "recomputed";
@@ -69,4 +71,13 @@ async function recompute(ctx: With<"network">, s: NetworkState, key: string, now
 function currentStructure(ctx: With<"network">, s: NetworkState): NetworkStructure | null {
   if (!s.structure && s.meta) s.structure = readSnapshotStructure(ctx.db, s.meta.id);
   return s.structure;
+}
+
+function parseLayers(json: string): string[] {
+  try {
+    const v = JSON.parse(json);
+    return Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : [];
+  } catch {
+    return [];
+  }
 }

@@ -2,6 +2,7 @@ import { desc, eq, lt } from "drizzle-orm";
 import type { Db, Tx } from "../../../db/client.ts";
 import { networkSnapshots } from "../../../db/schema/index.ts";
 import { recordEvent } from "../../internal/events.ts";
+import type { AudienceChange } from "./audience-changes.ts";
 import type { SnapshotMeta } from "./state.ts";
 import { structureFromJson, type NetworkStructure } from "./structure.ts";
 
@@ -28,16 +29,21 @@ export function readSnapshotStructure(db: Db, id: number): NetworkStructure | nu
  * `cluster.recomputed` when a cluster's membership changed (ids of those that changed, appeared or
  * went), `bridge.changed` when the connectors or articulation points changed.
  */
-export function saveSnapshot(tx: Tx, s: NetworkStructure, json: string, changeKey: string, at: number, before: NetworkStructure | null): SnapshotMeta {
+export function saveSnapshot(tx: Tx, s: NetworkStructure, json: string, changeKey: string, at: number, before: NetworkStructure | null, audiences: AudienceChange[]): SnapshotMeta {
   const row = tx
     .insert(networkSnapshots)
     .values({ graphVersion: s.graphVersion, algoVersion: s.algoVersion, changeKey, computedAt: at, payloadJson: json })
     .returning(META)
     .get();
   tx.delete(networkSnapshots).where(lt(networkSnapshots.id, row.id)).run();
+  // top level: the owner's (unfiltered) view; `audiences`: what each set of granted layers sees
+  // change, the only part the extension feed shows, and only to installations with those layers
+  const graphVersion = s.graphVersion;
   const changed = changedClusters(before, s);
-  if (changed.length > 0) recordEvent(tx, "cluster.recomputed", at, { graphVersion: s.graphVersion, changedClusterIds: changed });
-  if (!before || bridgeFacts(before) !== bridgeFacts(s)) recordEvent(tx, "bridge.changed", at, { graphVersion: s.graphVersion });
+  const clusterAudiences = Object.fromEntries(audiences.filter((a) => a.changedClusterIds.length > 0).map((a) => [a.key, { graphVersion, changedClusterIds: a.changedClusterIds }]));
+  if (changed.length > 0 || Object.keys(clusterAudiences).length > 0) recordEvent(tx, "cluster.recomputed", at, { graphVersion, changedClusterIds: changed, audiences: clusterAudiences });
+  const bridgeAudiences = Object.fromEntries(audiences.filter((a) => a.bridgesChanged).map((a) => [a.key, { graphVersion }]));
+  if (!before || bridgeFacts(before) !== bridgeFacts(s) || Object.keys(bridgeAudiences).length > 0) recordEvent(tx, "bridge.changed", at, { graphVersion, audiences: bridgeAudiences });
   return row;
 }
 
