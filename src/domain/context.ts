@@ -6,7 +6,7 @@ import type { Db } from "../db/client.ts";
 import type { WriteQueue } from "../db/write-queue.ts";
 import type { AgentCard, SenderKeys, Wordmark } from "../ink/index.ts";
 import type { MemoryRateLimiter } from "../security/rate-limit.ts";
-import type { AnalyzeRequest, AnalyzeResult } from "./network/analyze-network.ts";
+import type { RecomputeRequest, RecomputeResult } from "./network/recompute-network.ts";
 
 /** Wall clock in unix milliseconds; tests inject a controllable one. */
 export interface Clock {
@@ -120,11 +120,12 @@ export interface AssistantBackends {
 }
 
 /**
- * Runs the contact-graph analysis (domain/network/analyze-network.ts) from the database as it is
- * now, off the event loop: a Worker for a database file, in process for an in-memory one.
+ * Recomputes and stores the network snapshot (domain/network/recompute-network.ts) from the
+ * database as it is now, off the event loop: a Worker for a database file, in process for an
+ * in-memory one.
  */
 export interface NetworkRunner {
-  compute(request: AnalyzeRequest): Promise<AnalyzeResult>;
+  compute(request: RecomputeRequest): Promise<RecomputeResult>;
 }
 
 /** The network analytics' timing (debounce after changes, longest wait, refresh for decay). */

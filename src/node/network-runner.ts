@@ -1,18 +1,18 @@
 import type { Db } from "../db/client.ts";
 import type { Logger, NetworkRunner } from "../domain/context.ts";
-import type { AnalyzeRequest, AnalyzeResult } from "../domain/network/analyze-network.ts";
+import type { RecomputeRequest, RecomputeResult } from "../domain/network/recompute-network.ts";
 
 export interface WorkerRequest {
   id: number;
   file: string;
-  request: AnalyzeRequest;
+  request: RecomputeRequest;
 }
-export type WorkerReply = { id: number; ok: true; result: AnalyzeResult } | { id: number; ok: false; message: string };
+export type WorkerReply = { id: number; ok: true; result: RecomputeResult } | { id: number; ok: false; message: string };
 
 /** A runner the node can stop; `lastTimings` is what the last Worker run measured (the benchmark reads it). */
 export interface ClosableNetworkRunner extends NetworkRunner {
   readonly mode: "worker" | "inline";
-  lastTimings: AnalyzeResult["timings"] | null;
+  lastTimings: RecomputeResult["timings"] | null;
   close(): void;
 }
 
@@ -72,8 +72,8 @@ function inlineRunner(db: Db): ClosableNetworkRunner {
     mode: "inline",
     lastTimings: null,
     async compute(request) {
-      const { analyzeNetwork } = await import("../domain/network/analyze-network.ts");
-      return analyzeNetwork(db, request, () => performance.now());
+      const { recomputeNetwork } = await import("../domain/network/recompute-network.ts");
+      return recomputeNetwork(db, request, () => performance.now());
     },
     close() {},
   };

@@ -1,7 +1,8 @@
 import type { With } from "../context.ts";
 import { requireExtension } from "../internal/actors.ts";
 import { readAnalytics } from "./internal/analytics.ts";
-import { grantedLayers, variantEtag } from "./internal/ext-read.ts";
+import { served } from "./internal/answers.ts";
+import { grantedLayers } from "./internal/ext-read.ts";
 import { clustersBody } from "./internal/graph-bodies.ts";
 
 /**
@@ -12,5 +13,5 @@ export async function listExtClusters(ctx: With<"network">) {
   const actor = requireExtension(ctx, "graph:read:clusters:summary");
   const a = await readAnalytics(ctx, grantedLayers(actor));
   const members = actor.permissions.includes("graph:read:clusters:members");
-  return { etag: variantEtag(a.etag, `clusters|${members}`), body: clustersBody(a, { members }) };
+  return served(ctx.db, a.etag, `clusters|${members}`, () => clustersBody(a, { members }));
 }

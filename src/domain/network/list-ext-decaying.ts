@@ -1,8 +1,9 @@
 import type { With } from "../context.ts";
 import { requireExtension } from "../internal/actors.ts";
 import { readAnalytics } from "./internal/analytics.ts";
-import { grantedLayers, variantEtag } from "./internal/ext-read.ts";
-import { decayingBody } from "./internal/health-bodies.ts";
+import { served } from "./internal/answers.ts";
+import { grantedLayers } from "./internal/ext-read.ts";
+import { dayOf, decayingBody } from "./internal/health-bodies.ts";
 
 /**
  * `GET /ext/v1/decaying` (layers:read): slipping contacts of the granted layers, most important
@@ -13,5 +14,6 @@ export async function listExtDecaying(ctx: With<"network">, q: { limit: number }
   const actor = requireExtension(ctx, "layers:read");
   const a = await readAnalytics(ctx, grantedLayers(actor));
   const names = actor.permissions.includes("connections:list");
-  return { etag: variantEtag(a.etag, `decaying|${names}|${q.limit}`), body: decayingBody(a, ctx.clock.now(), q.limit, { names }) };
+  const now = ctx.clock.now();
+  return served(ctx.db, a.etag, `decaying|${names}|${q.limit}|${dayOf(now)}`, () => decayingBody(a, now, q.limit, { names }));
 }

@@ -42,23 +42,23 @@ export function extNetworkRoutes(deps: SurfaceDeps) {
   return new Elysia({ prefix: "/ext/v1" })
     .use(routeOptions)
     .use(extensionAuth(deps))
-    .get("/health", ({ actor, request, set }) => conditional(request, set, getExtHealth(deps.ctx(actor))), {
+    .get("/health", ({ actor, request }) => conditional(request, getExtHealth(deps.ctx(actor))), {
       ...GET,
       response: { 200: HealthDoc, ...extErrors(401, 403, 429) },
       detail: doc("Network health", "Per granted layer: size against the nominal Dunbar size, share of contacts per health band, a 0–100 score; the overall figures count granted layers only.", "layers:read"),
     })
-    .get("/decaying", async ({ actor, query, request, set }) => conditional(request, set, await listExtDecaying(deps.ctx(actor), query)), {
+    .get("/decaying", async ({ actor, query, request }) => conditional(request, await listExtDecaying(deps.ctx(actor), query)), {
       ...GET,
       query: DecayingQuery,
       response: { 200: DecayingDoc, ...extErrors(400, 401, 403, 429, 503) },
       detail: doc("Decaying relationships", "Contacts of the granted layers whose band is slipping, ordered by layer, how overdue and whether they are a bridge, with a suggested action; names only with connections:list. `limit` 1–500, default 100.", "layers:read"),
     })
-    .get("/clusters", async ({ actor, request, set }) => conditional(request, set, await listExtClusters(deps.ctx(actor))), {
+    .get("/clusters", async ({ actor, request }) => conditional(request, await listExtClusters(deps.ctx(actor))), {
       ...GET,
       response: { 200: ClustersDoc, ...extErrors(401, 403, 429, 503) },
       detail: doc("Clusters", "How the visible contacts group together; sizes and layer counts over visible members only, clusters without one omitted; member lists only with graph:read:clusters:members.", "graph:read:clusters:summary"),
     })
-    .get("/bridges", async ({ actor, request, set }) => conditional(request, set, await listExtBridges(deps.ctx(actor))), {
+    .get("/bridges", async ({ actor, request }) => conditional(request, await listExtBridges(deps.ctx(actor))), {
       ...GET,
       response: { 200: BridgesDoc, ...extErrors(401, 403, 429, 503) },
       detail: doc("Bridges", "Visible sole connectors between clusters and articulation points, computed on the visible contacts; bridge risk = a sole connector whose relationship is cooling or worse.", "graph:read:bridges"),

@@ -20,25 +20,25 @@ import { ownerApi } from "./owner.routes.ts";
 export function networkRoutes(deps: SurfaceDeps, o: { tokens: Pick<OwnerTokens, "verify"> }) {
   const doc = (summary: string, description: string) => ({ tags: ["Network"], summary, description, security: OWNER_SECURITY, responses: NOT_MODIFIED });
   return ownerApi(o.tokens)
-    .get("/network/graph", async ({ actor, query, request, set }) => conditional(request, set, await getNetworkGraph(deps.ctx(actor), query)), {
+    .get("/network/graph", async ({ actor, query, request }) => conditional(request, await getNetworkGraph(deps.ctx(actor), query)), {
       query: GraphQuery,
       response: { 200: GraphDoc, ...errors(400, 401, 503) },
       detail: doc("The contact graph, for drawing", "The best-tied `limit` contacts (1–2000, default 500) with their cluster, layer, band and connector flags, the ties among them with their weight, and the clusters with labels. `totals` counts everything."),
     })
-    .get("/network/clusters", async ({ actor, query, request, set }) => conditional(request, set, await listNetworkClusters(deps.ctx(actor), query)), {
+    .get("/network/clusters", async ({ actor, query, request }) => conditional(request, await listNetworkClusters(deps.ctx(actor), query)), {
       query: ClustersQuery,
       response: { 200: ClustersDoc, ...errors(400, 401, 503) },
       detail: doc("Clusters", "Louvain clusters of the contact graph with stable ids, labels, sizes, layer counts, density, cohesion and members (at most `maxMembers`, 1–2000, default 500)."),
     })
-    .get("/network/bridges", async ({ actor, request, set }) => conditional(request, set, await listNetworkBridges(deps.ctx(actor))), {
+    .get("/network/bridges", async ({ actor, request }) => conditional(request, await listNetworkBridges(deps.ctx(actor))), {
       response: { 200: BridgesDoc, ...errors(401, 503) },
       detail: doc("Bridges", "Sole connectors between clusters and articulation points; bridge risk = a sole connector whose relationship is cooling or worse."),
     })
-    .get("/network/health", ({ actor, request, set }) => conditional(request, set, getNetworkHealth(deps.ctx(actor))), {
+    .get("/network/health", ({ actor, request }) => conditional(request, getNetworkHealth(deps.ctx(actor))), {
       response: { 200: HealthDoc, ...errors(401) },
       detail: doc("Network health", "Per layer: size against the nominal Dunbar size, share per health band, median silence against the expected cadence, a 0–100 score."),
     })
-    .get("/network/decaying", async ({ actor, query, request, set }) => conditional(request, set, await listDecayingContacts(deps.ctx(actor), query)), {
+    .get("/network/decaying", async ({ actor, query, request }) => conditional(request, await listDecayingContacts(deps.ctx(actor), query)), {
       query: DecayingQuery,
       response: { 200: DecayingDoc, ...errors(400, 401, 503) },
       detail: doc("Decaying relationships", "Contacts whose band is slipping, ordered by layer, how overdue, and whether they are a bridge, with a suggested action. `limit` 1–500, default 100."),

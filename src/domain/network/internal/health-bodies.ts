@@ -1,5 +1,3 @@
-import { sha256 } from "@noble/hashes/sha2.js";
-import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
 import { CADENCE_DAYS, DUNBAR_LAYERS, HEALTH_BANDS, type DunbarLayer, type HealthBand } from "../../relationships/names.ts";
 import type { Analytics } from "./analytics.ts";
 import type { ContactFacts } from "./contact-facts.ts";
@@ -34,8 +32,7 @@ export function healthBody(facts: Map<string, ContactFacts>, layers: ReadonlySet
   });
   const size = rows.reduce((acc, r) => acc + r.size, 0);
   const score = size ? Math.round(rows.reduce((acc, r) => acc + (r.score ?? 0) * r.size, 0) / size) : null;
-  const body = { layers: rows.map(({ counts: _, ...r }) => r), overall: { size, score } };
-  return { ...body, etag: `"${bytesToHex(sha256(utf8ToBytes(JSON.stringify(body)))).slice(0, 24)}"` };
+  return { layers: rows.map(({ counts: _, ...r }) => r), overall: { size, score } };
 }
 
 /** Bands that count as slipping: cooling and at risk everywhere, dormant too in the two closest layers. */
@@ -61,7 +58,7 @@ export function decayingBody(a: Analytics, now: number, limit: number, opts: { n
       ...(opts.names ? { name: f.name } : {}),
       layer: f.layer,
       band: f.band!,
-      daysSince: Math.floor(Math.max(0, now - f.lastAt) / DAY),
+      daysSince: daysSince(f, now),
       expectedCadenceDays: CADENCE_DAYS[f.layer],
       trend: f.trend,
       reciprocity: f.reciprocity,
@@ -81,8 +78,16 @@ function suggestedAction(layer: DunbarLayer, band: HealthBand): "follow_up" | "c
   return close ? "follow_up" : "save_for_later";
 }
 
+/** Whole days of silence against the layer's cadence (whole days: an answer holds for the day, ETag included). */
 function ratioOf(f: ContactFacts, now: number): number {
-  return Math.max(0, now - f.lastAt) / DAY / CADENCE_DAYS[f.layer];
+  return daysSince(f, now) / CADENCE_DAYS[f.layer];
 }
+
+function daysSince(f: ContactFacts, now: number): number {
+  return Math.floor(Math.max(0, now - f.lastAt) / DAY);
+}
+
+/** The day an answer that counts days belongs to (part of its ETag). */
+export const dayOf = (now: number) => Math.floor(now / DAY);
 
 const round = (x: number) => Math.round(x * 1000) / 1000;

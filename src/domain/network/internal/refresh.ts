@@ -1,9 +1,8 @@
 import { sql } from "drizzle-orm";
-import { transaction } from "../../../db/client.ts";
 import { audienceKey } from "../audience-key.ts";
 import type { With } from "../../context.ts";
 import { graphChangeKey } from "./change-key.ts";
-import { readSnapshotMeta, readSnapshotStructure, saveSnapshot, touchSnapshot } from "./snapshot-store.ts";
+import { readSnapshotMeta, readSnapshotStructure } from "./snapshot-store.ts";
 import { networkState, type NetworkState } from "./state.ts";
 import { ALGO_VERSION, type NetworkStructure } from "./structure.ts";
 
@@ -51,20 +50,17 @@ export async function refreshSnapshot(ctx: With<"network">, opts: { force?: bool
 }
 
 async function recompute(ctx: With<"network">, s: NetworkState, key: string, now: number): Promise<"recomputed" | "unchanged"> {
-  const before = currentStructure(ctx, s);
   const audiences = [...new Set(ctx.db.all<{ layers: string }>(sql`SELECT layers_json AS layers FROM extension_installations WHERE status <> 'uninstalled'`).map((r) => audienceKey(parseLayers(r.layers))))];
-  const { structure, json, changes } = await ctx.network.runner.compute({ now, previousId: before && s.meta ? s.meta.id : null, audiences });
+  const previous = s.meta && s.meta.algoVersion === ALGO_VERSION ? { id: s.meta.id, graphVersion: s.meta.graphVersion } : null;
+  // the Worker reads, analyses and stores (snapshot and events in one transaction); here only the result is kept
+  const result = await ctx.network.runner.compute({ now, changeKey: key, previous, audiences });
   s.dirtySince = null;
-  if (s.meta && before && s.meta.algoVersion === ALGO_VERSION && s.meta.graphVersion === structure.graphVersion) {
-    const id = s.meta.id;
-    transaction(ctx.db, (tx) => touchSnapshot(tx, id, key, now));
-    s.meta = { ...s.meta, changeKey: key, computedAt: now };
-    return "unchanged";
+  s.meta = result.meta;
+  if (result.outcome === "recomputed") {
+    s.structure = result.structure;
+    s.views.clear();
   }
-  s.meta = transaction(ctx.db, (tx) => saveSnapshot(tx, structure, json, key, now, before, changes));
-  s.structure = structure;
-  s.views.clear();
-  return "recomputed";
+  return result.outcome;
 }
 
 /** The snapshot's analysis, parsed from its row the first time something needs it. */

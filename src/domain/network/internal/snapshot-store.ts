@@ -48,8 +48,8 @@ export function saveSnapshot(tx: Tx, s: NetworkStructure, json: string, changeKe
 }
 
 /** The same graph again: only what the database looked like and when it was checked move. */
-export function touchSnapshot(tx: Tx, id: number, changeKey: string, at: number): void {
-  tx.update(networkSnapshots).set({ changeKey, computedAt: at }).where(eq(networkSnapshots.id, id)).run();
+export function touchSnapshot(tx: Tx, id: number, changeKey: string, at: number): SnapshotMeta {
+  return tx.update(networkSnapshots).set({ changeKey, computedAt: at }).where(eq(networkSnapshots.id, id)).returning(META).get()!;
 }
 
 function membership(s: NetworkStructure | null): Map<string, string> {

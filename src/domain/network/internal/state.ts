@@ -21,6 +21,8 @@ export interface NetworkState {
   structure: NetworkStructure | null;
   facts: { key: string; map: Map<string, ContactFacts> } | null;
   views: Map<string, NetworkView>;
+  /** Answers by ETag: an ETag names everything its answer depends on, so the same one is the same answer. */
+  bodies: Map<string, unknown>;
   computing: Promise<unknown> | null;
   /** Set once anything asked for analytics (here or, through a stored snapshot, before a restart). */
   wanted: boolean;
@@ -35,6 +37,20 @@ export const MAX_VIEWS = 40;
 const states = new WeakMap<object, NetworkState>();
 export function networkState(db: object): NetworkState {
   let s = states.get(db);
-  if (!s) states.set(db, (s = { meta: undefined, structure: null, facts: null, views: new Map(), computing: null, wanted: false, seenKey: null, dirtySince: null, lastChangeAt: 0 }));
+  if (!s) states.set(db, (s = { meta: undefined, structure: null, facts: null, views: new Map(), bodies: new Map(), computing: null, wanted: false, seenKey: null, dirtySince: null, lastChangeAt: 0 }));
   return s;
+}
+
+/** Answers kept per database (a few endpoints × variants × audiences). */
+const MAX_BODIES = 64;
+
+/** The answer for `etag`, built once: repeated reads of an unchanged analysis cost a map lookup. */
+export function memoBody<T>(db: object, etag: string, build: () => T): T {
+  const s = networkState(db);
+  const hit = s.bodies.get(etag);
+  if (hit !== undefined) return hit as T;
+  const body = build();
+  if (s.bodies.size >= MAX_BODIES) s.bodies.delete(s.bodies.keys().next().value!);
+  s.bodies.set(etag, body);
+  return body;
 }
