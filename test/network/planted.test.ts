@@ -68,3 +68,29 @@ describe("planted communities and sole connectors are recovered (owner API)", ()
     for (const p of ["graph", "clusters", "bridges", "health", "decaying"]) expect((await node.request(`/api/svc/network/${p}`)).status).toBe(401);
   });
 });
+
+describe("stated relations (POST/DELETE /api/svc/network/relations)", () => {
+  test("the owner ties two contacts, the graph shows the tie after the recompute; bad input is 400/404; deleting removes it", async () => {
+    node = bootTestApp({ network: { inline: true } });
+    writeNetwork(node.db, plantedNetwork().net, node.clock.now());
+    const created = await asOwner(node, "/api/svc/network/relations", { body: { contactA: "p05-009", contactB: "p00-009" } });
+    expect(created.status).toBe(201);
+    expect(await created.json()).toMatchObject({ contactA: "p00-009", contactB: "p05-009", source: "owner", weight: 1 });
+    expect((await asOwner(node, "/api/svc/network/relations", { body: { contactA: "p00-009", contactB: "p05-009", weight: 2 } })).status).toBe(200);
+    const g = (await (await asOwner(node, "/api/svc/network/graph?limit=2000")).json()) as { edges: Array<{ source: string; target: string; weight: number; isBridge: boolean }> };
+    expect(g.edges).toContainEqual({ source: "p00-009", target: "p05-009", weight: 2, isBridge: false });
+
+    for (const [body, status] of [
+      [{ contactA: "p00-001", contactB: "p00-001" }, 400],
+      [{ contactA: "p00-001" }, 400],
+      [{ contactA: "p00-001", contactB: "p00-002", weight: 0 }, 400],
+      [{ contactA: "p00-001", contactB: "p00-002", weight: "1" }, 400],
+      [{ contactA: "p00-001", contactB: "nobody" }, 404],
+      [{ contactA: "x".repeat(300), contactB: "p00-002" }, 400],
+    ] as const) expect((await asOwner(node, "/api/svc/network/relations", { body })).status, JSON.stringify(body).slice(0, 60)).toBe(status);
+
+    expect((await asOwner(node, "/api/svc/network/relations/p05-009/p00-009", { method: "DELETE" })).status).toBe(200);
+    expect((await asOwner(node, "/api/svc/network/relations/p05-009/p00-009", { method: "DELETE" })).status).toBe(404);
+    expect((await node.request("/api/svc/network/relations", { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })).status).toBe(401);
+  });
+});
