@@ -32,14 +32,20 @@ async function visibleNumbers(node: TestNode, layers: Set<DunbarLayer>) {
   };
 }
 
+/** The network with hidden contacts on one node, without them on another. */
+function fullAndPruned() {
+  const { net, hidden } = withHidden();
+  const full = bootTestApp({ name: "full", network: { inline: true } });
+  const pruned = bootTestApp({ name: "pruned", network: { inline: true } });
+  nodes.push(full, pruned);
+  writeNetwork(full.db, net, full.clock.now());
+  writeNetwork(pruned.db, without(net, hidden), pruned.clock.now());
+  return { full, pruned, hidden };
+}
+
 describe("filtering by layer never reveals a hidden contact", () => {
   test("every number an installation sees equals the same network's numbers with the hidden contacts deleted", async () => {
-    const { net, hidden } = withHidden();
-    const full = bootTestApp({ name: "full", network: { inline: true } });
-    const pruned = bootTestApp({ name: "pruned", network: { inline: true } });
-    nodes.push(full, pruned);
-    writeNetwork(full.db, net, full.clock.now());
-    writeNetwork(pruned.db, without(net, hidden), pruned.clock.now());
+    const { full, pruned, hidden } = fullAndPruned();
     expect(hidden.size).toBeGreaterThan(20);
 
     for (const grant of [["active", "sympathy", "recognition", "known"], ["active", "sympathy"], ["known"]] as DunbarLayer[][]) {
@@ -54,12 +60,7 @@ describe("filtering by layer never reveals a hidden contact", () => {
   });
 
   test("without the filter the hidden contacts do move the numbers (the comparison above can fail)", async () => {
-    const { net, hidden } = withHidden();
-    const full = bootTestApp({ name: "full", network: { inline: true } });
-    const pruned = bootTestApp({ name: "pruned", network: { inline: true } });
-    nodes.push(full, pruned);
-    writeNetwork(full.db, net, full.clock.now());
-    writeNetwork(pruned.db, without(net, hidden), pruned.clock.now());
+    const { full, pruned, hidden } = fullAndPruned();
     const all = new Set<DunbarLayer>(["inner", "active", "sympathy", "recognition", "known"]);
     const fullAll = await visibleNumbers(full, all);
     const prunedAll = await visibleNumbers(pruned, all);

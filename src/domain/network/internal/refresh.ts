@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { parseStringList } from "../../internal/string-list.ts";
 import { audienceKey } from "../audience-key.ts";
 import type { With } from "../../context.ts";
 import { graphChangeKey } from "./change-key.ts";
@@ -50,7 +51,7 @@ export async function refreshSnapshot(ctx: With<"network">, opts: { force?: bool
 }
 
 async function recompute(ctx: With<"network">, s: NetworkState, key: string, now: number): Promise<"recomputed" | "unchanged"> {
-  const audiences = [...new Set(ctx.db.all<{ layers: string }>(sql`SELECT layers_json AS layers FROM extension_installations WHERE status <> 'uninstalled'`).map((r) => audienceKey(parseLayers(r.layers))))];
+  const audiences = [...new Set(ctx.db.all<{ layers: string }>(sql`SELECT layers_json AS layers FROM extension_installations WHERE status <> 'uninstalled'`).map((r) => audienceKey(parseStringList(r.layers))))];
   const previous = s.meta && s.meta.algoVersion === ALGO_VERSION ? { id: s.meta.id, graphVersion: s.meta.graphVersion } : null;
   // the Worker reads, analyses and stores (snapshot and events in one transaction); here only the result is kept
   const result = await ctx.network.runner.compute({ now, changeKey: key, previous, audiences });
@@ -67,13 +68,4 @@ async function recompute(ctx: With<"network">, s: NetworkState, key: string, now
 function currentStructure(ctx: With<"network">, s: NetworkState): NetworkStructure | null {
   if (!s.structure && s.meta) s.structure = readSnapshotStructure(ctx.db, s.meta.id);
   return s.structure;
-}
-
-function parseLayers(json: string): string[] {
-  try {
-    const v = JSON.parse(json);
-    return Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : [];
-  } catch {
-    return [];
-  }
 }
