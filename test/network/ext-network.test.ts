@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { bootTestApp, type TestNode } from "../helpers/boot.ts";
-import { acmeManifest, extRequest, installAcme } from "../helpers/extensions.ts";
+import { acmeKey, acmeManifest, extRequest, installAcme } from "../helpers/extensions.ts";
 import { startFakeOpenAi, type FakeOpenAi } from "../helpers/fake-openai.ts";
 import { withHidden, without, writeNetwork } from "../helpers/network-fixture.ts";
 
@@ -79,6 +79,12 @@ describe("/ext/v1 relationship intelligence, filtered per installation", () => {
       expect(body.error).toBe("permission_missing");
       expect(body.required).toBe(required);
     }
+    // the delegation plugin guards these routes too: a forged signature or no token is 401 before any permission
+    for (const path of ["/ext/v1/health", "/ext/v1/decaying", "/ext/v1/clusters", "/ext/v1/bridges"]) {
+      expect((await extRequest(bare.n, bare.token, "GET", path, { secretKey: acmeKey(9).secretKey })).status, path).toBe(401);
+      expect((await extRequest(bare.n, null, "GET", path)).status, path).toBe(401);
+    }
+    expect((await extRequest(bare.n, bare.token, "POST", "/ext/v1/agent/chat", { body: { message: "hi" }, secretKey: acmeKey(9).secretKey })).status).toBe(401);
     const chat = await bare.chat("who am I losing touch with?");
     expect(chat.status).toBe(403);
     expect(((await chat.json()) as Record<string, unknown>).required).toBe("agent.chat");

@@ -27,7 +27,7 @@ export interface ChatContext {
   bridges?: Array<{ contactId: string; name: string | null; between: Array<{ from: string; to: string }>; bridgeRisk: boolean; isArticulationPoint: boolean }>;
 }
 
-/** Contacts listed in the context at most (the chat needs the closest, not an export). */
+/** Contacts listed in the context at most. */
 const MAX_CONTACTS = 500;
 
 export async function chatContext(ctx: With<"network">, actor: ExtensionActor): Promise<ChatContext> {
@@ -40,7 +40,8 @@ export async function chatContext(ctx: With<"network">, actor: ExtensionActor): 
       .select({ id: connections.id, name: sql<string | null>`coalesce(${connections.displayName}, ${connections.handle})`, layer: sql<string>`coalesce(${connections.layerOverride}, ${connections.layer})`, company: connections.company })
       .from(connections)
       .where(and(inArray(connections.status, ["connected", "contact"]), inArray(sql`coalesce(${connections.layerOverride}, ${connections.layer})`, [...layers])))
-      .orderBy(connections.id)
+      // closest layers first: the chat needs the people who matter, not an export
+      .orderBy(sql`CASE coalesce(${connections.layerOverride}, ${connections.layer}) WHEN 'inner' THEN 0 WHEN 'active' THEN 1 WHEN 'sympathy' THEN 2 WHEN 'recognition' THEN 3 ELSE 4 END`, connections.id)
       .limit(MAX_CONTACTS)
       .all();
     out.contacts = rows.map((r) => ({ contactId: r.id, name: r.name, layer: r.layer, company: r.company }));
