@@ -93,7 +93,7 @@ test("the compiled binary signs the owner in with a CLI code and loads the Linke
 });
 
 test("the compiled binary runs the network analytics Worker from inside itself (a second entrypoint)", async () => {
-  const data = join(work, "data4");
+  const data = join(work, "data-network");
   const cwd = join(work, "cwd");
   expect((await runKith(["init", "--data-dir", data, "--handle", "graph", "--public-url", "https://graph.example", "--owner-email", "owner@example.com"], { bin: [bin], cwd })).code).toBe(0);
   const db = openDatabase(join(data, "kith.db"));
@@ -109,6 +109,29 @@ test("the compiled binary runs the network analytics Worker from inside itself (
     const body = await json(res);
     expect(body.clusters).toHaveLength(6);
     expect(body.stale).toBe(false);
+  } finally {
+    expect(await node.stop()).toBe(0);
+  }
+});
+
+test("the compiled binary serves the owner console and every file it references, embedded (nothing beside the binary)", async () => {
+  const node = await startKith(["--data-dir", join(work, "data4")], { bin: [bin], cwd: join(work, "cwd") });
+  try {
+    const page = await fetch(`${node.url}/console`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-security-policy")).toStartWith("default-src 'self';");
+    const html = await page.text();
+    expect(html).toContain('<meta name="kith-runtime" content="binary">');
+    const assets = [...html.matchAll(/(?:src|href)="(\/[^"]+)"/g)].map((m) => m[1]!);
+    expect(assets.some((a) => a.endsWith(".js"))).toBe(true);
+    expect(assets.some((a) => a.endsWith(".css"))).toBe(true);
+    for (const path of assets) {
+      expect(path).toStartWith("/console/assets/");
+      const res = await fetch(`${node.url}${path}`);
+      expect({ path, status: res.status }).toEqual({ path, status: 200 });
+      expect((await res.arrayBuffer()).byteLength).toBeGreaterThan(100);
+    }
+    expect((await fetch(`${node.url}/`, { headers: { accept: "text/html" }, redirect: "manual" })).headers.get("location")).toBe("/console");
   } finally {
     expect(await node.stop()).toBe(0);
   }

@@ -156,6 +156,7 @@ export const serveCommand: Command = {
       io.err(`  agent id:   ${agentId ?? "(none yet: POST /api/svc creates it)"}`);
       if (cardUrl) io.err(`  card:       ${cardUrl}`);
       io.err(`  data dir:   ${paths.dir}`);
+      io.err(`  console:    ${publicUrl}/console (open it in a browser)`);
       const hint = ownerSignInHint({ ownerEmail: config.ownerEmail, smtp: auth.mailer.kind === "smtp", providers, dataDir: paths.dir });
       io.err(`  owner:      ${hint[0]}`);
       for (const line of hint.slice(1)) io.err(`              ${line}`);

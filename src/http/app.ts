@@ -4,6 +4,7 @@ import { listSignInProviders } from "../domain/owner/list-sign-in-providers.ts";
 import { REFRESH_REUSE_GRACE_MS, type SignInDeps } from "../domain/owner/sign-in.ts";
 import { ownerAudience } from "../security/owner-token.ts";
 import type { MemoryRateLimiter } from "../security/rate-limit.ts";
+import type { ConsoleFiles } from "./console-bundle.ts";
 import type { SurfaceDeps } from "./deps.ts";
 import { clientIpResolver } from "./plugins/client-ip.ts";
 import { errorHandler } from "./plugins/errors.ts";
@@ -12,6 +13,7 @@ import { requestLog } from "./plugins/request-log.ts";
 import { assistantRoutes } from "./surfaces/assistant.routes.ts";
 import { authRoutes } from "./surfaces/auth.routes.ts";
 import { cardRoutes } from "./surfaces/card.routes.ts";
+import { consoleRoutes } from "./surfaces/console.routes.ts";
 import { directoryRoutes } from "./surfaces/directory.routes.ts";
 import { discoverRoutes } from "./surfaces/discover.routes.ts";
 import { discoveryOwnerRoutes } from "./surfaces/discovery-owner.routes.ts";
@@ -24,7 +26,9 @@ import { keysRoutes } from "./surfaces/keys.routes.ts";
 import { networkRoutes } from "./surfaces/network.routes.ts";
 import { extNetworkRoutes } from "./surfaces/ext-network.routes.ts";
 import { oauthRoutes } from "./surfaces/oauth.routes.ts";
+import { outboxRoutes } from "./surfaces/outbox.routes.ts";
 import { ownerRoutes } from "./surfaces/owner.routes.ts";
+import { sessionRoutes } from "./surfaces/session.routes.ts";
 import { wellKnownRoutes } from "./surfaces/wellknown.routes.ts";
 
 /** What the HTTP app is built from; src/node/create-node.ts (the composition root) makes all of it. */
@@ -42,6 +46,8 @@ export interface AppDeps {
   remoteAddress: (request: Request) => string | null;
   signIn: SignInDeps;
   atprotoClientMetadata(): Record<string, unknown> | null;
+  /** The owner console's files (its HTML import), read on the first request for them. */
+  consoleFiles(): Promise<ConsoleFiles>;
 }
 
 /** The HTTP app: every surface, behind the error handler, the request log and the request gate. No import-time side effects. */
@@ -69,6 +75,7 @@ export function createApp(deps: AppDeps) {
       .use(cardRoutes(surface))
       .use(inkRoutes(surface))
       .use(authRoutes(surface, signIn))
+      .use(sessionRoutes(surface, signIn))
       .use(oauthRoutes(surface, signIn, deps.atprotoClientMetadata))
       .use(ownerRoutes(surface, { tokens: signIn.tokens }))
       .use(keysRoutes(surface, { tokens: signIn.tokens }))
@@ -80,6 +87,8 @@ export function createApp(deps: AppDeps) {
       .use(extRoutes(surface))
       .use(extNetworkRoutes(surface))
       .use(directoryRoutes(surface))
+      .use(outboxRoutes(surface, { tokens: signIn.tokens }))
+      .use(consoleRoutes(surface, { files: deps.consoleFiles }))
       .use(discoverRoutes(surface))
       .use(handleRoutes(surface)),
   );

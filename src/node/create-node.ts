@@ -1,4 +1,5 @@
 import { createFetchBudget } from "../adapters/fetch-budget.ts";
+import { readHtmlBundle } from "../adapters/html-bundle.ts";
 import type { KeyVault } from "../adapters/key-vault.ts";
 import { createLlmClient, createTranscriber, type OpenAiSettings } from "../adapters/llm.ts";
 import { createLogMailer } from "../adapters/log-mailer.ts";
@@ -7,6 +8,7 @@ import { createPeerHttp, type PeerHttp } from "../adapters/peer-http.ts";
 import type { Db } from "../db/client.ts";
 import { createWriteQueue } from "../db/write-queue.ts";
 import type { Actor, AssistantBackends, Clock, Collaborators, Ctx, DirectorySettings, Ids, Logger, NetworkSettings, NodeIdentity, Wake } from "../domain/context.ts";
+import consolePage from "../console/index.html";
 import { createApp, type App } from "../http/app.ts";
 import { createMemoryRateLimiter } from "../security/rate-limit.ts";
 import { startJobs, type Jobs } from "./jobs.ts";
@@ -41,6 +43,8 @@ export interface NodeSettings {
   assistant?: AssistantOptions;
   /** Network analytics timing; `inline` runs the analysis in process instead of a Worker (tests). */
   network?: Partial<Omit<NetworkSettings, "runner">> & { inline?: boolean };
+  /** Keys one in-memory rate-limit bucket holds per window (default 20,000; tests fill a bucket with fewer). */
+  maxRateKeysPerBucket?: number;
   /** Told of every after-commit nudge, besides the job it wakes (tests count them). */
   onWake?: (job: keyof Wake) => void;
 }
@@ -68,7 +72,7 @@ export interface KithNode {
  * assistant settings), owner sign-in, the HTTP app and the jobs. No import-time side effects.
  */
 export function createNode(settings: NodeSettings): KithNode {
-  const limiter = createMemoryRateLimiter();
+  const limiter = createMemoryRateLimiter(settings.maxRateKeysPerBucket ? { maxKeysPerBucket: settings.maxRateKeysPerBucket } : {});
   let jobs: Omit<Jobs, "start"> | null = null;
   const wake: Wake = {
     outbox: () => {
@@ -115,6 +119,7 @@ export function createNode(settings: NodeSettings): KithNode {
     remoteAddress: settings.remoteAddress ?? (() => null),
     signIn,
     atprotoClientMetadata,
+    consoleFiles: () => readHtmlBundle(consolePage),
   });
   const handle: Jobs = {
     start() {

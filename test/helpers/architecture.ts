@@ -47,9 +47,9 @@ export const TIERS: Tier[] = [
     pure: true,
     process: "env",
   },
-  { name: "http", paths: ["http/"], src: ["http", "domain", "security", "ink", "console"], packages: ["elysia", "valibot", "@elysiajs/openapi", "@valibot/to-json-schema"] },
+  { name: "http", paths: ["http/"], src: ["http", "domain", "security", "ink"], packages: ["elysia", "valibot", "@elysiajs/openapi", "@valibot/to-json-schema"] },
   { name: "jobs", paths: ["jobs/"], src: ["jobs", "domain", "security", "ink"], packages: [] },
-  // The owner console (issue 17): browser code; its server side is one surface file in src/http.
+  // The owner console (issue 17): browser code. Only the composition root imports it (its HTML page, read by adapters/html-bundle.ts).
   { name: "console", paths: ["console/"], src: ["console"], packages: ["preact"] },
   {
     name: "composition root",

@@ -73,18 +73,22 @@ export interface BootOptions {
   discovery?: { directories?: string[]; revalidateMs?: number };
   /** Network analytics timing, and `inline` to run the analysis without a Worker. */
   network?: NodeSettings["network"];
+  /** Name lookups of the node's peer client (default: *.kith.test on loopback, nothing else). */
+  lookup?: Lookup;
+  /** Keys an in-memory rate-limit bucket holds per window (default 20,000). */
+  maxRateKeysPerBucket?: number;
 }
 
+type Lookup = (hostname: string) => Promise<Array<{ address: string; family: number }>>;
+
 /** Peers under test live at `<name>.kith.test`, all on loopback, behind the test CA. */
-export function testPeerHttp() {
-  return createPeerHttp({
-    allowPrivateAddresses: true,
-    extraCa: [testCa()],
-    lookup: async (host) => {
-      if (host === "kith.test" || host.endsWith(".kith.test")) return [{ address: "127.0.0.1", family: 4 }];
-      throw new Error(`test DNS: unknown host ${host}`);
-    },
-  });
+export function testPeerHttp(lookup: Lookup = testLookup) {
+  return createPeerHttp({ allowPrivateAddresses: true, extraCa: [testCa()], lookup });
+}
+
+export async function testLookup(host: string): Promise<Array<{ address: string; family: number }>> {
+  if (host === "kith.test" || host.endsWith(".kith.test")) return [{ address: "127.0.0.1", family: 4 }];
+  throw new Error(`test DNS: unknown host ${host}`);
 }
 
 /**
@@ -153,7 +157,8 @@ function assemble(options: BootOptions, publicUrl: string): TestNode {
     vault,
     node,
     allowPrivatePeers: true,
-    peerHttp: testPeerHttp(),
+    peerHttp: testPeerHttp(options.lookup),
+    ...(options.maxRateKeysPerBucket ? { maxRateKeysPerBucket: options.maxRateKeysPerBucket } : {}),
     ...(options.discovery ? { directory: options.discovery } : {}),
     trustProxy: options.trustProxy ?? false,
     remoteAddress,

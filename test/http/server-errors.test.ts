@@ -74,7 +74,7 @@ describe("errors of the HTTP layer carry {error, message}", () => {
   });
 
   test("413: a declared length over what Bun would have refused itself (16 MiB before)", async () => {
-    const res = await raw([head(["PUT /api/svc/policy HTTP/1.1", "Host: localhost", "Connection: close", "Content-Type: application/json", `Content-Length: ${20 * 1024 * 1024}`]), "{"]);
+    const res = await raw([head(["POST /auth/email/verify HTTP/1.1", "Host: localhost", "Connection: close", "Content-Type: application/json", `Content-Length: ${20 * 1024 * 1024}`]), "{"]);
     expectShaped(res, 413, "payload_too_large");
   });
 

@@ -32,6 +32,7 @@ import { getInboxMessage } from "../../src/domain/inbox/get-inbox-message.ts";
 import { listInbox } from "../../src/domain/inbox/list-inbox.ts";
 import { receiveIntent } from "../../src/domain/inbox/receive-intent.ts";
 import { respondToMessage } from "../../src/domain/inbox/respond-to-message.ts";
+import { getOutboxStatus } from "../../src/domain/outbox/get-outbox-status.ts";
 import { getSentMessage } from "../../src/domain/outbox/get-sent-message.ts";
 import { sendIntent } from "../../src/domain/outbox/send-intent.ts";
 import { getOwnerPolicy } from "../../src/domain/policy/get-owner-policy.ts";
@@ -94,6 +95,7 @@ const OWNER_VERBS: Record<string, Call> = {
   getConversation: (c) => getConversation(c, "x"),
   sendIntent: (c) => sendIntent(c, any),
   getSentMessage: (c) => getSentMessage(c, "x"),
+  getOutboxStatus: (c) => getOutboxStatus(c),
   listPending: (c) => listPending(c, {}),
   getPendingAction: (c) => getPendingAction(c, "x"),
   decidePending: (c) => decidePending(c, "x", any),

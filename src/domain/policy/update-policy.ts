@@ -6,7 +6,8 @@ import { recordEvent } from "../internal/events.ts";
 import { getPolicy } from "./get-policy.ts";
 import { DEFAULT_POLICY } from "./owner-policy.ts";
 import { policyView, type PolicyView } from "./internal/policy-view.ts";
-import { canonicalAgent, canonicalAgents, canonicalMethod } from "./internal/principals.ts";
+import { canonicalAgents, canonicalMethod } from "./internal/principals.ts";
+import { principalOf } from "../internal/principal-of.ts";
 import { requireOwner } from "../internal/actors.ts";
 
 const LIST_MAX = 200;
@@ -25,7 +26,7 @@ const list = (name: string, itemMax: number, what: string, [pattern, shape]: rea
           v.string(`${name}: strings`),
           v.minLength(1, `${name}: no empty entries`),
           v.maxLength(itemMax, `${name}: each at most ${itemMax} characters`),
-          v.check((s: string) => pattern.test(s) && (pattern !== AGENT[0] || canonicalAgent(s) !== null), (issue) => `${name}: ${JSON.stringify(issue.input)} is not ${shape}`),
+          v.check((s: string) => pattern.test(s) && (pattern !== AGENT[0] || principalOf(s) !== null), (issue) => `${name}: ${JSON.stringify(issue.input)} is not ${shape}`),
         ),
         `${name}: an array of strings`,
       ),

@@ -3,6 +3,7 @@ import { DomainError } from "../../domain/errors.ts";
 import { invalidUtf8Offset, jsonPathAtEnd, scanJsonText, type TextLimits } from "../body-text.ts";
 import { throttle, type SurfaceDeps } from "../deps.ts";
 import { bodySpecOf, type BodySpec } from "../schemas/body.ts";
+import { ownerCheckOf, refuse, type OwnerCheck } from "./owner-auth.ts";
 import { isJsonRequest, readRawBody } from "./raw-body.ts";
 import { bodyReader, type PerIpRule, type RouteHooks } from "./route-options.ts";
 
@@ -19,7 +20,15 @@ interface RouteSpec {
   kind: ReturnType<typeof bodyReader>;
   body: BodySpec | null;
   perIp: PerIpRule | null;
+  /** The owner bearer check of an owner route (plugins/owner-auth.ts), run before any body is read. */
+  owner: OwnerCheck | null;
 }
+
+/**
+ * Failed owner-token checks a client address may make (per minute) before its requests to owner
+ * routes are answered 429 (a valid token still passes): the owner API is not a place to guess.
+ */
+export const OWNER_AUTH_FAILURES: PerIpRule = { bucket: "owner-auth-failures", limit: 30, windowMs: 60_000 };
 
 type RouteList = AnyElysia["routes"];
 
@@ -39,11 +48,12 @@ export type RouteTable = Map<string, RouteSpec>;
 export function requestGate(deps: SurfaceDeps, table: () => RouteTable) {
   // Each hook reads `context.route` itself: Elysia sets it only where it sees a hook use it.
   const specOf = (method: string, route: string): RouteSpec | undefined => table().get(`${method} ${route}`);
-  const gate = async (context: { request: Request; route: string }, _contentType: string): Promise<unknown> => {
+  const gate = async (context: GateContext, _contentType: string): Promise<unknown> => {
     const spec = specOf(context.request.method, context.route);
     // Never fall back to Elysia's own parsers: they are what this gate replaces.
     if (!spec) throw new Error(`request gate: no route ${context.request.method} ${context.route}`);
     if (spec.perIp) throttle(deps, spec.perIp.bucket, context.request, spec.perIp);
+    if (spec.owner) await requireOwnerToken(deps, spec.owner, context);
     if (spec.kind === "raw") return null; // read by the route itself, after its own checks
     if (spec.kind === "own") return undefined;
     return readBody(context.request, spec.body);
@@ -59,12 +69,29 @@ export function requestGate(deps: SurfaceDeps, table: () => RouteTable) {
       if (url.indexOf("/", url.indexOf("://") + 3) < 11) throw new DomainError("invalid_input", "the Host header is too short (at least 4 characters)");
     })
     .onParse({ as: "global" }, gate)
-    .onTransform({ as: "global" }, (context) => {
+    .onTransform({ as: "global" }, async (context) => {
       // Requests without a parse stage (GET, HEAD) are counted here, still before validation.
       if (context.request.method !== "GET" && context.request.method !== "HEAD") return;
       const spec = specOf(context.request.method, context.route);
       if (spec?.perIp) throttle(deps, spec.perIp.bucket, context.request, spec.perIp);
+      if (spec?.owner) await requireOwnerToken(deps, spec.owner, context);
     });
+}
+
+type GateContext = { request: Request; route: string; set: { headers: Record<string, string | number> } };
+
+/**
+ * The owner token, before the body is read (review of issue 21: anonymous 4 MiB bodies were read
+ * and parsed before the check, and an invalid one answered 400 instead of 401). A failed check
+ * counts against the client address; past OWNER_AUTH_FAILURES it is 429.
+ */
+async function requireOwnerToken(deps: SurfaceDeps, check: OwnerCheck, context: GateContext): Promise<void> {
+  const verdict = await check(context.request);
+  if (verdict.ok) return;
+  // An unread body would still be received to keep the connection: close it instead.
+  if (context.request.body !== null) context.set.headers.connection = "close";
+  throttle(deps, OWNER_AUTH_FAILURES.bucket, context.request, OWNER_AUTH_FAILURES);
+  throw refuse(context.set, verdict);
 }
 
 function headerBytes(request: Request): number {
@@ -88,7 +115,7 @@ export function routeTableOf(routes: RouteList): RouteTable {
     const body = hooks.body === undefined ? null : bodySpecOf(hooks.body);
     // A plain schema would let Elysia build its own validation error (the cost this gate exists to avoid).
     if (kind === "json" && hooks.body !== undefined && !body) throw new Error(`${route.method} ${route.path}: declare the body with jsonBody(schema)`);
-    table.set(`${route.method} ${route.path}`, { kind, body, perIp: hooks.perIp ?? null });
+    table.set(`${route.method} ${route.path}`, { kind, body, perIp: hooks.perIp ?? null, owner: ownerCheckOf(hooks.transform) });
   }
   return table;
 }

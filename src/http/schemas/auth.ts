@@ -11,6 +11,22 @@ export const TokenPairDoc = v.pipe(
   v.description("TokenPair"),
 );
 
+/** A sign-in or refresh sent with `X-Kith-Session: cookie`: the refresh token is in the HttpOnly cookie, not here. */
+export const CookieSessionDoc = v.pipe(
+  v.object({
+    accessToken: TokenPairDoc.entries.accessToken,
+    userId: TokenPairDoc.entries.userId,
+    tokenType: v.literal("Bearer"),
+    expiresIn: TokenPairDoc.entries.expiresIn,
+    session: v.pipe(v.literal("cookie"), v.description("The refresh token was set as the HttpOnly kith_session cookie (Path=/auth/session)")),
+  }),
+  v.description("Browser session"),
+);
+
+export const COOKIE_SIGN_IN =
+  "Sent with `X-Kith-Session: cookie` (browsers), the refresh token is set as an HttpOnly, SameSite=Strict cookie scoped to /auth/session " +
+  "(refreshed and ended there) and the body carries the access token with session: cookie instead.";
+
 /** RFC 6749 §5.1 shape, answered when /auth/refresh is called as an OAuth token endpoint (form body). */
 export const OAuthTokenDoc = v.object({
   access_token: v.string(),

@@ -11,8 +11,9 @@ import type { SurfaceDeps } from "../deps.ts";
 import { PUBLIC } from "../deps.ts";
 import { routeOptions } from "../plugins/route-options.ts";
 import { jsonBody } from "../schemas/body.ts";
-import { OAuthErrorDoc, OAuthTokenDoc, Email, TokenPairDoc } from "../schemas/auth.ts";
+import { COOKIE_SIGN_IN, CookieSessionDoc, OAuthErrorDoc, OAuthTokenDoc, Email, TokenPairDoc } from "../schemas/auth.ts";
 import { ErrorBody, errors } from "../schemas/common.ts";
+import { deliverPair } from "../session-cookie.ts";
 
 const MINUTE = 60_000;
 const NO_STORE = "no-store";
@@ -49,17 +50,17 @@ export function authRoutes(deps: SurfaceDeps, signIn: SignInDeps) {
       "/auth/email/verify",
       async ({ body, request, set }) => {
         set.headers["cache-control"] = NO_STORE;
-        return verifyEmailCode(publicCtx(request), body, signIn);
+        return deliverPair(await verifyEmailCode(publicCtx(request), body, signIn), request, set.headers, deps.node.publicUrl);
       },
       {
         perIp: { bucket: "email-verify-ip", limit: 10, windowMs: MINUTE },
         body: jsonBody(v.object({ email: Email, code: v.pipe(v.string(), v.maxLength(64)) })),
-        response: { 200: TokenPairDoc, ...errors(400, 429) },
+        response: { 200: v.union([TokenPairDoc, CookieSessionDoc]), ...errors(400, 429) },
         detail: tag(
           "Exchange the emailed code for a TokenPair",
           "400 invalid_input for a wrong, expired, used or exhausted code, and for any address but the owner's. " +
             "Limited to 30 attempts per client per hour and 10 per minute per client IP (429 with Retry-After); never per address, " +
-            "so nobody else's wrong guesses keep the owner out.",
+            "so nobody else's wrong guesses keep the owner out. " + COOKIE_SIGN_IN,
         ),
       },
     )

@@ -1,6 +1,7 @@
 import * as v from "valibot";
 import { listAgentKeys } from "../../domain/identity/list-agent-keys.ts";
 import { revokeKey } from "../../domain/identity/revoke-key.ts";
+import { rotateSigningKey } from "../../domain/identity/rotate-signing-key.ts";
 import type { OwnerTokens } from "../../security/owner-token.ts";
 import type { SurfaceDeps } from "../deps.ts";
 import { OWNER_SECURITY } from "../plugins/owner-auth.ts";
@@ -27,6 +28,8 @@ const RevocationDoc = v.object({
   keySetVersion: v.number(),
 });
 
+const RotationDoc = v.object({ activeKeyId: v.string(), retiredKeyIds: v.array(v.string()), keySetVersion: v.number() });
+
 /** The agent's keys for the owner (public halves only) and emergency revocation (`kith keys revoke`). */
 export function keysRoutes(deps: SurfaceDeps, o: { tokens: Pick<OwnerTokens, "verify"> }) {
   const doc = (summary: string, description: string) => ({ tags: ["Owner"], summary, description, security: OWNER_SECURITY });
@@ -48,6 +51,14 @@ export function keysRoutes(deps: SurfaceDeps, o: { tokens: Pick<OwnerTokens, "ve
         detail: doc("The agent's keys", "Every signing (Ed25519) and encryption (X25519) key the agent has held, oldest first, with its status and validity window. Never private keys."),
       },
     )
+    .post("/keys/rotate", ({ actor }) => rotateSigningKey(deps.ctx(actor)), {
+      response: { 200: RotationDoc, ...errors(401, 404, 409) },
+      detail: doc(
+        "Rotate the signing key",
+        "INK §10 planned rotation (as `kith keys rotate`): a new Ed25519 key becomes active, the previous one retired (it still verifies what it " +
+          "signed before, never a new live request); `keySetVersion` goes up and the card shows it at once, with a new `rotationChain` link.",
+      ),
+    })
     .post("/keys/:keyId/revoke", ({ actor, params }) => revokeKey(deps.ctx(actor), { keyId: params.keyId }), {
       params: v.object({ keyId: v.pipe(v.string(), v.minLength(1), v.maxLength(128)) }),
       response: { 200: RevocationDoc, ...errors(400, 401, 404, 409) },

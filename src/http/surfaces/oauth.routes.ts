@@ -8,8 +8,9 @@ import { CODE_CHALLENGE_PATTERN, CODE_VERIFIER_PATTERN } from "../../security/pk
 import type { SurfaceDeps } from "../deps.ts";
 import { routeOptions } from "../plugins/route-options.ts";
 import { jsonBody } from "../schemas/body.ts";
-import { OAuthProvider, State, TokenPairDoc } from "../schemas/auth.ts";
+import { COOKIE_SIGN_IN, CookieSessionDoc, OAuthProvider, State, TokenPairDoc } from "../schemas/auth.ts";
 import { errorResponse, errors } from "../schemas/common.ts";
+import { deliverPair } from "../session-cookie.ts";
 import { jsonDocument } from "./wellknown.routes.ts";
 
 const MINUTE = 60_000;
@@ -79,7 +80,8 @@ export function oauthRoutes(deps: SurfaceDeps, signIn: SignInDeps, atprotoClient
       "/auth/:provider/callback",
       async ({ params, body, request, set }) => {
         set.headers["cache-control"] = "no-store";
-        return finishOAuth(publicCtx(request), { provider: params.provider, code: body.code, state: body.state, redirectUri: body.redirect_uri, codeVerifier: body.code_verifier, iss: body.iss }, signIn);
+        const pair = await finishOAuth(publicCtx(request), { provider: params.provider, code: body.code, state: body.state, redirectUri: body.redirect_uri, codeVerifier: body.code_verifier, iss: body.iss }, signIn);
+        return deliverPair(pair, request, set.headers, deps.node.publicUrl);
       },
       {
         perIp: { bucket: "oauth-callback-ip", limit: 20, windowMs: MINUTE },
@@ -96,11 +98,11 @@ export function oauthRoutes(deps: SurfaceDeps, signIn: SignInDeps, atprotoClient
             iss: v.optional(v.pipe(v.string(), v.maxLength(2048), v.description("The `iss` of the authorization response (RFC 9207): required for atproto; for google and apple checked when present, required when the provider advertises it"))),
           }),
         ),
-        response: { 200: TokenPairDoc, ...errors(400, 404, 429, 503) },
+        response: { 200: v.union([TokenPairDoc, CookieSessionDoc]), ...errors(400, 404, 429, 503) },
         detail: tag(
           "Finish an OAuth sign-in: the code for a TokenPair",
           "400 for an unknown, expired or reused state, another redirect_uri, a missing code_verifier or one that does not match the code_challenge, a code " +
-            "the provider refuses, and any identity but the owner's.",
+            "the provider refuses, and any identity but the owner's. " + COOKIE_SIGN_IN,
         ),
       },
     );
