@@ -18,8 +18,8 @@ export async function buildBinary(arch: Arch, outDir = join(ROOT, "dist")): Prom
     "--splitting",
     // a server must not pick up a stray .env or bunfig.toml from whatever directory it runs in
     "--no-compile-autoload-dotenv", "--no-compile-autoload-bunfig",
-    // the network analytics Worker is a second entrypoint: new Worker(new URL("./network-worker.ts",
-    // import.meta.url)) finds it inside the binary (notes/EXTENSIONS.md §2.3)
+    // the network analytics Worker is a second entrypoint, at node/network-worker inside the binary
+    // (src/node/network-runner.ts finds it there; notes/EXTENSIONS.md §2.3)
     `--target=${TARGETS[arch]}`, join(ROOT, "src/main.ts"), join(ROOT, "src/node/network-worker.ts"), "--outfile", outfile,
   ];
   const proc = Bun.spawn(args, { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
