@@ -6,6 +6,7 @@ import type { Db } from "../db/client.ts";
 import type { WriteQueue } from "../db/write-queue.ts";
 import type { AgentCard, SenderKeys, Wordmark } from "../ink/index.ts";
 import type { MemoryRateLimiter } from "../security/rate-limit.ts";
+import type { RecomputeRequest, RecomputeResult } from "./network/recompute-network.ts";
 
 /** Wall clock in unix milliseconds; tests inject a controllable one. */
 export interface Clock {
@@ -119,6 +120,26 @@ export interface AssistantBackends {
 }
 
 /**
+ * Recomputes and stores the network snapshot (domain/network/recompute-network.ts) from the
+ * database as it is now, off the event loop: a Worker for a database file, in process for an
+ * in-memory one.
+ */
+export interface NetworkRunner {
+  compute(request: RecomputeRequest): Promise<RecomputeResult>;
+}
+
+/** The network analytics' timing (debounce after changes, longest wait, refresh for decay). */
+export interface NetworkSettings {
+  runner: NetworkRunner;
+  /** Quiet time after the last change before a recompute. */
+  debounceMs: number;
+  /** A graph that keeps changing is still recomputed at least this often. */
+  maxWaitMs: number;
+  /** A snapshot older than this is recomputed even without changes (ties decay with age). */
+  refreshMs: number;
+}
+
+/**
  * The named collaborators a verb may take besides `Ctx` (STYLE: "plus named collaborators a verb
  * needs"). A verb's signature lists the ones it uses, `With<"node" | "wake">`; the composition root
  * (src/node/create-node.ts) builds them once, tests hand in their own.
@@ -133,6 +154,7 @@ export interface Collaborators {
   wake: Wake;
   directory: DirectorySettings;
   assistant: AssistantBackends;
+  network: NetworkSettings;
 }
 
 export type With<K extends keyof Collaborators> = Ctx & Pick<Collaborators, K>;

@@ -23,6 +23,8 @@ import { federationRoutes } from "./surfaces/federation.routes.ts";
 import { handleRoutes } from "./surfaces/handle.routes.ts";
 import { inkRoutes } from "./surfaces/ink.routes.ts";
 import { keysRoutes } from "./surfaces/keys.routes.ts";
+import { networkRoutes } from "./surfaces/network.routes.ts";
+import { extNetworkRoutes } from "./surfaces/ext-network.routes.ts";
 import { oauthRoutes } from "./surfaces/oauth.routes.ts";
 import { outboxRoutes } from "./surfaces/outbox.routes.ts";
 import { ownerRoutes } from "./surfaces/owner.routes.ts";
@@ -80,8 +82,10 @@ export function createApp(deps: AppDeps) {
       .use(federationRoutes(surface, { tokens: signIn.tokens }))
       .use(assistantRoutes(surface, { tokens: signIn.tokens }))
       .use(discoveryOwnerRoutes(surface, { tokens: signIn.tokens }))
+      .use(networkRoutes(surface, { tokens: signIn.tokens }))
       .use(extensionOwnerRoutes(surface, { tokens: signIn.tokens }))
       .use(extRoutes(surface))
+      .use(extNetworkRoutes(surface))
       .use(directoryRoutes(surface))
       .use(outboxRoutes(surface, { tokens: signIn.tokens }))
       .use(consoleRoutes(surface, { files: deps.consoleFiles }))

@@ -7,11 +7,12 @@ import type { FetchLike } from "../adapters/outbound.ts";
 import { createPeerHttp, type PeerHttp } from "../adapters/peer-http.ts";
 import type { Db } from "../db/client.ts";
 import { createWriteQueue } from "../db/write-queue.ts";
-import type { Actor, AssistantBackends, Clock, Collaborators, Ctx, DirectorySettings, Ids, Logger, NodeIdentity, Wake } from "../domain/context.ts";
+import type { Actor, AssistantBackends, Clock, Collaborators, Ctx, DirectorySettings, Ids, Logger, NetworkSettings, NodeIdentity, Wake } from "../domain/context.ts";
 import consolePage from "../console/index.html";
 import { createApp, type App } from "../http/app.ts";
 import { createMemoryRateLimiter } from "../security/rate-limit.ts";
 import { startJobs, type Jobs } from "./jobs.ts";
+import { createNetworkRunner } from "./network-runner.ts";
 import { buildSignIn, defaultAuthOptions, type AuthOptions } from "./sign-in.ts";
 
 /** Six hours: how often a directory re-fetches the cards of its remote listings by default. */
@@ -40,6 +41,8 @@ export interface NodeSettings {
   auth?: AuthOptions;
   /** AI backends of the owner's assistant (KITH_LLM_*, KITH_TRANSCRIBE_*); none by default. */
   assistant?: AssistantOptions;
+  /** Network analytics timing; `inline` runs the analysis in process instead of a Worker (tests). */
+  network?: Partial<Omit<NetworkSettings, "runner">> & { inline?: boolean };
   /** Keys one in-memory rate-limit bucket holds per window (default 20,000; tests fill a bucket with fewer). */
   maxRateKeysPerBucket?: number;
   /** Told of every after-commit nudge, besides the job it wakes (tests count them). */
@@ -81,6 +84,7 @@ export function createNode(settings: NodeSettings): KithNode {
       jobs?.wake("directoryPusher");
     },
   };
+  const runner = createNetworkRunner(settings.db, settings.log, { inline: settings.network?.inline ?? false });
   const collaborators: Collaborators = {
     node: settings.node,
     vault: settings.vault,
@@ -94,6 +98,12 @@ export function createNode(settings: NodeSettings): KithNode {
     wake,
     directory: { directories: settings.directory?.directories ?? [], revalidateMs: settings.directory?.revalidateMs ?? DEFAULT_REVALIDATE_MS },
     assistant: assistantBackends(settings.assistant),
+    network: {
+      runner,
+      debounceMs: settings.network?.debounceMs ?? 60_000,
+      maxWaitMs: settings.network?.maxWaitMs ?? 10 * 60_000,
+      refreshMs: settings.network?.refreshMs ?? 60 * 60_000,
+    },
   };
   const { db, clock, ids, log } = settings;
   const ctx = (actor: Actor): Ctx & Collaborators => ({ actor, db, clock, ids, log, ...collaborators });
@@ -126,6 +136,7 @@ export function createNode(settings: NodeSettings): KithNode {
     jobs: handle,
     async close() {
       await handle.stop();
+      runner.close();
       await collaborators.writes.close(); // the last group commit is durable and acknowledged
     },
   };

@@ -3,6 +3,7 @@ import { startAssistantJob } from "../jobs/assistant.ts";
 import { startDirectoryPusher } from "../jobs/directory-pusher.ts";
 import { startDirectoryRevalidator } from "../jobs/directory-revalidator.ts";
 import { startMaintenance } from "../jobs/maintenance.ts";
+import { startNetworkAnalytics } from "../jobs/network-analytics.ts";
 import { startOutboxWorker } from "../jobs/outbox-worker.ts";
 
 export interface Jobs {
@@ -22,6 +23,7 @@ export function startJobs(ctx: (actor: Actor) => Ctx & Collaborators, log: Logge
   const assistant = startAssistantJob({ ctx: as("assistant"), log });
   const pusher = startDirectoryPusher({ ctx: as("directory-pusher"), log });
   const revalidator = startDirectoryRevalidator({ ctx: as("directory-revalidator"), log });
+  const network = startNetworkAnalytics({ ctx: as("network-analytics"), log });
   return {
     wake(job) {
       if (job === "outbox") outbox.wake();
@@ -33,6 +35,7 @@ export function startJobs(ctx: (actor: Actor) => Ctx & Collaborators, log: Logge
       await outbox.stop();
       await pusher.stop();
       await revalidator.stop();
+      await network.stop();
     },
   };
 }

@@ -8,7 +8,7 @@ import type { Actor, Collaborators, Ctx, DirectorySettings, Ids } from "../../sr
 import { type AgentRow } from "../../src/domain/agent/find-agent-row.ts";
 import { agentIdOf } from "../../src/domain/agent/agent-id-of.ts";
 import type { Wordmark } from "../../src/ink/index.ts";
-import { createNode, type AssistantOptions } from "../../src/node/create-node.ts";
+import { createNode, type AssistantOptions, type NodeSettings } from "../../src/node/create-node.ts";
 import { createAgent } from "../../src/domain/identity/create-agent.ts";
 import { createSequentialIds } from "../../src/ids.ts";
 import { deliverOne } from "../../src/domain/outbox/deliver-one.ts";
@@ -71,6 +71,8 @@ export interface BootOptions {
   assistant?: AssistantOptions;
   /** KITH_DIRECTORIES / re-validation period for this node. */
   discovery?: { directories?: string[]; revalidateMs?: number };
+  /** Network analytics timing, and `inline` to run the analysis without a Worker. */
+  network?: NodeSettings["network"];
   /** Name lookups of the node's peer client (default: *.kith.test on loopback, nothing else). */
   lookup?: Lookup;
   /** Keys an in-memory rate-limit bucket holds per window (default 20,000). */
@@ -162,6 +164,7 @@ function assemble(options: BootOptions, publicUrl: string): TestNode {
     remoteAddress,
     auth,
     ...(options.assistant ? { assistant: options.assistant } : {}),
+    ...(options.network ? { network: options.network } : {}),
     onWake: (job) => void (job === "outbox" && wakes++),
   });
   const app = kith.app;

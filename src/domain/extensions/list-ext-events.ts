@@ -9,6 +9,7 @@ import { requireExtension } from "../internal/actors.ts";
 import { lastEventSeq } from "../internal/events.ts";
 import { wireDoc } from "../internal/wire-doc.ts";
 import { findInstallation, manifestOf } from "./internal/installation-row.ts";
+import { audienceKey } from "../network/audience-key.ts";
 import { mapEvent, visibleTo, type FeedEvent } from "./internal/feed-kinds.ts";
 
 export const EventsQuery = v.object({
@@ -60,6 +61,12 @@ export function listExtEvents(ctx: Ctx, query: EventsQuery): EventsPage {
     scanned = r.seq;
     const m = mapEvent(r);
     if (!m || !visibleTo(actor, m, declared) || (asked && !visibleTo(actor, m, asked))) continue;
+    if (m.audiences) {
+      // what changed in the analysis as this installation's layers see it (domain/network)
+      const seen = m.audiences[audienceKey(actor.layers)];
+      if (seen) out.push(feedEvent(r.seq, r.createdAt, m.kind, m.subject, seen));
+      continue;
+    }
     let layer: string | undefined;
     if (m.contactId !== undefined) {
       layer = layerOf(ctx.db, m.contactId) ?? undefined;

@@ -21,6 +21,8 @@ export interface Mapped {
   contactId?: string;
   /** The installation the event belongs to, when only that installation may see it. */
   ownedBy?: string;
+  /** Graph events: the data per audience (domain/network/audience-key.ts); no entry for the caller's layers, no event. */
+  audiences?: Record<string, Record<string, unknown>>;
   data: Record<string, unknown>;
 }
 
@@ -47,6 +49,12 @@ export function mapEvent(row: EventRow): Mapped | null {
       return { kind: "connection.layer_changed", permission: "layers:read", subject: { type: "contact", id: subjectId }, contactId: subjectId, data: { from: data.from, to: data.to } };
     case "relationship.health_changed":
       return { kind: "relationship.health_changed", permission: "layers:read", subject: { type: "contact", id: subjectId }, contactId: subjectId, data: { from: data.from, to: data.to } };
+    case "cluster.recomputed":
+    case "bridge.changed": {
+      const audiences = data.audiences && typeof data.audiences === "object" ? (data.audiences as Record<string, Record<string, unknown>>) : {};
+      const permission = row.type === "cluster.recomputed" ? "graph:read:clusters:summary" : "graph:read:bridges";
+      return { kind: row.type, permission, subject: { type: "graph", id: String(data.graphVersion ?? "") }, audiences, data: {} };
+    }
     case "profile.updated":
       return subjectId === "public" ? { kind: "profile.updated", permission: "profile:read", subject: { type: "profile", id: "public" }, data: { snapshot: "public" } } : null;
     case "installation.updated":
