@@ -129,7 +129,7 @@ describe("/ext/v1 relationship intelligence, filtered per installation", () => {
     expect(unknown.topic).toBe("unknown");
     for (const r of [decaying, bridges, found, injected, unknown]) for (const h of hidden) expect(r.reply.includes(h)).toBe(false);
 
-    for (const body of [{}, { message: "" }, { message: 42 }, { message: "x".repeat(4001) }]) {
+    for (const body of [{}, { message: "" }, { message: 42 }, { message: "x".repeat(4001) }, { message: "hi", model: "gpt-x" }]) {
       const res = await extRequest(x.n, x.token, "POST", "/ext/v1/agent/chat", { body });
       expect(res.status, JSON.stringify(body).slice(0, 40)).toBe(400);
     }

@@ -8,7 +8,7 @@ import { invalidInput, notFound } from "../internal/errors.ts";
 import { relationView } from "./internal/relation-view.ts";
 
 const ContactId = v.pipe(v.string(), v.minLength(1, "a contact id"), v.maxLength(256));
-export const AddRelationInput = v.object({
+export const AddRelationInput = v.strictObject({
   contactA: ContactId,
   contactB: ContactId,
   weight: v.optional(v.pipe(v.number(), v.minValue(0.05, "weight: 0.05 to 5"), v.maxValue(5, "weight: 0.05 to 5")), 1),

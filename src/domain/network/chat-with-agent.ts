@@ -4,7 +4,7 @@ import { requireExtension } from "../internal/actors.ts";
 import { builtinChat, type ChatTopic } from "./internal/builtin-chat.ts";
 import { chatContext } from "./internal/chat-context.ts";
 
-export const ChatInput = v.object({ message: v.pipe(v.string(), v.trim(), v.minLength(1, "message: 1–4000 characters"), v.maxLength(4000, "message: 1–4000 characters")) });
+export const ChatInput = v.strictObject({ message: v.pipe(v.string(), v.trim(), v.minLength(1, "message: 1–4000 characters"), v.maxLength(4000, "message: 1–4000 characters")) });
 export type ChatInput = v.InferOutput<typeof ChatInput>;
 
 export type ChatReply =
