@@ -3,7 +3,7 @@
 export { KithClient, type KithClientOptions } from "./client.ts";
 export { canonicalString, signRequest, EMPTY_BODY_SHA256, type SignableRequest, type SignedHeaders } from "./signing.ts";
 export { generateKeyPair, publicKeyOf, importPrivateKey, sha256Hex, type PrivateKeyInput } from "./crypto.ts";
-export { decodeToken, needsRenewal, TokenManager, type DelegationPayload, type TokenStore } from "./token.ts";
+export { decodeToken, verifyToken, TOKEN_DOMAIN, needsRenewal, TokenManager, type DelegationPayload, type TokenStore } from "./token.ts";
 export { fileCursorStore, memoryCursorStore, type Cursor, type CursorStore, type Gap, type StreamOptions, type ListEventsOptions } from "./events.ts";
 export { auditEventHash, verifyAuditChain, type ChainFailure, type ChainResult, type VerifyChainOptions } from "./audit.ts";
 export { canonicalJson, CanonicalJsonError } from "./jcs.ts";

@@ -3,7 +3,11 @@
 // Renewal is POST /ext/v1/token, signed with the extension's key and no Authorization
 // (docs/extensions.md "Renewing the token"); it rotates the node's stored hash, so the previous
 // token stops working at once — hence single-flight: concurrent callers share one renewal.
-import { fromBase64url, fromUtf8 } from "./encoding.ts";
+import { verifyEd25519 } from "./crypto.ts";
+import { decodeEd25519Multibase, fromBase64url, fromUtf8, utf8 } from "./encoding.ts";
+
+/** The token signature's domain: Ed25519 over this + JCS(payload), by the agent's active key. */
+export const TOKEN_DOMAIN = "kith/delegation-token/1\n";
 
 export type DelegationPayload = {
   installationId: string;
@@ -34,6 +38,24 @@ export function decodeToken(token: string): DelegationPayload | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * Checks a token's signature under the agent's key(s) (`publicKeyMultibase` of /ext/v1/identity
+ * or the Agent Card) and returns its payload, or null. The node checks every token anyway; this is
+ * for an extension that wants to know a token it was handed really comes from that agent.
+ */
+export async function verifyToken(token: string, agentPublicKeys: string[]): Promise<DelegationPayload | null> {
+  const payload = decodeToken(token);
+  const [body, sig] = token.split(".");
+  const signature = sig ? fromBase64url(sig) : null;
+  const text = body ? fromUtf8(fromBase64url(body) ?? new Uint8Array([0xff])) : null;
+  if (payload === null || signature === null || text === null) return null;
+  for (const k of agentPublicKeys) {
+    const key = decodeEd25519Multibase(k);
+    if (key && (await verifyEd25519(key, utf8(TOKEN_DOMAIN + text), signature))) return payload;
+  }
+  return null;
 }
 
 /** Where tokens live between runs, or between processes of one extension. */

@@ -21,6 +21,7 @@ import {
   publicKeyOf,
   signRequest,
   verifyAuditChain,
+  verifyToken,
   type Gap,
 } from "../src/index.ts";
 import { FakeNode, extensionKeyPair, publicKeyFromRaw, seedToKeyObject } from "./fake-node.ts";
@@ -113,6 +114,8 @@ test("first call renews the token (signed, no Authorization), then the request p
     assert.equal(node.seen[0]?.target, "/ext/v1/token");
     assert.equal(node.seen[0]?.auth, null);
     assert.ok(node.seen[1]?.auth?.startsWith("Bearer "));
+    assert.ok(await verifyToken(client.tokens.current as string, [node.agentPublicKeyMultibase]));
+    assert.equal(await verifyToken(client.tokens.current as string, [(await generateKeyPair()).publicKeyMultibase]), null);
     const payload = decodeToken(client.tokens.current as string);
     assert.equal(payload?.installationId, node.installationId);
     assert.deepEqual(payload?.layers, ["inner", "active"]);

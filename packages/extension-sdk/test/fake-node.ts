@@ -108,8 +108,9 @@ export class FakeNode {
       publicKeyMultibase: multibase(rawPublicKey(this.extensionKey)),
       tokenVersion: 1,
     };
-    const body = b64u(Buffer.from(sortedJson(payload)));
-    const token = `${body}.${b64u(sign(null, Buffer.from(`kith/ext-token\n${body}`), this.agentKey.privateKey))}`;
+    // As the node does (src/security/extension-token.ts): Ed25519 over the domain + JCS(payload).
+    const jcs = sortedJson(payload);
+    const token = `${b64u(Buffer.from(jcs))}.${b64u(sign(null, Buffer.from(`kith/delegation-token/1\n${jcs}`), this.agentKey.privateKey))}`;
     this.tokenHash = createHash("sha256").update(token).digest("hex");
     return token;
   }
@@ -183,7 +184,7 @@ export class FakeNode {
     const t = ts !== null && /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/.test(ts) ? Date.parse(ts) : Number.NaN;
     if (Number.isNaN(t) || t < this.now() - 300_000 || t > this.now() + 30_000) return this.#err(401, "timestamp_out_of_window");
     const nonce = h("x-request-nonce");
-    if (nonce === null || nonce === "" || nonce.length > 128) return this.#err(401, "nonce_replayed", { message: "missing or unusable nonce" });
+    if (nonce === null || !/^[A-Za-z0-9_-]{16,128}$/.test(nonce)) return this.#err(401, "nonce_replayed", { message: "missing or unusable nonce" });
     if (this.nonces.has(nonce)) return this.#err(401, "nonce_replayed");
     const text = `${method}\n${target}\n${nonce}\n${ts}\n${createHash("sha256").update(raw).digest("hex")}`;
     const sig = Buffer.from(h("x-extension-signature") ?? "", "base64url");
@@ -207,7 +208,7 @@ export class FakeNode {
     }
     // Checks 1–4.
     const m = /^Bearer ([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)$/.exec(h("authorization") ?? "");
-    if (!m || !verify(null, Buffer.from(`kith/ext-token\n${m[1]}`), this.agentKey.publicKey, Buffer.from(m[2] as string, "base64url"))) return this.#err(401, "token_invalid");
+    if (!m || !verify(null, Buffer.from(`kith/delegation-token/1\n${Buffer.from(m[1] as string, "base64url").toString()}`), this.agentKey.publicKey, Buffer.from(m[2] as string, "base64url"))) return this.#err(401, "token_invalid");
     const payload = JSON.parse(Buffer.from(m[1] as string, "base64url").toString()) as { expiresAt: string; permissions: string[]; layers: string[]; maxAutonomyTier: string };
     if (this.now() >= Date.parse(payload.expiresAt)) return this.#err(401, "token_expired");
     if (createHash("sha256").update(`${m[1]}.${m[2]}`).digest("hex") !== this.tokenHash) return this.#err(401, "token_revoked");
