@@ -15,6 +15,7 @@ import { cardRoutes } from "./surfaces/card.routes.ts";
 import { directoryRoutes } from "./surfaces/directory.routes.ts";
 import { discoverRoutes } from "./surfaces/discover.routes.ts";
 import { discoveryOwnerRoutes } from "./surfaces/discovery-owner.routes.ts";
+import { extensionOwnerRoutes } from "./surfaces/extensions.routes.ts";
 import { federationRoutes } from "./surfaces/federation.routes.ts";
 import { handleRoutes } from "./surfaces/handle.routes.ts";
 import { inkRoutes } from "./surfaces/ink.routes.ts";
@@ -71,6 +72,7 @@ export function createApp(deps: AppDeps) {
       .use(federationRoutes(surface, { tokens: signIn.tokens }))
       .use(assistantRoutes(surface, { tokens: signIn.tokens }))
       .use(discoveryOwnerRoutes(surface, { tokens: signIn.tokens }))
+      .use(extensionOwnerRoutes(surface, { tokens: signIn.tokens }))
       .use(directoryRoutes(surface))
       .use(discoverRoutes(surface))
       .use(handleRoutes(surface)),

@@ -34,6 +34,7 @@ export function buildOpenApiDocument(app: AnyElysia, options: { publicUrl: strin
       { name: "Owner sign-in", description: "Email code, Google, Apple and AT Protocol sign-in for the node's one owner; refresh and logout" },
       { name: "Owner", description: "The owner API (/api/svc), behind the owner bearer token" },
       { name: "Discovery registry", description: "Publishing the agent to the registry and to directories; the directory's listings (owner)" },
+      { name: "Extensions", description: "Owner extension management (/api/svc/extensions)" },
       { name: "INK", description: "Signed inter-agent endpoints: intents, card queries, directory listings, discovery queries" },
     ],
     paths,

@@ -1,0 +1,101 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { bootTestApp, type TestNode } from "../helpers/boot.ts";
+import { acmeKey, acmeManifest, FULL_GRANT, installAcme, manifestHash } from "../helpers/extensions.ts";
+import { asOwner } from "../helpers/owner.ts";
+
+let node: TestNode;
+afterEach(() => node?.close());
+
+function install(body: Record<string, unknown>) {
+  return asOwner(node, "/api/svc/extensions/install", { body });
+}
+
+describe("installing an extension", () => {
+  test("installs inline: 201 with the installation, a token whose payload carries SPEC's fields, and a listed installation", async () => {
+    node = bootTestApp();
+    const { installationId, token, body } = await installAcme(node);
+    expect(installationId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(body.installation).toMatchObject({ extensionId: "com.acme.keepintouch", status: "active", maxAutonomyTier: "transactional", layers: ["inner", "active"] });
+    const payload = JSON.parse(Buffer.from(token.split(".")[0]!, "base64url").toString());
+    expect(Object.keys(payload).sort()).toEqual(["expiresAt", "extensionId", "installationId", "issuedAt", "layers", "maxAutonomyTier", "ownerTulpaId", "permissions", "publicKeyMultibase", "tokenVersion"]);
+    expect(payload).toMatchObject({ installationId, ownerTulpaId: node.agentId, publicKeyMultibase: acmeKey(0).multibase });
+    expect(Date.parse(payload.expiresAt) - Date.parse(payload.issuedAt)).toBe(4 * 3600_000);
+    const list = (await (await asOwner(node, "/api/svc/extensions")).json()) as { installations: Array<{ installationId: string }> };
+    expect(list.installations.map((i) => i.installationId)).toEqual([installationId]);
+    expect((await asOwner(node, `/api/svc/extensions/${installationId}`)).status).toBe(200);
+    expect((await asOwner(node, "/api/svc/extensions/nope")).status).toBe(404);
+  });
+
+  test("the manifest is checked member by member: 400 naming the member", async () => {
+    node = bootTestApp();
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [acmeManifest({ manifestVersion: 2 }), "manifest.manifestVersion"],
+      [acmeManifest({ id: "Acme" }), "manifest.id"],
+      [acmeManifest({ keys: [{ keyId: "k", algorithm: "Ed25519", publicKeyMultibase: "z123", status: "active" }] }), "manifest.keys[0].publicKeyMultibase"],
+      [acmeManifest({ keys: [{ keyId: "k", algorithm: "Ed25519", publicKeyMultibase: acmeKey(0).multibase, status: "retired" }] }), "manifest.keys"],
+      [acmeManifest({ permissions: [{ name: "root", required: true, reason: "because I want it all" }] }), "manifest.permissions[0].name"],
+      [acmeManifest({ permissions: [{ name: "profile:read", required: true, reason: "short" }] }), "manifest.permissions[0].reason"],
+      [acmeManifest({ surprise: true }), "manifest.surprise"],
+      [acmeManifest({ publisher: { name: "Acme", domain: "example.com" } }), "manifest.publisher.domain"],
+      [acmeManifest({ layers: undefined }), "manifest.layers"],
+      [acmeManifest({ intents: undefined }), "manifest.intents"],
+      [acmeManifest({ links: undefined }), "manifest.links.privacyPolicy"],
+      [acmeManifest({ description: "x".repeat(40_000) }), "manifest: larger than"],
+    ];
+    for (const [manifest, member] of cases) {
+      const res = await install({ source: "inline", manifest, manifestHash: manifestHash(manifest), grant: FULL_GRANT });
+      const body = (await res.json()) as { error: string; message: string };
+      expect([res.status, body.error, body.message.startsWith(member)]).toEqual([400, "invalid_input", true]);
+    }
+  });
+
+  test("the grant is a subset of the manifest: 422 with the rule's code", async () => {
+    node = bootTestApp();
+    const manifest = acmeManifest();
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ permissions: ["layers:read"], layers: ["inner"] }, "required_permission_missing"],
+      [{ permissions: ["connections:list", "graph:read:bridges"], layers: ["inner"] }, "permission_not_requested"],
+      [{ permissions: ["connections:list"], layers: ["known"] }, "layer_not_requested"],
+      [{ permissions: ["connections:list"], layers: ["inner"], maxAutonomyTier: "personal" }, "tier_above_manifest"],
+    ];
+    for (const [grant, code] of cases) {
+      const res = await install({ source: "inline", manifest, manifestHash: manifestHash(manifest), grant });
+      expect([res.status, ((await res.json()) as { error: string }).error]).toEqual([422, code]);
+    }
+  });
+
+  test("the hash pins the manifest (409 manifest_changed); a second install is 409 already_installed; a missing manifest is 400", async () => {
+    node = bootTestApp();
+    const manifest = acmeManifest();
+    const changed = await install({ source: "inline", manifest: { ...manifest, version: "1.0.1" }, manifestHash: manifestHash(manifest), grant: FULL_GRANT });
+    expect([changed.status, ((await changed.json()) as { error: string }).error]).toEqual([409, "manifest_changed"]);
+    const missing = await install({ source: "inline", manifestHash: manifestHash(manifest), grant: FULL_GRANT });
+    expect(missing.status).toBe(400);
+    await installAcme(node);
+    const again = await install({ source: "inline", manifest, manifestHash: manifestHash(manifest), grant: FULL_GRANT });
+    expect([again.status, ((await again.json()) as { error: string }).error]).toEqual([409, "already_installed"]);
+  });
+
+  test("hostile bodies: wrong types, unknown source, bad hash, too many permissions answer 400", async () => {
+    node = bootTestApp();
+    const manifest = acmeManifest();
+    const bodies: unknown[] = [
+      { source: "marketplace", manifest, manifestHash: manifestHash(manifest), grant: FULL_GRANT },
+      { source: "inline", manifest, manifestHash: "md5:abc", grant: FULL_GRANT },
+      { source: "inline", manifest: [], manifestHash: manifestHash(manifest), grant: FULL_GRANT },
+      { source: "inline", manifest, manifestHash: manifestHash(manifest), grant: { permissions: "all", layers: [] } },
+      { source: "inline", manifest, manifestHash: manifestHash(manifest), grant: { permissions: Array(17).fill("x"), layers: [] } },
+      { source: "inline", manifest, manifestHash: manifestHash(manifest), grant: FULL_GRANT, ttlHours: 25 },
+    ];
+    for (const body of bodies) expect((await install(body as Record<string, unknown>)).status).toBe(400);
+  });
+
+  test("uninstall keeps the row (status uninstalled) and lets the extension be installed again", async () => {
+    node = bootTestApp();
+    const { installationId } = await installAcme(node);
+    const res = await asOwner(node, `/api/svc/extensions/${installationId}`, { method: "DELETE" });
+    expect(((await res.json()) as { status: string }).status).toBe("uninstalled");
+    const again = await installAcme(node);
+    expect(again.installationId).not.toBe(installationId);
+  });
+});
