@@ -20,6 +20,7 @@ import { federationRoutes } from "./surfaces/federation.routes.ts";
 import { handleRoutes } from "./surfaces/handle.routes.ts";
 import { inkRoutes } from "./surfaces/ink.routes.ts";
 import { keysRoutes } from "./surfaces/keys.routes.ts";
+import { marketplaceRoutes } from "./surfaces/marketplace.routes.ts";
 import { oauthRoutes } from "./surfaces/oauth.routes.ts";
 import { ownerRoutes } from "./surfaces/owner.routes.ts";
 import { wellKnownRoutes } from "./surfaces/wellknown.routes.ts";
@@ -73,6 +74,7 @@ export function createApp(deps: AppDeps) {
       .use(assistantRoutes(surface, { tokens: signIn.tokens }))
       .use(discoveryOwnerRoutes(surface, { tokens: signIn.tokens }))
       .use(extensionOwnerRoutes(surface, { tokens: signIn.tokens }))
+      .use(marketplaceRoutes(surface, { tokens: signIn.tokens }))
       .use(directoryRoutes(surface))
       .use(discoverRoutes(surface))
       .use(handleRoutes(surface)),

@@ -20,3 +20,4 @@ export * from "./directory-pushes.ts";
 export * from "./inbound-nonces.ts";
 export * from "./extension-installations.ts";
 export * from "./audit-events.ts";
+export * from "./marketplace.ts";

@@ -1,7 +1,8 @@
 import * as v from "valibot";
 import type { Ctx } from "../context.ts";
+import { queryText } from "../internal/query-text.ts";
 import { wireDoc } from "../internal/wire-doc.ts";
-import { columnPhrase, MAX_QUERY_TERMS, queryTerms, textClause } from "./internal/fts-query.ts";
+import { columnPhrase, MAX_QUERY_TERMS, queryTerms, textClause } from "../internal/fts-query.ts";
 import { discoveryResult, facetNeedle, type DiscoveryResult, type FacetKind } from "./internal/listings.ts";
 import { matchListings } from "./internal/match-listings.ts";
 
@@ -9,22 +10,6 @@ export const MAX_DISCOVER_LIMIT = 50;
 export const DEFAULT_DISCOVER_LIMIT = 20;
 const MAX_LIST_ITEMS = 10;
 const MAX_ITEM_LENGTH = 100;
-
-/**
- * A query value as text. Elysia's query parser for standard schemas splits values containing a
- * comma into arrays, collects repeated keys into arrays and JSON-parses `[…]`/`{…}` values; this
- * puts the text back together (a comma-joined list) before the real checks run.
- */
-const queryText = v.pipe(
-  v.union([v.string(), v.number(), v.boolean(), v.array(v.unknown()), v.record(v.string(), v.unknown())]),
-  v.transform((value): string => asText(value)),
-);
-
-function asText(value: unknown): string {
-  if (typeof value === "string") return value;
-  if (Array.isArray(value)) return value.map(asText).join(",");
-  return JSON.stringify(value);
-}
 
 /** A comma-separated list parameter: 1-10 values of 1-100 characters (blank items ignored). */
 const listParam = (name: string) =>

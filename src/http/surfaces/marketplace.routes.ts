@@ -1,0 +1,116 @@
+import { Elysia } from "elysia";
+import * as v from "valibot";
+import { getMarketplaceExtension } from "../../domain/marketplace/get-marketplace-extension.ts";
+import { listSubmissions } from "../../domain/marketplace/list-submissions.ts";
+import { RatingInput, rateExtension } from "../../domain/marketplace/rate-extension.ts";
+import { ReviewDecisionInput, reviewExtensionVersion } from "../../domain/marketplace/review-extension-version.ts";
+import { MarketplaceQuery, searchMarketplace } from "../../domain/marketplace/search-marketplace.ts";
+import { ListingStateInput, setListingState } from "../../domain/marketplace/set-listing-state.ts";
+import { MarketplaceSettingsInput, setMarketplaceSettings } from "../../domain/marketplace/set-marketplace-settings.ts";
+import { SubmitExtensionInput, submitExtension } from "../../domain/marketplace/submit-extension.ts";
+import { DomainError } from "../../domain/errors.ts";
+import type { OwnerTokens } from "../../security/owner-token.ts";
+import type { SurfaceDeps } from "../deps.ts";
+import { OWNER_SECURITY, ownerAuth } from "../plugins/owner-auth.ts";
+import { routeOptions } from "../plugins/route-options.ts";
+import { jsonBody } from "../schemas/body.ts";
+import { errors } from "../schemas/common.ts";
+import { ExtensionDetailsDoc, ListingDoc, MarketplaceSettingsDoc, RatedDoc, ReviewedDoc, SearchResultsDoc, SubmissionsDoc, SubmittedDoc } from "../schemas/marketplace.ts";
+import { ownerApi } from "./owner.routes.ts";
+
+/** Public reads, per IP (SPEC Limits gives none for the marketplace; the same budget as /discover). */
+const BROWSE_PER_IP = { bucket: "marketplace-ip", limit: 30, windowMs: 60_000 };
+const MANIFEST_BODY_BYTES = 48 * 1024;
+const IdParam = v.object({ extensionId: v.pipe(v.string(), v.minLength(1), v.maxLength(128)) });
+const VersionParams = v.object({ extensionId: v.pipe(v.string(), v.minLength(1), v.maxLength(128)), version: v.pipe(v.string(), v.minLength(1), v.maxLength(32)) });
+const StateQuery = v.object({ state: v.optional(v.pipe(v.string(), v.maxLength(32))) });
+
+/** SPEC "Marketplace": browse (no auth) and submit (owner); notes/EXTENSIONS.md §1.6. */
+export function marketplaceRoutes(deps: SurfaceDeps, o: { tokens: Pick<OwnerTokens, "verify"> }) {
+  const tags = ["Marketplace"];
+  const publicCtx = (request: Request) => deps.ctx({ kind: "public", ip: deps.clientIp(request) });
+  const browse = new Elysia({ name: "kith/marketplace" })
+    .use(routeOptions)
+    .get("/marketplace/extensions", ({ query, request }) => searchMarketplace(publicCtx(request), query), {
+      perIp: BROWSE_PER_IP,
+      query: MarketplaceQuery,
+      response: { 200: SearchResultsDoc, ...errors(400, 429) },
+      detail: {
+        tags,
+        summary: "Search the marketplace",
+        description: "Listed extensions matching every word of `q` (2-200 characters, ≤8 words; word prefixes over name, summary, publisher and categories), best match first. `limit` 1-50 (default 20). 30 requests per minute per IP.",
+      },
+    })
+    .get(
+      "/marketplace/extensions/:extensionId",
+      ({ params, request }) => {
+        const found = getMarketplaceExtension(publicCtx(request), params.extensionId);
+        if (!found) throw new DomainError("not_found", `no installable extension ${params.extensionId}`);
+        return found;
+      },
+      {
+        perIp: BROWSE_PER_IP,
+        params: IdParam,
+        response: { 200: ExtensionDetailsDoc, ...errors(400, 404, 429) },
+        detail: {
+          tags,
+          summary: "One extension: what a consent screen shows",
+          description: "The newest approved manifest and its hash, publisher (and badge), versions with their review states, review stats, each requested permission with its title and reason. 404 unless it has an approved version and is listed or unlisted.",
+        },
+      },
+    );
+  const owner = (summary: string, description: string) => ({ tags, summary, description, security: OWNER_SECURITY });
+  const submit = new Elysia().use(ownerAuth(o.tokens)).post(
+    "/marketplace/submit",
+    async ({ actor, body, set }) => {
+      const result = await submitExtension(deps.ctx(actor), body);
+      set.status = 201;
+      return result;
+    },
+    {
+      body: jsonBody(SubmitExtensionInput, { maxBytes: MANIFEST_BODY_BYTES }),
+      response: { 201: SubmittedDoc, ...errors(400, 401, 409, 422) },
+      detail: owner(
+        "Submit an extension version for review",
+        "`{manifest}` or `{manifestUrl}` (fetched through the SSRF gate). The manifest is validated (400 naming the member). 409 version_exists when that version is already submitted, in review or approved. With autoApprove on, it is approved and listed at once.",
+      ),
+    },
+  );
+  const manage = ownerApi(o.tokens)
+    .get("/marketplace/submissions", ({ actor, query }) => listSubmissions(deps.ctx(actor), query.state), {
+      query: StateQuery,
+      response: { 200: SubmissionsDoc, ...errors(400, 401) },
+      detail: owner("The review queue", "Submitted versions, newest first (at most 200); `state` filters by review state."),
+    })
+    .post("/marketplace/extensions/:extensionId/versions/:version/review", ({ actor, params, body }) => reviewExtensionVersion(deps.ctx(actor), params.extensionId, params.version, body), {
+      params: VersionParams,
+      body: jsonBody(ReviewDecisionInput),
+      response: { 200: ReviewedDoc, ...errors(400, 401, 404, 409) },
+      detail: owner("Review a submitted version", "`{decision: \"start\"}` (submitted → in_review), `{decision: \"approve\"}` (published; the first approval lists the extension), `{decision: \"reject\", reasons: [{code, message}]}`. 409 invalid_transition from any other state."),
+    })
+    .put("/marketplace/extensions/:extensionId/listing", ({ actor, params, body }) => setListingState(deps.ctx(actor), params.extensionId, body), {
+      params: IdParam,
+      body: jsonBody(ListingStateInput),
+      response: { 200: ListingDoc, ...errors(400, 401, 404, 409) },
+      detail: owner("Set the listing state", "listed (searchable), unlisted (installable by id or URL), delisted (no new installs), suspended (no new installs). 409 not_approved before a version is approved."),
+    })
+    .put("/marketplace/settings", ({ actor, body }) => setMarketplaceSettings(deps.ctx(actor), body), {
+      body: jsonBody(MarketplaceSettingsInput),
+      response: { 200: MarketplaceSettingsDoc, ...errors(400, 401) },
+      detail: owner("Marketplace settings", "`autoApprove`: submissions are approved and listed at once (a personal node reviewing its own work)."),
+    })
+    .post(
+      "/marketplace/extensions/:extensionId/reviews",
+      ({ actor, params, body, set }) => {
+        set.status = 201;
+        return rateExtension(deps.ctx(actor), params.extensionId, body);
+      },
+      {
+        params: IdParam,
+        body: jsonBody(RatingInput),
+        response: { 201: RatedDoc, ...errors(400, 401, 403, 404, 409) },
+        detail: owner("Rate an installed extension", "Once per agent: 403 not_installed before an install, 409 already_reviewed the second time. `rating` 1-5, `comment` ≤ 1000 characters."),
+      },
+    );
+  return new Elysia({ name: "kith/marketplace-all" }).use(browse).use(submit).use(manage);
+}
