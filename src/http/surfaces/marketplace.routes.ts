@@ -8,13 +8,17 @@ import { MarketplaceQuery, searchMarketplace } from "../../domain/marketplace/se
 import { ListingStateInput, setListingState } from "../../domain/marketplace/set-listing-state.ts";
 import { MarketplaceSettingsInput, setMarketplaceSettings } from "../../domain/marketplace/set-marketplace-settings.ts";
 import { SubmitExtensionInput, submitExtension } from "../../domain/marketplace/submit-extension.ts";
+import { receiveExtensionReview } from "../../domain/marketplace/receive-extension-review.ts";
+import { MAX_REVIEW_BYTES } from "../../domain/peers/peer-requests.ts";
+import { InkRefusal } from "../ink-errors.ts";
+import { inkSignature } from "../plugins/ink-signature.ts";
 import { DomainError } from "../../domain/errors.ts";
 import type { OwnerTokens } from "../../security/owner-token.ts";
 import type { SurfaceDeps } from "../deps.ts";
 import { OWNER_SECURITY, ownerAuth } from "../plugins/owner-auth.ts";
 import { routeOptions } from "../plugins/route-options.ts";
 import { jsonBody } from "../schemas/body.ts";
-import { errors } from "../schemas/common.ts";
+import { ErrorBody, errors } from "../schemas/common.ts";
 import { ExtensionDetailsDoc, ListingDoc, MarketplaceSettingsDoc, RatedDoc, ReviewedDoc, SearchResultsDoc, SubmissionsDoc, SubmittedDoc } from "../schemas/marketplace.ts";
 import { ownerApi } from "./owner.routes.ts";
 
@@ -23,6 +27,19 @@ const BROWSE_PER_IP = { bucket: "marketplace-ip", limit: 30, windowMs: 60_000 };
 const MANIFEST_BODY_BYTES = 48 * 1024;
 const IdParam = v.object({ extensionId: v.pipe(v.string(), v.minLength(1), v.maxLength(128)) });
 const VersionParams = v.object({ extensionId: v.pipe(v.string(), v.minLength(1), v.maxLength(128)), version: v.pipe(v.string(), v.minLength(1), v.maxLength(32)) });
+const REVIEW_PER_IP = { bucket: "marketplace-review-ip", limit: 20, windowMs: 60_000 };
+const InkError = v.object({ error: v.string(), code: v.string(), protocol: v.literal("ink/0.1"), message: v.string() });
+const ReviewBodyDoc = v.object({
+  protocol: v.literal("ink/0.1"),
+  type: v.pipe(v.string(), v.description("network.<svc|tulpa|ink>.marketplace_review")),
+  from: v.string(),
+  to: v.pipe(v.string(), v.description("This node's agent id")),
+  nonce: v.string(),
+  timestamp: v.string(),
+  extensionId: v.string(),
+  rating: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(5)),
+  comment: v.optional(v.pipe(v.string(), v.maxLength(1000))),
+});
 const StateQuery = v.object({ state: v.optional(v.pipe(v.string(), v.maxLength(32))) });
 
 /** SPEC "Marketplace": browse (no auth) and submit (owner); notes/EXTENSIONS.md §1.6. */
@@ -112,5 +129,31 @@ export function marketplaceRoutes(deps: SurfaceDeps, o: { tokens: Pick<OwnerToke
         detail: owner("Rate an installed extension", "Once per agent: 403 not_installed before an install, 409 already_reviewed the second time. `rating` 1-5, `comment` ≤ 1000 characters."),
       },
     );
-  return new Elysia({ name: "kith/marketplace-all" }).use(browse).use(submit).use(manage);
+  const signedReviews = new Elysia().use(routeOptions).use(inkSignature(deps)).post(
+    "/marketplace/extensions/:extensionId/reviews",
+    ({ actor, signed, params, set }) => {
+      const outcome = receiveExtensionReview(deps.ctx(actor), params.extensionId, signed);
+      if (!outcome.ok) throw new InkRefusal(outcome.reason, undefined, outcome.retryAfterSeconds);
+      set.status = 201;
+      return outcome.result;
+    },
+    {
+      parse: "none",
+      params: IdParam,
+      inkMarketplaceReview: { perIp: REVIEW_PER_IP, maxBytes: MAX_REVIEW_BYTES },
+      bodyDoc: ReviewBodyDoc,
+      // Refusals of the signature plugin carry INK's error body; the verb's (403/404/409 and a path
+      // mismatch 400) the node's.
+      response: { 201: RatedDoc, ...errors(403), ...Object.fromEntries([400, 404, 409].map((s) => [s, v.union([ErrorBody, InkError])])), ...Object.fromEntries([401, 413, 415, 429].map((s) => [s, InkError])) },
+      detail: {
+        tags,
+        summary: "Rate an extension as another node's agent (INK-signed)",
+        security: [{ inkSignature: [] }],
+        description:
+          "Body (strict): `{protocol: \"ink/0.1\", type: \"network.<svc|tulpa|ink>.marketplace_review\", from, to: <this node's agent id>, nonce, timestamp, extensionId, rating 1-5, comment?}` " +
+          "under an INK-Ed25519 transport signature by `from`. One vote per agent (409 already_reviewed); 409 replay; 20 per minute per IP, 10 per minute per agent.",
+      },
+    },
+  );
+  return new Elysia({ name: "kith/marketplace-all" }).use(browse).use(submit).use(manage).use(signedReviews);
 }

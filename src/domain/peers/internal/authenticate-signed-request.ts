@@ -7,7 +7,7 @@ import { cardUrlFor } from "../card-url-for.ts";
 import { didWebBase } from "./did-web-base.ts";
 import { agentIdFromCardUrl } from "../agent-id-from-card-url.ts";
 import type { FetchCardResult } from "../fetch-peer-card.ts";
-import { ListingRequest, MAX_LISTING_BYTES, type PeerRefusal, type SignedPeerRequest } from "../peer-requests.ts";
+import { ListingRequest, MarketplaceReviewRequest, MAX_LISTING_BYTES, MAX_REVIEW_BYTES, type PeerRefusal, type SignedPeerRequest } from "../peer-requests.ts";
 import { resolveInboundSenderKeys } from "./resolve-inbound-sender-keys.ts";
 import { strangerFetches } from "./stranger-fetches.ts";
 import type { Authenticated } from "./authenticated.ts";
@@ -32,6 +32,30 @@ export async function authenticateCardQuery(ctx: PeerCtx, input: SignedPeerReque
   const accepted = authenticateSignedRequest(pending, { keys: resolved.keys, verifier: nativeStrictVerifier });
   if (!accepted.ok) return { ...accepted, learned: resolved.learned };
   return { ok: true, principal: accepted.principal, agentId: pending.from, keys: resolved.keys, card: resolved.card, nonce: accepted.nonce, request: {}, learned: resolved.learned };
+}
+
+/**
+ * `POST /marketplace/extensions/:extensionId/reviews` from another node's agent: the signed-request
+ * phase (raw gate, `network.<w>.marketplace_review`, `to` = this agent, header, timestamp, nonce
+ * grammar) → body schema → keys for `from` as for a card query (stored ones only for a nonce
+ * already seen) → the transport signature. The verb records the nonce and the vote.
+ */
+export async function authenticateReview(ctx: PeerCtx, input: SignedPeerRequest<"marketplace_review">): Promise<Authenticated<"marketplace_review">> {
+  const now = ctx.clock.now();
+  const own = ownIdentity(ctx.db, ctx.node);
+  if (!own) return { ok: false, reason: "unknown_recipient" };
+  const pending = inspectSignedRequest(
+    { body: input.body, authorization: input.authorization, now },
+    { ownAgentId: own.agentId, path: input.requestPath, wordmark: ctx.node.wordmark, typeSuffix: "marketplace_review", maxBodyBytes: MAX_REVIEW_BYTES },
+  );
+  if (!pending.ok) return pending;
+  const shape = v.safeParse(MarketplaceReviewRequest, pending.body, { abortEarly: true });
+  if (!shape.success) return { ok: false, reason: "invalid_review", detail: issueOf(shape.issues[0]) };
+  const network = !isNonceSeen(ctx.db, pending.principal, pending.nonce);
+  const resolved = await resolveInboundSenderKeys(ctx, { from: pending.from, principal: pending.principal, keyIdHint: pending.keyIdHint, network });
+  const accepted = authenticateSignedRequest(pending, { keys: resolved.keys, verifier: nativeStrictVerifier });
+  if (!accepted.ok) return { ...accepted, learned: resolved.learned };
+  return { ok: true, principal: accepted.principal, agentId: pending.from, keys: resolved.keys, card: resolved.card, nonce: accepted.nonce, request: shape.output, learned: resolved.learned };
 }
 
 /**
