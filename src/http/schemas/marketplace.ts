@@ -59,3 +59,4 @@ export const SubmissionsDoc = v.object({
 export const ListingDoc = v.object({ extensionId: v.string(), listingState: v.string() });
 export const MarketplaceSettingsDoc = v.object({ autoApprove: v.boolean() });
 export const RatedDoc = v.object({ extensionId: v.string(), reviewer: v.pipe(v.string(), v.description("The agent whose vote this is")), rating: v.number(), reviewStats: ReviewStatsDoc });
+export const PublisherCheckDoc = v.object({ extensionId: v.string(), domain: v.string(), verified: v.boolean(), checkedAt: v.nullable(v.string()) });

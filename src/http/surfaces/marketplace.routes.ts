@@ -9,6 +9,7 @@ import { ListingStateInput, setListingState } from "../../domain/marketplace/set
 import { MarketplaceSettingsInput, setMarketplaceSettings } from "../../domain/marketplace/set-marketplace-settings.ts";
 import { SubmitExtensionInput, submitExtension } from "../../domain/marketplace/submit-extension.ts";
 import { receiveExtensionReview } from "../../domain/marketplace/receive-extension-review.ts";
+import { verifyPublisher } from "../../domain/marketplace/verify-publisher.ts";
 import { MAX_REVIEW_BYTES } from "../../domain/peers/peer-requests.ts";
 import { InkRefusal } from "../ink-errors.ts";
 import { inkSignature } from "../plugins/ink-signature.ts";
@@ -19,7 +20,7 @@ import { OWNER_SECURITY, ownerAuth } from "../plugins/owner-auth.ts";
 import { routeOptions } from "../plugins/route-options.ts";
 import { jsonBody } from "../schemas/body.ts";
 import { ErrorBody, errors } from "../schemas/common.ts";
-import { ExtensionDetailsDoc, ListingDoc, MarketplaceSettingsDoc, RatedDoc, ReviewedDoc, SearchResultsDoc, SubmissionsDoc, SubmittedDoc } from "../schemas/marketplace.ts";
+import { ExtensionDetailsDoc, ListingDoc, PublisherCheckDoc, MarketplaceSettingsDoc, RatedDoc, ReviewedDoc, SearchResultsDoc, SubmissionsDoc, SubmittedDoc } from "../schemas/marketplace.ts";
 import { ownerApi } from "./owner.routes.ts";
 
 /** Public reads, per IP (SPEC Limits gives none for the marketplace; the same budget as /discover). */
@@ -81,6 +82,7 @@ export function marketplaceRoutes(deps: SurfaceDeps, o: { tokens: Pick<OwnerToke
     "/marketplace/submit",
     async ({ actor, body, set }) => {
       const result = await submitExtension(deps.ctx(actor), body);
+      if (result.reviewState === "approved") await verifyPublisher(deps.ctx(actor), result.extensionId);
       set.status = 201;
       return result;
     },
@@ -99,11 +101,27 @@ export function marketplaceRoutes(deps: SurfaceDeps, o: { tokens: Pick<OwnerToke
       response: { 200: SubmissionsDoc, ...errors(400, 401) },
       detail: owner("The review queue", "Submitted versions, newest first (at most 200); `state` filters by review state."),
     })
-    .post("/marketplace/extensions/:extensionId/versions/:version/review", ({ actor, params, body }) => reviewExtensionVersion(deps.ctx(actor), params.extensionId, params.version, body), {
+    .post(
+      "/marketplace/extensions/:extensionId/versions/:version/review",
+      async ({ actor, params, body }) => {
+        const reviewed = reviewExtensionVersion(deps.ctx(actor), params.extensionId, params.version, body);
+        if (reviewed.reviewState === "approved") await verifyPublisher(deps.ctx(actor), params.extensionId);
+        return reviewed;
+      },
+      {
       params: VersionParams,
       body: jsonBody(ReviewDecisionInput),
       response: { 200: ReviewedDoc, ...errors(400, 401, 404, 409) },
-      detail: owner("Review a submitted version", "`{decision: \"start\"}` (submitted → in_review), `{decision: \"approve\"}` (published; the first approval lists the extension), `{decision: \"reject\", reasons: [{code, message}]}`. 409 invalid_transition from any other state."),
+      detail: owner("Review a submitted version", "`{decision: \"start\"}` (submitted → in_review), `{decision: \"approve\"}` (published; the first approval lists the extension and checks the publisher file), `{decision: \"reject\", reasons: [{code, message}]}`. 409 invalid_transition from any other state."),
+      },
+    )
+    .post("/marketplace/extensions/:extensionId/verify-publisher", ({ actor, params }) => verifyPublisher(deps.ctx(actor), params.extensionId), {
+      params: IdParam,
+      response: { 200: PublisherCheckDoc, ...errors(400, 401, 404) },
+      detail: owner(
+        "Check the publisher's well-known file",
+        "Fetches https://<publisher.domain>/.well-known/kith-publisher.json through the SSRF gate (cached an hour, 6 per hour per domain): verified when it lists the extension id with every active manifest key (`{extensions: [{id, keys: [publicKeyMultibase]}]}`). A badge, never a gate.",
+      ),
     })
     .put("/marketplace/extensions/:extensionId/listing", ({ actor, params, body }) => setListingState(deps.ctx(actor), params.extensionId, body), {
       params: IdParam,
