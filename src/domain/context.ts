@@ -56,11 +56,20 @@ export interface AgentActor {
   nonce: string;
 }
 
-/** An installed extension acting for the owner under its grant (the extension API; not produced yet). */
+/**
+ * An installed extension acting for the owner under its grant (http/plugins/extension-auth.ts,
+ * domain/extensions/authenticate-extension.ts): what its token grants, narrowed by the
+ * installation's current grant, and the key its request was signed with.
+ */
 export interface ExtensionActor {
   kind: "extension";
   installationId: string;
-  scopes: string[];
+  extensionId: string;
+  permissions: string[];
+  layers: string[];
+  maxAutonomyTier: "transactional" | "social" | "personal";
+  /** The extension key that signed the request (the token's publicKeyMultibase). */
+  publicKeyMultibase: string;
 }
 
 /** The small explicit context every domain verb receives. */

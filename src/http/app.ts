@@ -16,6 +16,7 @@ import { directoryRoutes } from "./surfaces/directory.routes.ts";
 import { discoverRoutes } from "./surfaces/discover.routes.ts";
 import { discoveryOwnerRoutes } from "./surfaces/discovery-owner.routes.ts";
 import { extensionOwnerRoutes } from "./surfaces/extensions.routes.ts";
+import { extRoutes } from "./surfaces/ext.routes.ts";
 import { federationRoutes } from "./surfaces/federation.routes.ts";
 import { handleRoutes } from "./surfaces/handle.routes.ts";
 import { inkRoutes } from "./surfaces/ink.routes.ts";
@@ -74,6 +75,7 @@ export function createApp(deps: AppDeps) {
       .use(assistantRoutes(surface, { tokens: signIn.tokens }))
       .use(discoveryOwnerRoutes(surface, { tokens: signIn.tokens }))
       .use(extensionOwnerRoutes(surface, { tokens: signIn.tokens }))
+      .use(extRoutes(surface))
       .use(marketplaceRoutes(surface, { tokens: signIn.tokens }))
       .use(directoryRoutes(surface))
       .use(discoverRoutes(surface))

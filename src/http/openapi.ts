@@ -35,6 +35,7 @@ export function buildOpenApiDocument(app: AnyElysia, options: { publicUrl: strin
       { name: "Owner", description: "The owner API (/api/svc), behind the owner bearer token" },
       { name: "Discovery registry", description: "Publishing the agent to the registry and to directories; the directory's listings (owner)" },
       { name: "Extensions", description: "Owner extension management (/api/svc/extensions)" },
+      { name: "Extension API", description: "/ext/v1: what an installed extension may do for the owner, behind its delegation token and request signature" },
       { name: "INK", description: "Signed inter-agent endpoints: intents, card queries, directory listings, discovery queries" },
     ],
     paths,
@@ -42,6 +43,13 @@ export function buildOpenApiDocument(app: AnyElysia, options: { publicUrl: strin
       schemas: tidySchemas(generated.components.schemas ?? {}),
       securitySchemes: {
         ownerBearer: { type: "http", scheme: "bearer", bearerFormat: "JWT", description: "Owner access token from /auth/*" },
+        extensionDelegation: {
+          type: "http",
+          scheme: "bearer",
+          bearerFormat: "Kith delegation token",
+          description:
+            "Authorization: Bearer <delegation token>, plus X-Request-Nonce, X-Request-Timestamp and X-Extension-Signature over METHOD\\nTARGET\\nNONCE\\nTIMESTAMP\\nhex(sha256(body)) (docs/extensions.md)",
+        },
         inkSignature: {
           type: "apiKey",
           in: "header",

@@ -99,3 +99,35 @@ describe("installing an extension", () => {
     expect(again.installationId).not.toBe(installationId);
   });
 });
+
+describe("installing from a URL", () => {
+  test("the manifest is fetched through the SSRF gate and pinned by its hash; unreachable, non-JSON and changed manifests are refused", async () => {
+    const { testTls } = await import("../helpers/tls.ts");
+    const manifest = acmeManifest();
+    let served: string = JSON.stringify(manifest);
+    const server = Bun.serve({ port: 0, hostname: "127.0.0.1", tls: testTls(), fetch: (req) => (new URL(req.url).pathname === "/acme.json" ? new Response(served, { headers: { "content-type": "application/json" } }) : new Response("no", { status: 404 })) });
+    try {
+      node = bootTestApp();
+      const base = `https://manifests.kith.test:${server.port}`;
+      const body = (url: string) => ({ source: "url", manifestUrl: url, manifestHash: manifestHash(manifest), grant: FULL_GRANT });
+      const missing = await install(body(`${base}/nope.json`));
+      expect([missing.status, ((await missing.json()) as { error: string }).error]).toEqual([422, "manifest_unavailable"]);
+      served = "not json";
+      expect((await install(body(`${base}/acme.json`))).status).toBe(422);
+      served = JSON.stringify({ ...manifest, version: "9.9.9" });
+      expect((await install(body(`${base}/acme.json`))).status).toBe(409);
+      served = JSON.stringify(manifest);
+      const ok = await install(body(`${base}/acme.json`));
+      expect([ok.status, ((await ok.json()) as { installation: { source: string } }).installation.source]).toEqual([201, "url"]);
+    } finally {
+      server.stop(true);
+    }
+  });
+
+  test("a manifest URL must be https (plain http only where private peers are allowed, as in tests)", async () => {
+    node = bootTestApp();
+    node.collaborators.peers.allowPrivatePeers = false;
+    const res = await install({ source: "url", manifestUrl: "http://127.0.0.1:9/acme.json", manifestHash: manifestHash(acmeManifest()), grant: FULL_GRANT });
+    expect(res.status).toBe(400);
+  });
+});

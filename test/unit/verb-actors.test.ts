@@ -61,7 +61,7 @@ const agent: Actor = { kind: "agent", principal: "key:z6MkExample", agentId: "sv
 const strangers: Array<[string, Actor]> = [
   ["public", { kind: "public", ip: "192.0.2.1" }],
   ["agent", agent],
-  ["extension", { kind: "extension", installationId: "ext_1", scopes: ["connections.read"] }],
+  ["extension", { kind: "extension", installationId: "ext_1", extensionId: "com.acme.keepintouch", permissions: ["connections:list"], layers: ["inner"], maxAutonomyTier: "transactional", publicKeyMultibase: "z6Mk" }],
 ];
 
 type Call = (ctx: ReturnType<typeof node.ctx>) => unknown;

@@ -70,6 +70,7 @@ async function attemptDelivery(
     signingKeyId: key.keyId,
   };
   if (message.expiresAt !== null) draft.expiresAt = formatTimestamp(message.expiresAt);
+  if (message.provenanceJson !== null) draft.provenance = JSON.parse(message.provenanceJson);
   const built = buildSignedEnvelope(draft, key.privateKey, ctx.node.wordmark);
   if (!built.ok) return { outcome: { kind: "failed", error: `cannot sign: ${built.reason}${built.issue ? ` (${built.issue})` : ""}` } };
   const prepared = prepareOutbound({
@@ -136,8 +137,13 @@ function settle(ctx: Ctx, item: OutboxRow, outcome: AttemptOutcome, envelopeJson
       .where(and(eq(messages.id, item.messageId), sql`${messages.status} != 'cancelled'`))
       .run();
     if (final.kind !== "retry") {
-      const message = tx.select({ envelopeId: messages.envelopeId }).from(messages).where(eq(messages.id, item.messageId)).get();
-      recordEvent(tx, final.kind === "delivered" ? "message.delivered" : "message.rejected", now, { subjectId: message?.envelopeId, peerPrincipal: item.peerPrincipal, ...(final.kind === "failed" ? { error: final.error } : {}) });
+      const message = tx.select({ envelopeId: messages.envelopeId, provenanceJson: messages.provenanceJson }).from(messages).where(eq(messages.id, item.messageId)).get();
+      recordEvent(tx, final.kind === "delivered" ? "message.delivered" : "message.rejected", now, {
+        subjectId: message?.envelopeId,
+        peerPrincipal: item.peerPrincipal,
+        ...(final.kind === "failed" ? { error: final.error } : {}),
+        ...(message?.provenanceJson ? { installationId: (JSON.parse(message.provenanceJson) as { installationId: string }).installationId } : {}),
+      });
     }
   });
   if (final.kind !== "delivered") ctx.log.warn("delivery attempt failed", { outbox: item.id, peer: item.peerPrincipal, attempts: update.attempts, outcome: final.kind, error: final.error });
