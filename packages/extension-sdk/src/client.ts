@@ -15,6 +15,7 @@ import type {
   Connection,
   DecayingContact,
   FeedEvent,
+  GraphHeader,
   Identity,
   IntentRequest,
   IntentResult,
@@ -31,7 +32,6 @@ export type KithClientOptions = Omit<TransportOptions, "privateKey"> & {
   tokenStore?: TokenStore | null;
   /** TTL to ask for on renewal, 1–24 hours (the node's default otherwise). */
   tokenTtlHours?: number;
-  now?: () => number;
 };
 
 type Query = Record<string, string | number | boolean | undefined | null>;
@@ -76,14 +76,15 @@ export class KithClient {
   }
 
   readonly connections = {
-    /** Contacts in the granted layers (`connections:list`). */
-    list: (query?: Query): Promise<{ connections: Connection[]; [m: string]: unknown }> => this.#get("/ext/v1/connections", query),
+    /** Contacts in the granted layers (`connections:list`); `limit` 1–200, `offset`. */
+    list: (query?: Query): Promise<{ connections: Connection[]; total: number; [m: string]: unknown }> => this.#get("/ext/v1/connections", query),
     /** One contact; NotFoundError when absent or outside the granted layers. */
     get: (contactId: string): Promise<Connection> => this.#get(`/ext/v1/connections/${seg(contactId)}`),
   };
 
   readonly layers = {
-    list: (query?: Query): Promise<{ layers: LayerAssignment[]; [m: string]: unknown }> => this.#get("/ext/v1/layers", query),
+    /** The granted layers and each visible contact's layer and health band (`layers:read`). */
+    list: (query?: Query): Promise<{ layers: string[]; assignments: LayerAssignment[]; total: number; [m: string]: unknown }> => this.#get("/ext/v1/layers", query),
     get: (contactId: string): Promise<LayerAssignment> => this.#get(`/ext/v1/layers/${seg(contactId)}`),
   };
 
@@ -93,22 +94,22 @@ export class KithClient {
   }
 
   /** Contacts at risk of decay in the granted layers (`layers:read`). */
-  decaying(query?: Query): Promise<{ contacts: DecayingContact[]; [m: string]: unknown }> {
+  decaying(query?: Query): Promise<GraphHeader & { decaying: DecayingContact[]; total: number; [m: string]: unknown }> {
     return this.#get("/ext/v1/decaying", query);
   }
 
   /** Clusters (`graph:read:clusters:summary`); member lists only with `graph:read:clusters:members`. */
-  clusters(query?: Query): Promise<{ clusters: Cluster[]; [m: string]: unknown }> {
+  clusters(query?: Query): Promise<GraphHeader & { clusters: Cluster[]; [m: string]: unknown }> {
     return this.#get("/ext/v1/clusters", query);
   }
 
   /** Sole connectors between clusters (`graph:read:bridges`). */
-  bridges(query?: Query): Promise<{ bridges: Bridge[]; [m: string]: unknown }> {
+  bridges(query?: Query): Promise<GraphHeader & { bridges: Bridge[]; atRisk?: number; [m: string]: unknown }> {
     return this.#get("/ext/v1/bridges", query);
   }
 
   /** The owner's public profile snapshot (`profile:read`). */
-  profile(): Promise<Record<string, unknown>> {
+  profile(): Promise<{ scope: string; snapshot: Record<string, unknown>; [m: string]: unknown }> {
     return this.#get("/ext/v1/profile");
   }
 

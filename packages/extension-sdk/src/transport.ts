@@ -22,6 +22,8 @@ export type TransportOptions = {
   /** A Retry-After longer than this is not waited for: the error is thrown instead. */
   maxRetryAfterMs?: number;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** The clock for X-Request-Timestamp and token expiry (default Date.now). */
+  now?: () => number;
 };
 
 export type CallOptions = {
@@ -119,7 +121,8 @@ export class Transport {
   }
 
   async #once(method: string, url: URL, target: string, bodyText: string | null, token: string | null, opts: CallOptions): Promise<RawAnswer> {
-    const headers: Record<string, string> = { ...(await signRequest({ method, pathWithQuery: target, body: bodyText }, this.options.privateKey)), Accept: "application/json" };
+    const timestamp = new Date((this.options.now ?? Date.now)()).toISOString();
+    const headers: Record<string, string> = { ...(await signRequest({ method, pathWithQuery: target, body: bodyText, timestamp }, this.options.privateKey)), Accept: "application/json" };
     if (token !== null) headers.Authorization = `Bearer ${token}`;
     if (bodyText !== null) headers["Content-Type"] = "application/json";
     if (opts.idempotencyKey !== undefined) headers["Idempotency-Key"] = opts.idempotencyKey;

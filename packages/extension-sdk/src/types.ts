@@ -16,20 +16,43 @@ export type Identity = {
   [member: string]: unknown;
 };
 
-export type Connection = { contactId: string; layer?: Layer; displayName?: string; agentId?: string | null; [member: string]: unknown };
-export type LayerAssignment = { contactId: string; layer: Layer; [member: string]: unknown };
+export type Connection = {
+  contactId: string;
+  layer: Layer;
+  agentId: string | null;
+  handle?: string | null;
+  displayName?: string | null;
+  status?: string;
+  connectedAt?: string | null;
+  lastMessageAt?: string | null;
+  [member: string]: unknown;
+};
+export type LayerAssignment = { contactId: string; layer: Layer; health?: Band | null; [member: string]: unknown };
+
+/** Analyses of the contact graph carry when they ran and whether a recompute is due. */
+export type GraphHeader = { graphVersion?: string; computedAt?: string | null; stale?: boolean };
 
 export type DecayingContact = {
   contactId: string;
+  /** Only with `connections:list`. */
+  name?: string;
   layer: Layer;
   band: Band;
-  daysSince?: number | null;
-  expectedCadenceDays?: number;
-  suggestedAction?: string;
+  daysSince: number;
+  expectedCadenceDays: number;
+  trend?: number | null;
+  reciprocity?: number | null;
+  isBridge?: boolean;
+  priority?: number;
+  suggestedAction: "follow_up" | "check_in" | "note" | "save_for_later" | (string & {});
   [member: string]: unknown;
 };
 
-export type NetworkHealth = { score?: number; layers?: Array<{ layer: Layer; size: number; score: number; [member: string]: unknown }>; [member: string]: unknown };
+export type NetworkHealth = {
+  layers: Array<{ layer: Layer; size: number; nominalSize?: number; bands?: Record<string, number>; medianRatio?: number | null; score: number | null; [member: string]: unknown }>;
+  overall?: { size: number; score: number | null };
+  [member: string]: unknown;
+};
 export type Cluster = { clusterId: string; label?: string; size: number; members?: Array<{ contactId: string; layer?: Layer; isConnector?: boolean }>; [member: string]: unknown };
 export type Bridge = { contactId: string; clusters?: Array<{ from: string; to: string; edgesBetween: number }>; [member: string]: unknown };
 
@@ -76,4 +99,4 @@ export type AuditEntry = {
 };
 
 export type AuditPage = { events: AuditEntry[]; total?: number; [member: string]: unknown };
-export type ChatReply = { reply: string; [member: string]: unknown };
+export type ChatReply = { reply: string; backend?: "builtin" | "llm" | (string & {}); [member: string]: unknown };

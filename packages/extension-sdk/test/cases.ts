@@ -99,6 +99,18 @@ test("signRequest: the signature verifies under node:crypto and equals its own E
   assert.ok(!Number.isNaN(Date.parse(a["X-Request-Timestamp"])));
 });
 
+test("docs/extensions.md §4 worked example: the SDK signs exactly the documented bytes", async () => {
+  const seed = Uint8Array.from(Buffer.from("28359fbc33fd1baf578cdb1627ad153da6d521fd320427c46767a165f903dea2", "hex"));
+  assert.equal(await publicKeyOf(seed), "z6MkpxM2d6d34RFU7wUQp7s2j2j1CChjTgtTN88MzF6TmwjL");
+  const common = { nonce: "3f2a6c1e-8d4b-4e7a-9c0f-5b1d2e3a4f60", timestamp: "2026-03-01T12:00:00.000Z" };
+  const get = { ...common, method: "GET", pathWithQuery: "/ext/v1/events?since=42&limit=10" };
+  assert.equal(await canonicalString(get), `GET\n/ext/v1/events?since=42&limit=10\n${common.nonce}\n${common.timestamp}\n${EMPTY_BODY_SHA256}`);
+  assert.equal((await signRequest(get, seed))["X-Extension-Signature"], "Cg8yEC9j-giveoZki34dbMXQl5vFdDlPralCdfKu9rtaEp73WA2FVnOyXTgHzkp0-wooHlIuk-Sedl85X87hAQ");
+  const post = { ...common, method: "POST", pathWithQuery: "/ext/v1/intents", body: '{"to":"con_01","intent":"ping","payload":{"note":"hi"}}' };
+  assert.ok((await canonicalString(post)).endsWith("\n5e7afabe5b60013f069760a00954f5ab0d340066fa116e1b6e66a3f651565f1d"));
+  assert.equal((await signRequest(post, seed))["X-Extension-Signature"], "7e8vV0Lqo63fuHGZr4YiThblan2ERGfBkfhERbytU3Ccx3t54vN7K8gIPEJ_Avm8Sy9e3GwvQP-Kjlp_NTlgBw");
+});
+
 test("generateKeyPair: the base64url seed signs what its multibase key verifies", async () => {
   const pair = await generateKeyPair();
   assert.match(pair.publicKeyMultibase, /^z6Mk/);
@@ -152,7 +164,7 @@ test("401 token_revoked (owner narrowed the grant): renew once and repeat; the n
     node.permissions = ["layers:read"];
     node.issueToken(); // the owner's PUT …/permissions rotates the stored hash
     const layers = await client.layers.list();
-    assert.equal(layers.layers.length, 2);
+    assert.equal(layers.assignments.length, 2);
     assert.equal(node.renewals, 2);
     const err = await rejects(client.connections.list(), PermissionError);
     assert.equal(err.required, "connections:list");
@@ -293,7 +305,7 @@ test("typed errors: 404 outside the granted layers, 403 with the missing permiss
     assert.equal(perm.required, "graph:read:clusters:summary");
     await rejects(client.bridges(), PermissionError);
     const dec = await client.decaying();
-    assert.deepEqual(dec.contacts.map((c) => c.contactId).sort(), ["c-active", "c-inner"]);
+    assert.deepEqual(dec.decaying.map((c) => c.contactId).sort(), ["c-active", "c-inner"]);
     assert.equal((await client.health()).layers?.length, 2);
     const bad = await rejects(client.events.list({ since: 999 }), RequestError);
     assert.equal(bad.code, "since_in_future");

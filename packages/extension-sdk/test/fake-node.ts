@@ -228,19 +228,19 @@ export class FakeNode {
       case "/ext/v1/identity":
         return { status: 200, body: { agentId: this.agentId, installationId: this.installationId, extensionId: "com.example.test", permissions: payload.permissions, layers: payload.layers, maxAutonomyTier: payload.maxAutonomyTier, publicKeyMultibase: this.agentPublicKeyMultibase } };
       case "/ext/v1/connections":
-        return { status: 200, body: { connections: visible.map((c) => ({ contactId: c.contactId, layer: c.layer })) } };
+        return { status: 200, body: { connections: visible.map((c) => ({ contactId: c.contactId, layer: c.layer, agentId: null })), total: visible.length } };
       case "/ext/v1/layers":
-        return { status: 200, body: { layers: visible.map((c) => ({ contactId: c.contactId, layer: c.layer })) } };
+        return { status: 200, body: { layers: payload.layers, assignments: visible.map((c) => ({ contactId: c.contactId, layer: c.layer, health: c.band })), total: visible.length } };
       case "/ext/v1/decaying":
-        return { status: 200, body: { contacts: visible.filter((c) => c.band !== "healthy").map((c) => ({ ...c, daysSince: 30 })) } };
+        return { status: 200, body: { graphVersion: "g1", computedAt: null, stale: false, total: 2, decaying: visible.filter((c) => c.band !== "healthy").map((c) => ({ ...c, daysSince: 30, expectedCadenceDays: 7, suggestedAction: "check_in" })) } };
       case "/ext/v1/health":
-        return { status: 200, body: { score: 50, layers: payload.layers.map((l) => ({ layer: l, size: visible.filter((c) => c.layer === l).length, score: 50 })) } };
+        return { status: 200, body: { overall: { size: visible.length, score: 50 }, layers: payload.layers.map((l) => ({ layer: l, size: visible.filter((c) => c.layer === l).length, score: 50 })) } };
       case "/ext/v1/clusters":
         return { status: 200, body: { clusters: [] } };
       case "/ext/v1/bridges":
         return { status: 200, body: { bridges: [] } };
       case "/ext/v1/profile":
-        return { status: 200, body: { displayName: "Owner" } };
+        return { status: 200, body: { scope: "public", snapshot: { displayName: "Owner" } } };
       case "/ext/v1/agent/chat":
         return { status: 200, body: { reply: `echo: ${(JSON.parse(raw.toString()) as { message: string }).message}` } };
       case "/ext/v1/audit": {
