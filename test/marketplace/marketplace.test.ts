@@ -70,8 +70,10 @@ describe("marketplace: submit, review, list, search", () => {
     expect((await json(await review(node, ID, "1.0.0", { decision: "approve" })))[1]).toMatchObject({ error: "invalid_transition", reviewState: "rejected" });
     expect((await review(node, ID, "1.0.0", { decision: "reject", reasons: [] })).status).toBe(400);
     expect((await review(node, ID, "9.9.9", { decision: "approve" })).status).toBe(404);
-    // A rejected version may be submitted again (fixed), and is back in the queue.
+    // A rejected version may be submitted again (fixed), and is back in the queue; withdrawn, it is final.
     expect((await json(await submit(node, acmeManifest())))[1].reviewState).toBe("submitted");
+    expect((await json(await review(node, ID, "1.0.0", { decision: "withdraw" })))[1].reviewState).toBe("withdrawn");
+    expect((await json(await review(node, ID, "1.0.0", { decision: "start" })))[1]).toMatchObject({ error: "invalid_transition", reviewState: "withdrawn" });
     expect((await node.request("/marketplace/submit", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ manifest: acmeManifest() }) })).status).toBe(401);
   });
 

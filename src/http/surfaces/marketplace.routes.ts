@@ -112,7 +112,7 @@ export function marketplaceRoutes(deps: SurfaceDeps, o: { tokens: Pick<OwnerToke
       params: VersionParams,
       body: jsonBody(ReviewDecisionInput),
       response: { 200: ReviewedDoc, ...errors(400, 401, 404, 409) },
-      detail: owner("Review a submitted version", "`{decision: \"start\"}` (submitted → in_review), `{decision: \"approve\"}` (published; the first approval lists the extension and checks the publisher file), `{decision: \"reject\", reasons: [{code, message}]}`. 409 invalid_transition from any other state."),
+      detail: owner("Review a submitted version", "`{decision: \"start\"}` (submitted → in_review), `{decision: \"approve\"}` (published; the first approval lists the extension and checks the publisher file), `{decision: \"reject\", reasons: [{code, message}]}`, `{decision: \"withdraw\"}` (the publisher's: submitted or in_review → withdrawn). 409 invalid_transition from any other state."),
       },
     )
     .post("/marketplace/extensions/:extensionId/verify-publisher", ({ actor, params }) => verifyPublisher(deps.ctx(actor), params.extensionId), {
