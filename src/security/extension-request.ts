@@ -1,8 +1,8 @@
 // The extension request signature (SPEC Authentication §2; docs/extensions.md):
 //   METHOD "\n" TARGET "\n" NONCE "\n" TIMESTAMP "\n" hex(sha256(body))
 // TARGET is the raw request target as sent (path and `?query`), so query parameters are signed.
-import { sha256 } from "@noble/hashes/sha2.js";
-import { toHex, utf8 } from "../ink/bytes.ts";
+import { utf8 } from "../ink/bytes.ts";
+import { sha256Hex } from "./native-hash.ts";
 import { decodeSignature, type Ed25519Verifier } from "../ink/index.ts";
 
 /** hex SHA-256 of the empty body (every GET). */
@@ -14,7 +14,7 @@ export function isExtensionNonce(value: string): boolean {
 }
 
 export function bodyHash(body: Uint8Array): string {
-  return body.length === 0 ? EMPTY_BODY_HASH : toHex(sha256(body));
+  return body.length === 0 ? EMPTY_BODY_HASH : sha256Hex(body);
 }
 
 /** The exact string an extension signs. */

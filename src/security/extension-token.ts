@@ -2,8 +2,8 @@
 //   token = base64url(JCS(payload)) "." base64url(Ed25519(DOMAIN + JCS(payload)))
 // signed by the agent's active signing key. What it shares with INK: JCS (INK §4.1), base64url
 // without padding, a domain-separated Ed25519 signature of 86 characters, strict RFC 3339 times.
-import { sha256 } from "@noble/hashes/sha2.js";
-import { decodeUtf8, fromBase64url, isPlainObject, toBase64url, toHex, utf8 } from "../ink/bytes.ts";
+import { decodeUtf8, fromBase64url, isPlainObject, toBase64url, utf8 } from "../ink/bytes.ts";
+import { sha256Hex } from "./native-hash.ts";
 import { canonicalize, decodeEd25519PublicKey, decodeSignature, ed25519Sign, encodeSignature, parseTimestamp, type Ed25519Verifier } from "../ink/index.ts";
 
 /** Signature domain: the agent key signs INK bodies too, so a token can never pass for one. */
@@ -39,7 +39,7 @@ export function signDelegationToken(payload: DelegationPayload, secretKey: Uint8
 
 /** Lowercase hex SHA-256 of the token's characters: what an installation stores (SPEC check 3). */
 export function delegationTokenHash(token: string): string {
-  return toHex(sha256(utf8(token)));
+  return sha256Hex(token);
 }
 
 export type TokenCheck = { ok: true; payload: DelegationPayload } | { ok: false; problem: string };

@@ -1,24 +1,16 @@
-import { and, eq } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { agentKeys, inboundNonces } from "../../db/schema/index.ts";
-import { checkFreshness, decodeEd25519PublicKey, parseTimestamp, type Ed25519Verifier } from "../../ink/index.ts";
-import { extensionSigningString, isExtensionNonce, verifyExtensionSignature } from "../../security/extension-request.ts";
+import { extensionStatements } from "../../db/extension-statements.ts";
+import { decodeEd25519PublicKey, parseTimestamp, type Ed25519Verifier } from "../../ink/index.ts";
 import { delegationTokenHash, verifyDelegationToken, type AutonomyTier, type DelegationPayload } from "../../security/extension-token.ts";
 import { tierRank } from "../../security/extension-token.ts";
 import { secretsEqual } from "../../security/secret-box.ts";
 import type { Ctx, ExtensionActor } from "../context.ts";
-import { grantOf, findInstallation, usableKeys } from "./internal/installation-row.ts";
-import { nonceScope, unauthorized } from "./internal/ext-refusal.ts";
+import { grantOf, usableKeys } from "./internal/installation-row.ts";
+import { unauthorized } from "./internal/ext-refusal.ts";
+import { checkSignedRequest, type SignedRequest } from "./internal/request-checks.ts";
 
-export interface ExtensionRequest {
+export interface ExtensionRequest extends SignedRequest {
   authorization: string | null;
-  nonce: string | null;
-  timestamp: string | null;
-  signature: string | null;
-  method: string;
-  /** The raw request target: path and `?query` exactly as sent. */
-  target: string;
-  body: Uint8Array;
 }
 
 /**
@@ -40,24 +32,13 @@ export function authenticateExtension(ctx: Pick<Ctx, "db" | "clock">, input: Ext
   // 2. expiry: [issuedAt, expiresAt)
   if (now >= parseTimestamp(payload.expiresAt)!) throw unauthorized("token_expired", "the delegation token has expired; renew it (POST /ext/v1/token)");
   // 3. the token is the installation's current one
-  const row = findInstallation(ctx.db, payload.installationId);
+  const row = extensionStatements(ctx.db).installation.get(payload.installationId);
   if (!row || row.tokenHash === null || !secretsEqual(row.tokenHash, hash)) throw unauthorized("token_revoked", "this token was replaced (renewal or a grant change); renew it (POST /ext/v1/token)");
   // 4. the installation is active (a pending update keeps the old grant running)
   if (row.status === "uninstalled") throw unauthorized("installation_inactive", "the extension was uninstalled");
-  // 5. timestamp window: at most 300 s old, at most 30 s ahead (INK §8), strict RFC 3339
-  const at = parseTimestamp(input.timestamp);
-  if (at === null) throw unauthorized("timestamp_out_of_window", input.timestamp === null ? "X-Request-Timestamp is required" : "X-Request-Timestamp: not a strict RFC 3339 timestamp");
-  if (checkFreshness(at, now) !== "fresh") throw unauthorized("timestamp_out_of_window", "X-Request-Timestamp is more than 300 s old or more than 30 s ahead");
-  // 6. the nonce was not used by this installation within the window
-  const nonce = input.nonce;
-  if (nonce === null || !isExtensionNonce(nonce)) throw unauthorized("nonce_replayed", "X-Request-Nonce: 16 to 128 characters of [A-Za-z0-9_-] (a UUID) is required");
-  if (nonceSeen(ctx.db, row.id, nonce)) throw unauthorized("nonce_replayed", "this nonce was already used");
-  // 7. the request signature, under the token's key, still one of the installation's
-  const key = usableKeys(row, now).some((k) => k.publicKeyMultibase === payload.publicKeyMultibase) ? decodeEd25519PublicKey(payload.publicKeyMultibase) : null;
-  const signing = extensionSigningString(input.method, input.target, nonce, input.timestamp!, input.body);
-  if (key === null || input.signature === null || !verifyExtensionSignature(input.signature, key, signing, verify)) {
-    throw unauthorized("signature_invalid", input.signature === null ? "X-Extension-Signature is required" : "X-Extension-Signature does not verify under the extension's key");
-  }
+  // 5–7: timestamp window, nonce, the request signature under the token's key (still one of the installation's)
+  const keys = usableKeys(row, now).filter((k) => k.publicKeyMultibase === payload.publicKeyMultibase);
+  const { nonce } = checkSignedRequest(ctx.db, row.id, input, keys, now, verify);
   const grant = grantOf(row);
   return {
     kind: "extension",
@@ -77,19 +58,14 @@ const verified = new Map<string, { payload: DelegationPayload; keys: string }>()
 
 /** Check 1, cached by token hash while the agent's active keys are the ones that verified it. */
 function verifiedPayload(db: Db, token: string, hash: string, verify: Ed25519Verifier): DelegationPayload {
-  const active = db.select({ multibase: agentKeys.publicKeyMultibase }).from(agentKeys).where(and(eq(agentKeys.role, "signing"), eq(agentKeys.status, "active"))).all();
-  const keys = active.map((k) => k.multibase).join(",");
+  const keys = extensionStatements(db).activeSigningKeys.all().map((k) => k.multibase).join(",");
   const hit = verified.get(hash);
   if (hit && hit.keys === keys) return hit.payload;
-  const result = verifyDelegationToken(token, active.map((k) => decodeEd25519PublicKey(k.multibase)!), verify);
+  const result = verifyDelegationToken(token, keys.split(",").filter(Boolean).map((k) => decodeEd25519PublicKey(k)!), verify);
   if (!result.ok) throw unauthorized("token_invalid", result.problem);
   if (verified.size >= MAX_CACHED_TOKENS) verified.delete(verified.keys().next().value as string);
   verified.set(hash, { payload: result.payload, keys });
   return result.payload;
-}
-
-function nonceSeen(db: Db, installationId: string, nonce: string): boolean {
-  return db.select({ n: inboundNonces.nonce }).from(inboundNonces).where(and(eq(inboundNonces.scope, nonceScope(installationId)), eq(inboundNonces.nonce, nonce))).get() !== undefined;
 }
 
 function lower(a: AutonomyTier, b: AutonomyTier): AutonomyTier {

@@ -2,8 +2,7 @@ import type { With } from "../context.ts";
 import { requireExtension } from "../internal/actors.ts";
 import { noAgentYet } from "../internal/errors.ts";
 import { cachedOwnIdentity } from "../agent/cached-own-identity.ts";
-import { agentKeys } from "../../db/schema/index.ts";
-import { and, desc, eq } from "drizzle-orm";
+import { extensionStatements } from "../../db/extension-statements.ts";
 
 export interface ExtIdentityView {
   agentId: string;
@@ -25,7 +24,7 @@ export function getExtIdentity(ctx: With<"node">): ExtIdentityView {
   const actor = requireExtension(ctx);
   const own = cachedOwnIdentity(ctx.db, ctx.node);
   if (!own) throw noAgentYet();
-  const key = ctx.db.select({ multibase: agentKeys.publicKeyMultibase }).from(agentKeys).where(and(eq(agentKeys.role, "signing"), eq(agentKeys.status, "active"))).orderBy(desc(agentKeys.createdAt)).get();
+  const key = extensionStatements(ctx.db).activeSigningKeys.get();
   return {
     agentId: own.agentId,
     ownerTulpaId: own.agentId,

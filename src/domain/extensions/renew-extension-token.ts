@@ -1,6 +1,5 @@
 import * as v from "valibot";
-import { checkFreshness, decodeEd25519PublicKey, parseTimestamp, type Ed25519Verifier } from "../../ink/index.ts";
-import { extensionSigningString, isExtensionNonce, verifyExtensionSignature } from "../../security/extension-request.ts";
+import type { Ed25519Verifier } from "../../ink/index.ts";
 import type { With } from "../context.ts";
 import { DomainError } from "../errors.ts";
 import { appendAuditEvent } from "../internal/audit-chain.ts";
@@ -8,6 +7,7 @@ import { recordNonce } from "../peers/record-nonce.ts";
 import { agentSigner } from "./internal/agent-signer.ts";
 import { nonceScope, unauthorized } from "./internal/ext-refusal.ts";
 import { findInstallation, usableKeys } from "./internal/installation-row.ts";
+import { checkSignedRequest, type SignedRequest } from "./internal/request-checks.ts";
 import { issueToken, type IssuedToken } from "./internal/issue-token.ts";
 
 /** Renewals per installation and minute, counted after the checks passed (docs/extensions.md "Limits"). */
@@ -19,15 +19,6 @@ export const RenewTokenInput = v.object({
 });
 export type RenewTokenInput = v.InferOutput<typeof RenewTokenInput>;
 
-export interface RenewRequest {
-  nonce: string | null;
-  timestamp: string | null;
-  signature: string | null;
-  method: string;
-  target: string;
-  body: Uint8Array;
-}
-
 /**
  * POST /ext/v1/token (EXTENSIONS §1.5): the extension renews its own token with a request signed
  * by one of its keys, no Authorization and no owner. SPEC checks 4–7 in order (installation
@@ -35,17 +26,11 @@ export interface RenewRequest {
  * token is bound to the key that signed, carries the current grant, and replaces the stored hash,
  * which revokes the previous token.
  */
-export async function renewExtensionToken(ctx: With<"node" | "vault" | "writes" | "limiter">, input: RenewTokenInput, request: RenewRequest, verify: Ed25519Verifier): Promise<IssuedToken & { installationId: string }> {
+export async function renewExtensionToken(ctx: With<"node" | "vault" | "writes" | "limiter">, input: RenewTokenInput, request: SignedRequest, verify: Ed25519Verifier): Promise<IssuedToken & { installationId: string }> {
   const now = ctx.clock.now();
   const row = findInstallation(ctx.db, input.installationId);
   if (!row || row.status === "uninstalled") throw unauthorized("installation_inactive", "no active installation has this id");
-  const at = parseTimestamp(request.timestamp);
-  if (at === null || checkFreshness(at, now) !== "fresh") throw unauthorized("timestamp_out_of_window", "X-Request-Timestamp: a strict RFC 3339 time at most 300 s old and at most 30 s ahead");
-  const nonce = request.nonce;
-  if (nonce === null || !isExtensionNonce(nonce)) throw unauthorized("nonce_replayed", "X-Request-Nonce: 16 to 128 characters of [A-Za-z0-9_-] (a UUID) is required");
-  const signing = extensionSigningString(request.method, request.target, nonce, request.timestamp!, request.body);
-  const key = request.signature === null ? undefined : usableKeys(row, now).find((k) => verifyExtensionSignature(request.signature!, decodeEd25519PublicKey(k.publicKeyMultibase)!, signing, verify));
-  if (!key) throw unauthorized("signature_invalid", request.signature === null ? "X-Extension-Signature is required" : "X-Extension-Signature does not verify under any of the installation's keys");
+  const { nonce, key } = checkSignedRequest(ctx.db, row.id, request, usableKeys(row, now), now, verify);
   const limited = ctx.limiter.consume("ext-token", row.id, RENEW_LIMIT, now);
   if (!limited.allowed) throw new DomainError("rate_limited", "this installation renewed its token too often; retry later", { retryAfterSeconds: limited.retryAfterSeconds });
   const signer = agentSigner(ctx);

@@ -6,11 +6,10 @@ import type { With } from "../context.ts";
 import { DomainError } from "../errors.ts";
 import { requireOwner } from "../internal/actors.ts";
 import { appendAuditEvent } from "../internal/audit-chain.ts";
-import { conflict, notFound } from "../internal/errors.ts";
 import { recordEvent } from "../internal/events.ts";
 import { agentSigner } from "./internal/agent-signer.ts";
 import { asksNoMore } from "./internal/grant.ts";
-import { findInstallation, installationView, keysOf, manifestOf, type InstallationView } from "./internal/installation-row.ts";
+import { findInstallation, installedRow, installationView, keysOf, manifestOf, type InstallationView } from "./internal/installation-row.ts";
 import { manifestHashOf, parseManifest } from "./internal/manifest.ts";
 import { rotateKeys } from "./internal/rotate-keys.ts";
 import { resolveManifest } from "./internal/resolve-manifest.ts";
@@ -40,9 +39,7 @@ export async function updateExtensionManifest(ctx: With<"node" | "vault" | "peer
   const signer = agentSigner(ctx);
   const now = ctx.clock.now();
   return transaction(ctx.db, (tx) => {
-    const row = findInstallation(tx, id);
-    if (!row) throw notFound("installation");
-    if (row.status === "uninstalled") throw conflict("the extension is uninstalled");
+    const row = installedRow(tx, id);
     if (next.id !== row.extensionId) throw new DomainError("unprocessable", `the manifest is for ${next.id}, not ${row.extensionId}`, { reason: "extension_mismatch" });
     if (!asksNoMore(manifestOf(row), next)) {
       tx.update(extensionInstallations).set({ status: "pending_update", pendingManifestJson: JSON.stringify(document), pendingManifestHash: hash, updatedAt: now }).where(eq(extensionInstallations.id, id)).run();

@@ -7,11 +7,10 @@ import { extensionInstallations } from "../../db/schema/index.ts";
 import type { With } from "../context.ts";
 import { requireOwner } from "../internal/actors.ts";
 import { appendAuditEvent } from "../internal/audit-chain.ts";
-import { conflict, notFound } from "../internal/errors.ts";
 import { recordEvent } from "../internal/events.ts";
 import { agentSigner } from "./internal/agent-signer.ts";
 import { checkGrant } from "./internal/grant.ts";
-import { findInstallation, installationView, manifestOf, usableKeys, type InstallResult } from "./internal/installation-row.ts";
+import { findInstallation, installedRow, installationView, manifestOf, usableKeys, type InstallResult } from "./internal/installation-row.ts";
 import { issueToken } from "./internal/issue-token.ts";
 
 /** What the owner grants: permissions, layers and a tier, each within what the manifest asks. */
@@ -32,9 +31,7 @@ export function updateInstallationPermissions(ctx: With<"node" | "vault">, id: s
   const signer = agentSigner(ctx);
   const now = ctx.clock.now();
   return transaction(ctx.db, (tx) => {
-    const row = findInstallation(tx, id);
-    if (!row) throw notFound("installation");
-    if (row.status === "uninstalled") throw conflict("the extension is uninstalled");
+    const row = installedRow(tx, id);
     const grant = checkGrant(manifestOf(row), input);
     tx.update(extensionInstallations)
       .set({ permissionsJson: JSON.stringify(grant.permissions), layersJson: JSON.stringify(grant.layers), maxAutonomyTier: grant.maxAutonomyTier, updatedAt: now })

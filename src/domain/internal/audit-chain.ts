@@ -1,11 +1,18 @@
-import { and, asc, desc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db, Tx } from "../../db/client.ts";
+import { extensionStatements } from "../../db/extension-statements.ts";
 import { auditEvents } from "../../db/schema/index.ts";
-import { formatTimestamp } from "../../ink/index.ts";
-import { auditEventHash, signAuditEvent, type AuditEvent } from "../../ink/profiles.ts";
+import { concatBytes, utf8 } from "../../ink/bytes.ts";
+import { encodeSignature, formatTimestamp } from "../../ink/index.ts";
+import { auditEventCanonical, type AuditEvent } from "../../ink/profiles.ts";
+import { nativeEd25519Sign } from "../../security/ed25519-native.ts";
+import { sha256Hex } from "../../security/native-hash.ts";
 
-/** Who signs a chain's events: the agent (its id and its active signing key). */
+const EVENT_DOMAIN = utf8("ink/audit-event\n");
+
+/** Who signs a chain's events: the agent (its id and its active signing key), on the node's database. */
 export interface AuditSigner {
+  db: Db;
   agentId: string;
   keyId: string;
   privateKey: Uint8Array;
@@ -28,7 +35,8 @@ export interface AuditEntry {
  * extension installation now, the node's own INK audit log later).
  */
 export function appendAuditEvent(tx: Tx, chainId: string, signer: AuditSigner, id: string, at: number, entry: AuditEntry): AuditEvent {
-  const last = tx.select({ sequence: auditEvents.sequence, hash: auditEvents.hash }).from(auditEvents).where(eq(auditEvents.chainId, chainId)).orderBy(desc(auditEvents.sequence)).limit(1).get();
+  const sql = extensionStatements(signer.db);
+  const last = sql.lastAuditEvent.get(chainId);
   const event: AuditEvent = {
     id,
     version: "ink-audit/1",
@@ -43,11 +51,13 @@ export function appendAuditEvent(tx: Tx, chainId: string, signer: AuditSigner, i
     ...(entry.counterpartyId !== undefined ? { counterpartyId: entry.counterpartyId } : {}),
     ...(entry.data !== undefined ? { data: entry.data } : {}),
   };
-  const signed = signAuditEvent(event, signer.privateKey);
-  const hash = auditEventHash(event);
-  if (!signed.ok || hash === null) throw new TypeError(`audit event not canonicalizable: ${entry.eventType}`);
-  tx.insert(auditEvents).values({ chainId, sequence: event.sequence, eventType: event.eventType, eventJson: JSON.stringify(signed.event), hash, createdAt: at }).run();
-  return signed.event;
+  const canonical = auditEventCanonical(event);
+  if (canonical === null) throw new TypeError(`audit event not canonicalizable: ${entry.eventType}`);
+  const bytes = utf8(canonical);
+  // AUDIT.md §2: chain hash = SHA-256(JCS), agentSignature = Ed25519("ink/audit-event\n" + JCS), signed natively (hot path)
+  const signed: AuditEvent = { ...event, agentSignature: encodeSignature(nativeEd25519Sign(concatBytes(EVENT_DOMAIN, bytes), signer.privateKey)) };
+  sql.insertAuditEvent.run(chainId, event.sequence, event.eventType, JSON.stringify(signed), sha256Hex(bytes), at);
+  return signed;
 }
 
 /** A page of chain `chainId`, oldest first, and the chain's length. */

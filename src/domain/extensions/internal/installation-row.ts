@@ -4,6 +4,7 @@ import { extensionInstallations } from "../../../db/schema/index.ts";
 import { formatTimestamp } from "../../../ink/index.ts";
 import type { AutonomyTier } from "../../../security/extension-token.ts";
 import type { Manifest } from "./manifest.ts";
+import { conflict, notFound } from "../../internal/errors.ts";
 
 export type InstallationRow = typeof extensionInstallations.$inferSelect;
 
@@ -45,6 +46,14 @@ export function keysFromManifest(manifest: Manifest): InstallationKey[] {
 
 export function findInstallation(db: Db | Tx, id: string): InstallationRow | undefined {
   return db.select().from(extensionInstallations).where(eq(extensionInstallations.id, id)).get();
+}
+
+/** An installation the owner may still change: 404 when missing, 409 once uninstalled. */
+export function installedRow(db: Db | Tx, id: string): InstallationRow {
+  const row = findInstallation(db, id);
+  if (!row) throw notFound("installation");
+  if (row.status === "uninstalled") throw conflict("the extension is uninstalled");
+  return row;
 }
 
 export interface InstallationView {
