@@ -1,6 +1,11 @@
 import { sha256 } from "@noble/hashes/sha2.js";
+import { eq } from "drizzle-orm";
+import { decidePending } from "../../src/domain/approvals/decide-pending.ts";
+import { listPending } from "../../src/domain/approvals/list-pending.ts";
+import { addConnection } from "../../src/domain/connections/add-connection.ts";
+import { connections } from "../../src/db/schema/index.ts";
 import { canonicalize, ed25519PublicKey, ed25519Sign, encodeEd25519PublicKey } from "../../src/ink/index.ts";
-import type { TestNode } from "./boot.ts";
+import type { NetworkNode, TestNode } from "./boot.ts";
 import { asOwner } from "./owner.ts";
 import { seed } from "./personas.ts";
 
@@ -91,4 +96,18 @@ export function extRequest(
     ...options.headers,
   };
   return node.request(target, { method, headers, ...(options.body !== undefined ? { body: text } : {}) });
+}
+
+/** Alice connects to Bob, Bob's owner accepts, and Alice puts him in her inner layer; returns Alice's connection row. */
+export async function connectInInnerCircle(alice: NetworkNode, bob: NetworkNode): Promise<typeof connections.$inferSelect> {
+  const owner = { kind: "owner", subject: "owner" } as const;
+  await addConnection(alice.ctx(owner), { cardUrl: bob.cardUrl!, context: "We met at the conference" });
+  await alice.drainOutbox();
+  decidePending(bob.ctx(owner), listPending(bob.ctx(owner), {}).items[0]!.id, { decision: "approve" });
+  await bob.drainOutbox();
+  const contact = alice.db.select().from(connections).where(eq(connections.agentId, bob.agentId!)).get()!;
+  if (contact.status !== "connected") throw new Error(`connection is ${contact.status}`);
+  const res = await asOwner(alice, `/api/svc/connections/${contact.id}`, { method: "PATCH", body: { layer: "inner" } });
+  if (res.status !== 200) throw new Error(`PATCH layer answered ${res.status}`);
+  return contact;
 }

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { generateKeyPair } from "@kith/extension-sdk";
 import { manifest as keepInTouchManifest } from "../../examples/keep-in-touch/manifest.ts";
-import { api, initProcessNode, signIn, startProcessNode, tfetch, waitFor, type ProcessNode } from "../helpers/network-process.ts";
+import { api, innerCirclePair, signIn, startProcessNode, tfetch, waitFor, type ProcessNode } from "../helpers/network-process.ts";
 import { ROOT } from "../helpers/process.ts";
 import { TLS_CA_FILE } from "../helpers/tls.ts";
 
@@ -33,18 +33,8 @@ async function runExtension(env: Record<string, string>): Promise<{ code: number
 }
 
 test("submit → review → install from the marketplace (narrower grant) → run → owner approval → delivery → uninstall → 401", async () => {
-  const alice = await initProcessNode(work, "alice");
-  const bob = await initProcessNode(work, "bob");
-  nodes.push(alice, bob);
-  await Promise.all([startProcessNode(alice), startProcessNode(bob)]);
-  await Promise.all([signIn(alice), signIn(bob)]);
-
   // Alice and Bob connect; Bob is in Alice's inner circle.
-  expect((await api(alice, "/connections", { cardUrl: bob.cardUrl, context: "Old friends" })).status).toBe(202);
-  const request = await waitFor("Bob's pending request", async () => (await api(bob, "/pending")).body.items[0]);
-  expect((await api(bob, `/pending/${request.id}`, { decision: "approve" })).status).toBe(200);
-  const contact = await waitFor("connected", async () => (await api(alice, "/connections?status=connected")).body.items[0]);
-  expect((await api(alice, `/connections/${contact.id}`, { layer: "inner" }, "PATCH")).status).toBe(200);
+  const { alice, bob, contact } = await innerCirclePair(work, nodes);
 
   // A month of silence: Alice's node is stopped, the relationship's dates moved 30 days back, and
   // the restarted node rescores it (at start): over four inner cadences without a word is dormant.

@@ -2,13 +2,10 @@
 // same client an extension author uses, over the node's actual /ext/v1 surface — renewal, signing,
 // intents held for approval, the feed, a narrowed grant, the audit chain and uninstall.
 import { afterEach, expect, test } from "bun:test";
-import { eq } from "drizzle-orm";
 import { decidePending } from "../../../src/domain/approvals/decide-pending.ts";
 import { listPending } from "../../../src/domain/approvals/list-pending.ts";
-import { addConnection } from "../../../src/domain/connections/add-connection.ts";
-import { connections } from "../../../src/db/schema/index.ts";
 import { bootNetworkPair, stopNodes, type NetworkNode } from "../../../test/helpers/boot.ts";
-import { acmeKey, installAcme } from "../../../test/helpers/extensions.ts";
+import { acmeKey, connectInInnerCircle, installAcme } from "../../../test/helpers/extensions.ts";
 import { asOwner } from "../../../test/helpers/owner.ts";
 import { AuthError, KithClient, PermissionError, memoryCursorStore, verifyToken } from "../src/index.ts";
 
@@ -19,12 +16,7 @@ const owner = { kind: "owner", subject: "owner" } as const;
 
 test("an extension written with the SDK runs against a real node from install to uninstall", async () => {
   ({ alice, bob } = await bootNetworkPair());
-  await addConnection(alice.ctx(owner), { cardUrl: bob.cardUrl!, context: "We met at the conference" });
-  await alice.drainOutbox();
-  decidePending(bob.ctx(owner), listPending(bob.ctx(owner), {}).items[0]!.id, { decision: "approve" });
-  await bob.drainOutbox();
-  const contact = alice.db.select().from(connections).where(eq(connections.agentId, bob.agentId!)).get()!;
-  await asOwner(alice, `/api/svc/connections/${contact.id}`, { method: "PATCH", body: { layer: "inner" } });
+  const contact = await connectInInnerCircle(alice, bob);
   await asOwner(alice, "/api/svc/policy", { method: "PUT", body: { maxAutonomyLevel: "full" } });
   const { installationId } = await installAcme(alice);
 

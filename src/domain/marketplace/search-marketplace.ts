@@ -2,10 +2,9 @@ import { inArray } from "drizzle-orm";
 import * as v from "valibot";
 import { marketplaceExtensions } from "../../db/schema/index.ts";
 import type { Ctx } from "../context.ts";
-import { MAX_QUERY_TERMS, queryTerms, textClause } from "../internal/fts-query.ts";
+import { queryTerms, textClause } from "../internal/fts-query.ts";
 import { approvedManifest } from "../internal/marketplace-manifest.ts";
-import { queryText } from "../internal/query-text.ts";
-import { wireDoc } from "../internal/wire-doc.ts";
+import { limitParam, searchTextParam } from "../internal/search-params.ts";
 import { type ExtensionSummary, summaryOf } from "./internal/views.ts";
 
 export const MAX_MARKETPLACE_LIMIT = 50;
@@ -13,26 +12,7 @@ export const DEFAULT_MARKETPLACE_LIMIT = 20;
 
 /** `GET /marketplace/extensions` query (SPEC Limits: `q` at least 2 characters, `limit` default 20, at most 50). */
 export const MarketplaceQuery = v.object(
-  {
-    q: v.pipe(
-      queryText,
-      v.minLength(2, "q: at least 2 characters"),
-      v.maxLength(200, "q: at most 200 characters"),
-      v.check((q) => queryTerms(q).length > 0, "q: needs at least one word of letters or digits"),
-      v.check((q) => queryTerms(q).length <= MAX_QUERY_TERMS, `q: at most ${MAX_QUERY_TERMS} words`),
-      wireDoc({ type: "string", minLength: 2, maxLength: 200, description: `At most ${MAX_QUERY_TERMS} words` }),
-    ),
-    limit: v.optional(
-      v.pipe(
-        queryText,
-        v.regex(/^\d{1,3}$/, `limit: an integer from 1 to ${MAX_MARKETPLACE_LIMIT}`),
-        v.transform(Number),
-        v.minValue(1, "limit: at least 1"),
-        v.maxValue(MAX_MARKETPLACE_LIMIT, `limit: at most ${MAX_MARKETPLACE_LIMIT}`),
-        wireDoc({ type: "integer", minimum: 1, maximum: MAX_MARKETPLACE_LIMIT, default: DEFAULT_MARKETPLACE_LIMIT }),
-      ),
-    ),
-  },
+  { q: searchTextParam, limit: limitParam(MAX_MARKETPLACE_LIMIT, DEFAULT_MARKETPLACE_LIMIT) },
   "q is required (at least 2 characters)",
 );
 export type MarketplaceQuery = v.InferOutput<typeof MarketplaceQuery>;
