@@ -47,10 +47,7 @@ function cachedKeyObject(publicKey: Uint8Array): KeyObject {
   const id = Buffer.from(publicKey).toString("latin1");
   let key = keyObjects.get(id);
   if (key === undefined) {
-    const der = new Uint8Array(SPKI_PREFIX.length + 32);
-    der.set(SPKI_PREFIX);
-    der.set(publicKey, SPKI_PREFIX.length);
-    key = createPublicKey({ key: Buffer.from(der), format: "der", type: "spki" });
+    key = createPublicKey({ key: Buffer.from(withPrefix(SPKI_PREFIX, publicKey)), format: "der", type: "spki" });
     if (keyObjects.size >= MAX_CACHED_KEYS) keyObjects.delete(keyObjects.keys().next().value as string);
     keyObjects.set(id, key);
   }
@@ -69,12 +66,19 @@ const privateKeys = new WeakMap<Uint8Array, KeyObject>();
 export function nativeEd25519Sign(message: Uint8Array, secretKey: Uint8Array): Uint8Array {
   let key = privateKeys.get(secretKey);
   if (key === undefined) {
-    const der = new Uint8Array(PKCS8_PREFIX.length + 32);
-    der.set(PKCS8_PREFIX);
-    der.set(secretKey, PKCS8_PREFIX.length);
-    key = createPrivateKey({ key: Buffer.from(der), format: "der", type: "pkcs8" });
+    const raw = withPrefix(PKCS8_PREFIX, secretKey);
+    const der = Buffer.from(raw.buffer, raw.byteOffset, raw.length); // shares raw's memory: zeroed below
+    key = createPrivateKey({ key: der, format: "der", type: "pkcs8" });
     der.fill(0);
     privateKeys.set(secretKey, key);
   }
   return new Uint8Array(sign(null, message, key));
+}
+
+/** A 32-byte key behind its DER prefix (RFC 8410). */
+function withPrefix(prefix: Uint8Array, key: Uint8Array): Uint8Array {
+  const der = new Uint8Array(prefix.length + 32);
+  der.set(prefix);
+  der.set(key, prefix.length);
+  return der;
 }

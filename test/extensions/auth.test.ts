@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { connections } from "../../src/db/schema/index.ts";
 import { ed25519Sign } from "../../src/ink/index.ts";
+import { EXT_LIMITS } from "../../src/http/plugins/extension-auth.ts";
 import { rotateSigningKey } from "../../src/domain/identity/rotate-signing-key.ts";
 import { bootTestApp, type TestNode } from "../helpers/boot.ts";
 import { acmeKey, acmeManifest, extRequest, installAcme, manifestHash, signExtensionRequest } from "../helpers/extensions.ts";
@@ -245,15 +246,23 @@ describe("token renewal (POST /ext/v1/token)", () => {
 });
 
 describe("limits and hostile headers", () => {
-  test("an installation past 600 requests a minute gets 429 with Retry-After; failed requests are not counted", async () => {
+  test("an installation past 600 requests a minute gets 429 with Retry-After; refused requests are not counted; intents have their own 60", async () => {
     node = bootTestApp();
-    const { token } = await installAcme(node);
-    for (let i = 0; i < 50; i++) expect((await extRequest(node, token, "GET", "/ext/v1/identity", { secretKey: seed("mallory", "extension") })).status).toBe(401);
-    for (let i = 0; i < 600; i++) expect((await extRequest(node, token, "GET", "/ext/v1/identity")).status).toBe(200);
+    const { token, installationId } = await installAcme(node);
+    for (let i = 0; i < 5; i++) expect((await extRequest(node, token, "GET", "/ext/v1/identity", { secretKey: seed("mallory", "extension") })).status).toBe(401);
+    // 598 requests' worth of the window spent in the same bucket the plugin counts in (what 598 requests would do, without sending them)
+    for (let i = 0; i < 598; i++) node.collaborators.limiter.consume("ext", installationId, EXT_LIMITS.requests, node.clock.now());
+    expect((await extRequest(node, token, "GET", "/ext/v1/identity")).status).toBe(200);
+    expect((await extRequest(node, token, "GET", "/ext/v1/identity")).status).toBe(200); // the 600th: the 5 refused ones were not counted
     const res = await extRequest(node, token, "GET", "/ext/v1/identity");
-    expect(res.status).toBe(429);
+    expect([res.status, ((await res.json()) as { error: string }).error]).toEqual([429, "rate_limited"]);
     expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
-  }, 30_000);
+    node.clock.advance(60_000);
+    expect((await extRequest(node, token, "GET", "/ext/v1/identity")).status).toBe(200);
+    for (let i = 0; i < 60; i++) node.collaborators.limiter.consume("ext-intents", installationId, EXT_LIMITS.intents, node.clock.now());
+    const intent = await extRequest(node, token, "POST", "/ext/v1/intents", { body: { to: "con_x", intent: "ping", payload: {} } });
+    expect(intent.status).toBe(429);
+  });
 
   test("oversized and odd header values are refused with the check's code, never a 500", async () => {
     node = bootTestApp();

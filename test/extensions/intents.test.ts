@@ -2,8 +2,9 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { and, eq } from "drizzle-orm";
 import { messages } from "../../src/db/schema/index.ts";
 import { bootNetworkPair, stopNodes, type NetworkNode } from "../helpers/boot.ts";
-import { acmeManifest, connectInInnerCircle, extRequest, installAcme } from "../helpers/extensions.ts";
+import { acmeManifest, connectInInnerCircle, extRequest, installAcme, renewToken } from "../helpers/extensions.ts";
 import { asOwner } from "../helpers/owner.ts";
+import { pruneIdempotencyKeys } from "../../src/domain/extensions/prune-idempotency-keys.ts";
 
 let alice: NetworkNode;
 let bob: NetworkNode;
@@ -76,15 +77,22 @@ describe("POST /ext/v1/intents", () => {
     expect([denied.status, await denied.json()]).toEqual([403, { error: "permission_missing", message: expect.any(String), required: "intents:send" }]);
   });
 
-  test("Idempotency-Key: a retry answers the first answer and sends nothing more; another body with the key is 422", async () => {
-    const { token, contactId } = await setUp({ policy: "full" });
+  test("Idempotency-Key: a retry answers the first answer and sends nothing more; another body with the key is 422; after 24 h the key is pruned and sends again", async () => {
+    const { token, contactId, installationId } = await setUp({ policy: "full" });
     const body = { to: contactId, intent: "ping", payload: { note: "once" } };
     const first = await extRequest(alice, token, "POST", "/ext/v1/intents", { body, headers: { "idempotency-key": "k-1" } });
     const again = await extRequest(alice, token, "POST", "/ext/v1/intents", { body, headers: { "idempotency-key": "k-1" } });
-    expect(await again.json()).toEqual(await first.json());
+    const firstAnswer = (await first.json()) as { intentId: string };
+    expect(await again.json()).toEqual(firstAnswer);
     expect(await alice.drainOutbox()).toBe(1);
     const other = await extRequest(alice, token, "POST", "/ext/v1/intents", { body: { ...body, payload: { note: "twice" } }, headers: { "idempotency-key": "k-1" } });
     expect([other.status, ((await other.json()) as { error: string }).error]).toEqual([422, "idempotency_key_reused"]);
     expect((await extRequest(alice, token, "POST", "/ext/v1/intents", { body, headers: { "idempotency-key": "bad key!" } })).status).toBe(400);
+    // after 24 h the key is forgotten (and pruned): the same key sends again
+    alice.clock.advance(24 * 3600_000 + 1);
+    expect(pruneIdempotencyKeys(alice.ctx())).toBe(1);
+    const renewed = await renewToken(alice, installationId);
+    const later = await extRequest(alice, renewed, "POST", "/ext/v1/intents", { body, headers: { "idempotency-key": "k-1" } });
+    expect(((await later.json()) as { intentId: string }).intentId).not.toBe(firstAnswer.intentId);
   });
 });

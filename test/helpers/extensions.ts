@@ -98,6 +98,15 @@ export function extRequest(
   return node.request(target, { method, headers, ...(options.body !== undefined ? { body: text } : {}) });
 }
 
+/** POST /ext/v1/token signed with acme's key: the fresh token (throws on a refusal). */
+export async function renewToken(node: TestNode, installationId: string): Promise<string> {
+  const body = JSON.stringify({ installationId });
+  const headers = signExtensionRequest("POST", "/ext/v1/token", body, { timestamp: new Date(node.clock.now()).toISOString() });
+  const res = await node.request("/ext/v1/token", { method: "POST", headers: { ...headers, "content-type": "application/json" }, body });
+  if (res.status !== 200) throw new Error(`renewal answered ${res.status}: ${await res.text()}`);
+  return ((await res.json()) as { delegationToken: string }).delegationToken;
+}
+
 /** Alice connects to Bob, Bob's owner accepts, and Alice puts him in her inner layer; returns Alice's connection row. */
 export async function connectInInnerCircle(alice: NetworkNode, bob: NetworkNode): Promise<typeof connections.$inferSelect> {
   const owner = { kind: "owner", subject: "owner" } as const;
