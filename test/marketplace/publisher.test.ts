@@ -69,3 +69,16 @@ test("the owner can ask for a check; an unknown extension is 404", async () => {
   expect([res.status, ((await res.json()) as any).verified]).toEqual([200, false]);
   expect((await asOwner(node, "/api/svc/marketplace/extensions/com.acme.none/verify-publisher", { method: "POST" })).status).toBe(404);
 });
+
+test("a domain's file is fetched at most 6 times an hour, however many of its extensions are approved", async () => {
+  await approved();
+  const ids = ["a", "b", "c", "d", "e", "f", "g"].map((x) => `com.acme.ext${x}`);
+  for (const id of ids) expect((await asOwner(node, "/marketplace/submit", { body: { manifest: acmeManifest({ id }) } })).status).toBe(201);
+  // The first submission and six more approvals each asked acme.com once (test DNS: unreachable) — 6 spent by the 6th.
+  const site = publisherSite({ status: 200, body: { extensions: ids.map((id) => ({ id, keys: [acmeKey(0).multibase] })) } });
+  expect((await verifyPublisher(site.ctx(), "com.acme.extg")).verified).toBe(false);
+  expect(site.asked).toEqual([]);
+  node.clock.advance(3600_000);
+  expect((await verifyPublisher(site.ctx(), "com.acme.extg")).verified).toBe(true);
+  expect(site.asked.length).toBe(1);
+});
