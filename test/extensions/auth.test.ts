@@ -246,6 +246,17 @@ describe("token renewal (POST /ext/v1/token)", () => {
 });
 
 describe("limits and hostile headers", () => {
+  test("an unauthenticated caller learns nothing of a route but 401: bad queries, paths and bodies are judged only after the checks", async () => {
+    node = bootTestApp();
+    const { token } = await installAcme(node);
+    for (const path of ["/ext/v1/connections?limit=x", `/ext/v1/connections/${"x".repeat(600)}`, "/ext/v1/events?since=-1", "/ext/v1/audit?limit=9999"]) {
+      expect([path, (await node.request(path)).status]).toEqual([path, 401]);
+      expect([path, (await extRequest(node, token, "GET", path)).status]).toEqual([path, 400]);
+    }
+    const post = await node.request("/ext/v1/intents", { method: "POST", headers: { "content-type": "application/json" }, body: '{"to": 5}' });
+    expect(post.status).toBe(401);
+  });
+
   test("an installation past 600 requests a minute gets 429 with Retry-After; refused requests are not counted; intents have their own 60", async () => {
     node = bootTestApp();
     const { token, installationId } = await installAcme(node);

@@ -59,7 +59,7 @@ describe("GET /ext/v1/events", () => {
     const now = await feed(node, token);
     const res = await extRequest(node, token, "GET", `/ext/v1/events?since=${now.latest + 1}`);
     expect([res.status, await res.json()]).toEqual([400, { error: "since_in_future", message: expect.any(String), latest: now.latest, streamId: now.streamId }]);
-    for (const q of ["since=-1", "since=x", "limit=0", "limit=501", "kinds=DROP TABLE"]) expect((await extRequest(node, token, "GET", `/ext/v1/events?${q}`)).status).toBe(400);
+    for (const q of ["since=-1", "since=x", "limit=0", "limit=501", "kinds=DROP%20TABLE"]) expect((await extRequest(node, token, "GET", `/ext/v1/events?${q}`)).status).toBe(400);
     const other = await installAcme(node, { manifest: acmeManifest({ id: "com.acme.other" }), grant: { permissions: ["connections:list"], layers: ["inner"] } });
     expect((await extRequest(node, other.token, "GET", "/ext/v1/events")).status).toBe(403);
   });

@@ -30,7 +30,8 @@ export interface EventsPage {
 
 /** Rows read per request at most: filtered-out events are skipped in bounded steps. */
 const MAX_SCAN = 2000;
-const STREAM_SETTING = "event_stream_id";
+/** The settings row holding the feed's streamId; `kith restore` deletes it, so a restored node starts a new stream. */
+export const STREAM_SETTING = "event_stream_id";
 
 /**
  * GET /ext/v1/events (events:subscribe; EXTENSIONS §3.2): the node's one event log after

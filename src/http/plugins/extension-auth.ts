@@ -38,38 +38,53 @@ export const EXT_SECURITY = [{ extensionDelegation: [] as string[] }];
  * Unnamed, as owner-auth.ts: a de-duplicated plugin would leave a second route group without it.
  */
 export function extensionAuth(deps: SurfaceDeps) {
+  // Authenticated at the transform stage, as owner-auth.ts does (before query, path and body
+  // validation: an unauthenticated caller learns nothing of a route but 401); resolve hands the
+  // result to the handler, typed.
+  const authenticated = new WeakMap<Request, { actor: ExtensionActor; rawBody: Uint8Array }>();
   return new Elysia().macro({
     extension: (route: ExtRoute) => ({
-      async resolve({ request, set }: { request: Request; set: { headers: Record<string, string | number> } }): Promise<{ actor: ExtensionActor; rawBody: Uint8Array }> {
-        let body: Uint8Array<ArrayBufferLike> = new Uint8Array(0);
-        if (route.maxBytes > 0) {
-          if (!isJsonRequest(request)) throw new DomainError("unsupported_media_type", "the body must be application/json");
-          const read = await readRawBody(request, route.maxBytes);
-          if (read === null) throw new DomainError("payload_too_large", `the body is larger than ${route.maxBytes} bytes`);
-          body = read;
-        }
-        const h = request.headers;
-        const url = request.url;
-        const target = url.slice(url.indexOf("/", url.indexOf("://") + 3));
-        const ctx = deps.ctx({ kind: "public", ip: deps.clientIp(request) });
-        const input = { authorization: h.get("authorization"), nonce: h.get("x-request-nonce"), timestamp: h.get("x-request-timestamp"), signature: h.get("x-extension-signature"), method: request.method, target, body };
-        let authed: ReturnType<typeof authenticateExtension>;
-        try {
-          authed = authenticateExtension(ctx, input, nativeStrictVerifier);
-        } catch (error) {
-          if (error instanceof DomainError && error.code === "unauthorized") set.headers["www-authenticate"] = `Bearer realm="kith-extensions", error="${error.reason}"`;
-          throw error;
-        }
-        const { nonce, ...actor } = authed;
-        for (const [bucket, rule] of route.bucket ? [["ext", EXT_LIMITS.requests] as const, [`ext-${route.bucket}`, EXT_LIMITS[route.bucket]] as const] : [["ext", EXT_LIMITS.requests] as const]) {
-          const d = deps.limiter.consume(bucket, actor.installationId, rule, deps.now());
-          if (!d.allowed) throw new DomainError("rate_limited", "this installation sent too many requests; retry later", { retryAfterSeconds: d.retryAfterSeconds });
-        }
-        await recordExtensionCall(deps.ctx(actor), actor, { nonce, method: request.method, target });
-        return { actor, rawBody: body };
+      async transform({ request, set }: { request: Request; set: { headers: Record<string, string | number> } }): Promise<void> {
+        authenticated.set(request, await authenticate(deps, route, request, set));
+      },
+      resolve({ request }: { request: Request }): { actor: ExtensionActor; rawBody: Uint8Array } {
+        const found = authenticated.get(request);
+        if (!found) throw new DomainError("unauthorized", "not authenticated", { reason: "token_invalid" });
+        return found;
       },
     }),
   });
+}
+
+async function authenticate(deps: SurfaceDeps, route: ExtRoute, request: Request, set: { headers: Record<string, string | number> }): Promise<{ actor: ExtensionActor; rawBody: Uint8Array }> {
+  let body: Uint8Array<ArrayBufferLike> = new Uint8Array(0);
+  if (route.maxBytes > 0) {
+    if (!isJsonRequest(request)) throw new DomainError("unsupported_media_type", "the body must be application/json");
+    const read = await readRawBody(request, route.maxBytes);
+    if (read === null) throw new DomainError("payload_too_large", `the body is larger than ${route.maxBytes} bytes`);
+    body = read;
+  }
+  const h = request.headers;
+  const url = request.url;
+  const target = url.slice(url.indexOf("/", url.indexOf("://") + 3));
+  const ctx = deps.ctx({ kind: "public", ip: deps.clientIp(request) });
+  const input = { authorization: h.get("authorization"), nonce: h.get("x-request-nonce"), timestamp: h.get("x-request-timestamp"), signature: h.get("x-extension-signature"), method: request.method, target, body };
+  let authed: ReturnType<typeof authenticateExtension>;
+  try {
+    authed = authenticateExtension(ctx, input, nativeStrictVerifier);
+  } catch (error) {
+    if (error instanceof DomainError && error.code === "unauthorized") set.headers["www-authenticate"] = `Bearer realm="kith-extensions", error="${error.reason}"`;
+    throw error;
+  }
+  const { nonce, ...actor } = authed;
+  const limits: Array<[string, RateRule]> = [["ext", EXT_LIMITS.requests]];
+  if (route.bucket) limits.push([`ext-${route.bucket}`, EXT_LIMITS[route.bucket]]);
+  for (const [bucket, rule] of limits) {
+    const d = deps.limiter.consume(bucket, actor.installationId, rule, deps.now());
+    if (!d.allowed) throw new DomainError("rate_limited", "this installation sent too many requests; retry later", { retryAfterSeconds: d.retryAfterSeconds });
+  }
+  await recordExtensionCall(deps.ctx(actor), actor, { nonce, method: request.method, target });
+  return { actor, rawBody: body };
 }
 
 /**
