@@ -25,6 +25,7 @@ import { inkRoutes } from "./surfaces/ink.routes.ts";
 import { keysRoutes } from "./surfaces/keys.routes.ts";
 import { networkRoutes } from "./surfaces/network.routes.ts";
 import { extNetworkRoutes } from "./surfaces/ext-network.routes.ts";
+import { marketplaceRoutes } from "./surfaces/marketplace.routes.ts";
 import { oauthRoutes } from "./surfaces/oauth.routes.ts";
 import { outboxRoutes } from "./surfaces/outbox.routes.ts";
 import { ownerRoutes } from "./surfaces/owner.routes.ts";
@@ -86,6 +87,7 @@ export function createApp(deps: AppDeps) {
       .use(extensionOwnerRoutes(surface, { tokens: signIn.tokens }))
       .use(extRoutes(surface))
       .use(extNetworkRoutes(surface))
+      .use(marketplaceRoutes(surface, { tokens: signIn.tokens }))
       .use(directoryRoutes(surface))
       .use(outboxRoutes(surface, { tokens: signIn.tokens }))
       .use(consoleRoutes(surface, { files: deps.consoleFiles }))

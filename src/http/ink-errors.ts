@@ -61,6 +61,7 @@ const INK_ERRORS: Record<InkReason, { status: number; message: string }> = {
   unknown_recipient: { status: 404, message: "no such agent on this node" },
   sender_blocked: { status: 403, message: "the recipient does not accept messages from this sender" },
   invalid_listing: { status: 400, message: "the listing request is malformed" },
+  invalid_review: { status: 400, message: "the marketplace review request is malformed" },
   self_listing: { status: 403, message: "this is the directory's own agent; its owner publishes it through the owner API" },
   unsupported_principal: { status: 400, message: "only key-derived agent ids and did:web agents can be listed" },
   card_url_mismatch: { status: 400, message: "cardUrl is not the Agent Card URL of `from`" },

@@ -2,7 +2,7 @@ import { afterAll, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { api, initProcessNode, signIn, startProcessNode, waitFor, type ProcessNode } from "../helpers/network-process.ts";
+import { api, innerCirclePair, waitFor, type ProcessNode } from "../helpers/network-process.ts";
 import { ROOT } from "../helpers/process.ts";
 import { TLS_CA_FILE } from "../helpers/tls.ts";
 import { acmeManifest, manifestHash as hashOf } from "../helpers/extensions.ts";
@@ -44,18 +44,8 @@ function extensionProcess() {
 }
 
 test("install → renew → identity → 403 → 404 → held intent approved and delivered → feed → narrowing → audit chain → uninstall → 401", async () => {
-  const a = await initProcessNode(work, "alice");
-  const b = await initProcessNode(work, "bob");
-  nodes.push(a, b);
-  await Promise.all([startProcessNode(a), startProcessNode(b)]);
-  await Promise.all([signIn(a), signIn(b)]);
-
   // Alice and Bob connect; Bob is in Alice's inner circle.
-  expect((await api(a, "/connections", { cardUrl: b.cardUrl, context: "Met at the meetup" })).status).toBe(202);
-  const pending = await waitFor("B's pending request", async () => (await api(b, "/pending")).body.items[0]);
-  expect((await api(b, `/pending/${pending.id}`, { decision: "approve" })).status).toBe(200);
-  const bob = await waitFor("A sees Bob connected", async () => (await api(a, "/connections?status=connected")).body.items[0]);
-  expect((await api(a, `/connections/${bob.id}`, { layer: "inner" }, "PATCH")).status).toBe(200);
+  const { alice: a, bob: b, contact: bob } = await innerCirclePair(work, nodes);
 
   // The extension process makes its key; the owner installs its manifest inline.
   const ext = extensionProcess();

@@ -1,29 +1,19 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { and, eq } from "drizzle-orm";
-import { decidePending } from "../../src/domain/approvals/decide-pending.ts";
-import { listPending } from "../../src/domain/approvals/list-pending.ts";
-import { addConnection } from "../../src/domain/connections/add-connection.ts";
-import { connections, messages } from "../../src/db/schema/index.ts";
+import { messages } from "../../src/db/schema/index.ts";
 import { bootNetworkPair, stopNodes, type NetworkNode } from "../helpers/boot.ts";
-import { acmeManifest, extRequest, installAcme, renewToken } from "../helpers/extensions.ts";
+import { acmeManifest, connectInInnerCircle, extRequest, installAcme, renewToken } from "../helpers/extensions.ts";
 import { asOwner } from "../helpers/owner.ts";
 import { pruneIdempotencyKeys } from "../../src/domain/extensions/prune-idempotency-keys.ts";
 
 let alice: NetworkNode;
 let bob: NetworkNode;
 afterEach(() => stopNodes(alice, bob));
-const owner = { kind: "owner", subject: "owner" } as const;
 
 /** Alice and Bob connected; Bob is in Alice's inner layer; acme installed on Alice's node. */
 async function setUp(options: { policy?: string; grant?: Record<string, unknown>; manifest?: Record<string, unknown> } = {}) {
   ({ alice, bob } = await bootNetworkPair());
-  await addConnection(alice.ctx(owner), { cardUrl: bob.cardUrl!, context: "We met at the conference" });
-  await alice.drainOutbox();
-  decidePending(bob.ctx(owner), listPending(bob.ctx(owner), {}).items[0]!.id, { decision: "approve" });
-  await bob.drainOutbox();
-  const contact = alice.db.select().from(connections).where(eq(connections.agentId, bob.agentId!)).get()!;
-  expect(contact.status).toBe("connected");
-  expect((await asOwner(alice, `/api/svc/connections/${contact.id}`, { method: "PATCH", body: { layer: "inner" } })).status).toBe(200);
+  const contact = await connectInInnerCircle(alice, bob);
   if (options.policy) expect((await asOwner(alice, "/api/svc/policy", { method: "PUT", body: { maxAutonomyLevel: options.policy } })).status).toBe(200);
   const installed = await installAcme(alice, options);
   return { ...installed, contactId: contact.id };

@@ -1,6 +1,11 @@
 import { sha256 } from "@noble/hashes/sha2.js";
+import { eq } from "drizzle-orm";
+import { decidePending } from "../../src/domain/approvals/decide-pending.ts";
+import { listPending } from "../../src/domain/approvals/list-pending.ts";
+import { addConnection } from "../../src/domain/connections/add-connection.ts";
+import { connections } from "../../src/db/schema/index.ts";
 import { canonicalize, ed25519PublicKey, ed25519Sign, encodeEd25519PublicKey } from "../../src/ink/index.ts";
-import type { TestNode } from "./boot.ts";
+import type { NetworkNode, TestNode } from "./boot.ts";
 import { asOwner } from "./owner.ts";
 import { seed } from "./personas.ts";
 
@@ -100,4 +105,18 @@ export async function renewToken(node: TestNode, installationId: string): Promis
   const res = await node.request("/ext/v1/token", { method: "POST", headers: { ...headers, "content-type": "application/json" }, body });
   if (res.status !== 200) throw new Error(`renewal answered ${res.status}: ${await res.text()}`);
   return ((await res.json()) as { delegationToken: string }).delegationToken;
+}
+
+/** Alice connects to Bob, Bob's owner accepts, and Alice puts him in her inner layer; returns Alice's connection row. */
+export async function connectInInnerCircle(alice: NetworkNode, bob: NetworkNode): Promise<typeof connections.$inferSelect> {
+  const owner = { kind: "owner", subject: "owner" } as const;
+  await addConnection(alice.ctx(owner), { cardUrl: bob.cardUrl!, context: "We met at the conference" });
+  await alice.drainOutbox();
+  decidePending(bob.ctx(owner), listPending(bob.ctx(owner), {}).items[0]!.id, { decision: "approve" });
+  await bob.drainOutbox();
+  const contact = alice.db.select().from(connections).where(eq(connections.agentId, bob.agentId!)).get()!;
+  if (contact.status !== "connected") throw new Error(`connection is ${contact.status}`);
+  const res = await asOwner(alice, `/api/svc/connections/${contact.id}`, { method: "PATCH", body: { layer: "inner" } });
+  if (res.status !== 200) throw new Error(`PATCH layer answered ${res.status}`);
+  return contact;
 }

@@ -21,3 +21,4 @@ export * from "./inbound-nonces.ts";
 export * from "./network.ts";
 export * from "./extension-installations.ts";
 export * from "./audit-events.ts";
+export * from "./marketplace.ts";

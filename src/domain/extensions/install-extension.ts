@@ -18,9 +18,15 @@ import { resolveManifest, type ManifestSource } from "./internal/resolve-manifes
 export const MANIFEST_HASH = v.pipe(v.string(), v.regex(/^sha256:[0-9a-f]{64}$/, "manifestHash: sha256:<64 lowercase hex>"), v.description("sha256:<hex SHA-256 of JCS(manifest)>, as the consent screen showed it"));
 
 export const InstallExtensionInput = v.strictObject({
-  source: v.pipe(v.picklist(["inline", "url"], "source: inline or url"), v.description("inline: the manifest in the body (development); url: fetched from manifestUrl through the SSRF gate")),
+  source: v.pipe(
+    v.picklist(["inline", "url", "marketplace"], "source: inline, url or marketplace"),
+    v.description("inline: the manifest in the body (development); url: fetched from manifestUrl through the SSRF gate; marketplace: the approved manifest of extensionId in this node's marketplace, or in the one at marketplaceUrl"),
+  ),
   manifest: v.optional(v.pipe(v.record(v.string(), v.unknown()), v.description("The manifest (source inline)"))),
   manifestUrl: v.optional(v.pipe(v.string(), v.maxLength(2048), v.description("Where the manifest is served (source url)"))),
+  extensionId: v.optional(v.pipe(v.string(), v.maxLength(128), v.description("The extension to install (source marketplace)"))),
+  version: v.optional(v.pipe(v.string(), v.maxLength(32), v.description("An approved version (source marketplace; default: the newest approved)"))),
+  marketplaceUrl: v.optional(v.pipe(v.string(), v.maxLength(2048), v.description("Another node's marketplace, e.g. https://market.example (source marketplace; default: this node's)"))),
   manifestHash: MANIFEST_HASH,
   grant: GrantInput,
   ttlHours: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(24), v.description("Lifetime of the first token (default: the manifest's token.ttlHours, else 4)"))),
@@ -53,7 +59,7 @@ export async function installExtension(ctx: With<"node" | "vault" | "peers">, in
         extensionId: manifest.id,
         version: manifest.version,
         source: input.source,
-        sourceUrl: input.source === "url" ? (input.manifestUrl ?? null) : null,
+        sourceUrl: input.source === "url" ? (input.manifestUrl ?? null) : input.source === "marketplace" ? (input.marketplaceUrl ?? null) : null,
         manifestJson: JSON.stringify(document),
         manifestHash: hash,
         status: "active",
@@ -78,6 +84,10 @@ function sourceOf(input: InstallExtensionInput): ManifestSource {
   if (input.source === "inline") {
     if (input.manifest === undefined) throw new DomainError("invalid_input", "manifest: required with source inline");
     return { source: "inline", manifest: input.manifest };
+  }
+  if (input.source === "marketplace") {
+    if (input.extensionId === undefined) throw new DomainError("invalid_input", "extensionId: required with source marketplace");
+    return { source: "marketplace", extensionId: input.extensionId, version: input.version, marketplaceUrl: input.marketplaceUrl };
   }
   if (input.manifestUrl === undefined) throw new DomainError("invalid_input", "manifestUrl: required with source url");
   return { source: "url", manifestUrl: input.manifestUrl };

@@ -35,10 +35,10 @@ export function extensionOwnerRoutes(deps: SurfaceDeps, o: { tokens: Pick<OwnerT
       },
       {
         body: jsonBody(InstallExtensionInput, { maxBytes: MANIFEST_BODY_BYTES }),
-        response: { 201: InstalledDoc, ...errors(400, 401, 409, 422) },
+        response: { 201: InstalledDoc, ...errors(400, 401, 404, 409, 422) },
         detail: doc(
           "Install an extension",
-          "source inline (manifest in the body) or url (fetched through the SSRF gate); manifestHash pins the bytes consented to (409 manifest_changed). " +
+          "source inline (manifest in the body), url (fetched through the SSRF gate) or marketplace (extensionId's approved manifest here, 404 when it has none or is delisted; or at marketplaceUrl, another node's marketplace, through the SSRF gate, 422 manifest_unavailable); manifestHash pins the bytes consented to (409 manifest_changed). " +
             "The grant must be a subset of the manifest: 422 required_permission_missing, permission_not_requested, layer_not_requested, tier_above_manifest. " +
             "409 already_installed. Answers the installation and its first delegation token.",
         ),

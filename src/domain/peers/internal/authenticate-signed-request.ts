@@ -10,7 +10,7 @@ import { cardUrlFor } from "../card-url-for.ts";
 import { didWebBase } from "./did-web-base.ts";
 import { isCardUrlOf } from "../is-card-url-of.ts";
 import type { FetchCardResult } from "../fetch-peer-card.ts";
-import { ListingRequest, MAX_LISTING_BYTES, type PeerRefusal, type SignedPeerRequest } from "../peer-requests.ts";
+import { ListingRequest, MarketplaceReviewRequest, MAX_LISTING_BYTES, MAX_REVIEW_BYTES, type PeerRefusal, type PeerRequests, type SignedPeerRequest } from "../peer-requests.ts";
 import { resolveInboundSenderKeys } from "./resolve-inbound-sender-keys.ts";
 import { strangerFetches } from "./stranger-fetches.ts";
 import type { Authenticated } from "./authenticated.ts";
@@ -18,6 +18,7 @@ import { claimNonceForFetch } from "./nonces.ts";
 import { listsKey } from "./lists-key.ts";
 
 type PeerCtx = With<"node" | "vault" | "peers">;
+type PendingRequest = Extract<ReturnType<typeof inspectSignedRequest>, { ok: true }>;
 
 /**
  * `POST /ink/v1/{agentId}/agent-card-query` (containment profile, INK §12): `{protocol, type:
@@ -34,12 +35,39 @@ export async function authenticateCardQuery(ctx: PeerCtx, input: SignedPeerReque
     return { ok: false, reason: "unknown_recipient" };
   }
   if (!pending.ok) return pending;
-  // A replayed nonce resolves keys from what is stored only: it makes the node fetch nothing.
+  return verifyUnderKnownKeys(ctx, pending, {});
+}
+
+/**
+ * The transport signature under the keys the node knows for `from` (resolveInboundSenderKeys).
+ * A replayed nonce resolves keys from what is stored only: it makes the node fetch nothing.
+ */
+async function verifyUnderKnownKeys<S extends "agent_card_query" | "marketplace_review">(ctx: PeerCtx, pending: PendingRequest, request: PeerRequests[S]): Promise<Authenticated<S>> {
   const network = claimNonceForFetch(ctx, pending.principal, pending.nonce);
   const resolved = await resolveInboundSenderKeys(ctx, { from: pending.from, principal: pending.principal, keyIdHint: pending.keyIdHint, network });
   const accepted = authenticateSignedRequest(pending, { keys: resolved.keys, verifier: nativeStrictVerifier });
   if (!accepted.ok) return { ...accepted, learned: resolved.learned };
-  return { ok: true, principal: accepted.principal, agentId: pending.from, keys: resolved.keys, card: resolved.card, nonce: accepted.nonce, request: {}, learned: resolved.learned };
+  return { ok: true, principal: accepted.principal, agentId: pending.from, keys: resolved.keys, card: resolved.card, nonce: accepted.nonce, request, learned: resolved.learned };
+}
+
+/**
+ * `POST /marketplace/extensions/:extensionId/reviews` from another node's agent: the signed-request
+ * phase (raw gate, `network.<w>.marketplace_review`, `to` = this agent, header, timestamp, nonce
+ * grammar) → body schema → keys for `from` as for a card query (stored ones only for a nonce
+ * already seen) → the transport signature. The verb records the nonce and the vote.
+ */
+export async function authenticateReview(ctx: PeerCtx, input: SignedPeerRequest<"marketplace_review">): Promise<Authenticated<"marketplace_review">> {
+  const now = ctx.clock.now();
+  const own = ownIdentity(ctx.db, ctx.node);
+  if (!own) return { ok: false, reason: "unknown_recipient" };
+  const pending = inspectSignedRequest(
+    { body: input.body, authorization: input.authorization, now },
+    { ownAgentId: own.agentId, path: input.requestPath, wordmark: ctx.node.wordmark, typeSuffix: "marketplace_review", maxBodyBytes: MAX_REVIEW_BYTES },
+  );
+  if (!pending.ok) return pending;
+  const shape = v.safeParse(MarketplaceReviewRequest, pending.body, { abortEarly: true });
+  if (!shape.success) return { ok: false, reason: "invalid_review", detail: issueOf(shape.issues[0]) };
+  return verifyUnderKnownKeys(ctx, pending, shape.output);
 }
 
 /**
