@@ -19,6 +19,8 @@ import { federationRoutes } from "./surfaces/federation.routes.ts";
 import { handleRoutes } from "./surfaces/handle.routes.ts";
 import { inkRoutes } from "./surfaces/ink.routes.ts";
 import { keysRoutes } from "./surfaces/keys.routes.ts";
+import { mailboxOwnerRoutes } from "./surfaces/mailbox-owner.routes.ts";
+import { mailboxRoutes } from "./surfaces/mailbox.routes.ts";
 import { oauthRoutes } from "./surfaces/oauth.routes.ts";
 import { ownerRoutes } from "./surfaces/owner.routes.ts";
 import { wellKnownRoutes } from "./surfaces/wellknown.routes.ts";
@@ -73,7 +75,9 @@ export function createApp(deps: AppDeps) {
       .use(discoveryOwnerRoutes(surface, { tokens: signIn.tokens }))
       .use(directoryRoutes(surface))
       .use(discoverRoutes(surface))
-      .use(handleRoutes(surface)),
+      .use(handleRoutes(surface))
+      .use(mailboxRoutes(surface))
+      .use(mailboxOwnerRoutes(surface, { tokens: signIn.tokens })),
   );
   root = app;
   return app;

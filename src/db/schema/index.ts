@@ -18,3 +18,4 @@ export * from "./profile-snapshots.ts";
 export * from "./events.ts";
 export * from "./directory-pushes.ts";
 export * from "./inbound-nonces.ts";
+export * from "./mailboxes.ts";

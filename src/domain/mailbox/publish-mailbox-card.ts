@@ -1,0 +1,44 @@
+import { eq } from "drizzle-orm";
+import { transaction } from "../../db/client.ts";
+import { mailboxGrants } from "../../db/schema/index.ts";
+import { authenticateAgentCard, bindAgentCard, validateAgentCard } from "../../ink/index.ts";
+import { nativeStrictVerifier } from "../../security/ed25519-native.ts";
+import type { With } from "../context.ts";
+import { recordNonce } from "../peers/record-nonce.ts";
+import { authenticateHome, publishedCard, type HomeRefusal } from "./internal/authenticate-home.ts";
+import { mailboxEndpointOf } from "./internal/mailbox-paths.ts";
+
+/** A card and its signed request stay within INK's 64 KiB card cap plus the request's members. */
+const MAX_CARD_REQUEST_BYTES = 72 * 1024;
+
+export type PublishCardOutcome = { ok: true; keySetVersion: number } | HomeRefusal;
+
+/**
+ * The home agent publishes the card this node serves for it (a signed `mailbox_card` with `card`).
+ * Kept only if peers would accept it from the home itself: INK §11 schema, its own agent id, a
+ * signed proof rooted in that id (INK §13, Phase C for this one card: a mailbox never serves an
+ * unsigned card), continuity with the card served so far (no lower `keySetVersion`, a signer
+ * reachable from it), and an `endpoint` that is this mailbox (else peers would not come here).
+ */
+export function publishMailboxCard(ctx: With<"node">, input: { agentId: string; body: Uint8Array; authorization: string | null; path: string }): PublishCardOutcome {
+  const auth = authenticateHome(ctx, { ...input, kind: "mailbox_card", maxBytes: MAX_CARD_REQUEST_BYTES });
+  if (!auth.ok) return auth;
+  const { grant } = auth;
+  const schema = validateAgentCard(auth.body.card);
+  if (!schema.ok) return { ok: false, reason: "invalid_card", detail: schema.issue };
+  const card = schema.card;
+  if (card.agentId !== grant.agentId) return { ok: false, reason: "invalid_card", detail: "agentId: not this mailbox's agent" };
+  if (card.endpoint !== mailboxEndpointOf(ctx.node.publicUrl, grant.agentId).url) return { ok: false, reason: "invalid_card", detail: `endpoint: must be ${mailboxEndpointOf(ctx.node.publicUrl, grant.agentId).url}` };
+  const trust = authenticateAgentCard(card, { agentId: grant.agentId, cachedCard: publishedCard(grant), enforcePhaseC: true, verifier: nativeStrictVerifier });
+  if (!trust.ok) return { ok: false, reason: "invalid_card", detail: `${trust.reason}: ${trust.issue}` };
+  const bound = bindAgentCard(card, trust.proof);
+  if (!bound.ok) return { ok: false, reason: "invalid_card", detail: bound.issue };
+  const now = ctx.clock.now();
+  const keySetVersion = typeof card.keySetVersion === "number" ? card.keySetVersion : 0;
+  return transaction(ctx.db, (tx): PublishCardOutcome => {
+    if (!recordNonce(ctx.db, grant.principal, auth.nonce, now)) return { ok: false, reason: "nonce_replay" };
+    // The card as sent (unknown members preserved: the proof covers them, INK §3.2).
+    tx.update(mailboxGrants).set({ cardJson: JSON.stringify(auth.body.card), cardKeySetVersion: keySetVersion, cardPublishedAt: now }).where(eq(mailboxGrants.id, grant.id)).run();
+    return { ok: true, keySetVersion };
+  });
+}
