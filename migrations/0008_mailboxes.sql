@@ -20,6 +20,7 @@ CREATE TABLE `mailbox_items` (
 	`sender_principal` text NOT NULL,
 	`accepted_at` integer NOT NULL,
 	`authorization` text NOT NULL,
+	`card_hint` text,
 	`body` blob NOT NULL,
 	`bytes` integer NOT NULL
 );

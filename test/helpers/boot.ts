@@ -71,6 +71,8 @@ export interface BootOptions {
   assistant?: AssistantOptions;
   /** KITH_DIRECTORIES / re-validation period for this node. */
   discovery?: { directories?: string[]; revalidateMs?: number };
+  /** KITH_MAILBOX_URL: the mailbox base this (home) node is reached through. */
+  mailboxUrl?: string;
 }
 
 /** Peers under test live at `<name>.kith.test`, all on loopback, behind the test CA. */
@@ -129,7 +131,7 @@ function assemble(options: BootOptions, publicUrl: string): TestNode {
   const vault = createKeyVault(join(dir, "agent-key.json"), null);
   const wordmark = options.wordmark ?? "svc";
   const persona = options.persona ?? (["alice", "bob", "carol", "acme"].includes(name) ? (name as PersonaName) : "alice");
-  const node = { publicUrl, wordmark, version: "0.0.0-test" };
+  const node = { publicUrl, wordmark, version: "0.0.0-test", ...(options.mailboxUrl ? { mailboxUrl: options.mailboxUrl } : {}) };
   let wakes = 0;
   // In-process requests have no socket: a test sets the peer address with this header.
   const remoteAddress = (r: Request) => r.headers.get(TEST_REMOTE_HEADER) ?? "192.0.2.10";
@@ -181,7 +183,7 @@ function assemble(options: BootOptions, publicUrl: string): TestNode {
     collaborators,
     discovery: collaborators.directory,
     logLines,
-    cardUrl: agentId ? `${publicUrl}/ink/v1/${encodeURIComponent(agentId)}/agent.json` : null,
+    cardUrl: agentId ? `${options.mailboxUrl ?? publicUrl}/ink/v1/${encodeURIComponent(agentId)}/agent.json` : null,
     get wakes() {
       return wakes;
     },

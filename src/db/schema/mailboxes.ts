@@ -29,6 +29,8 @@ export const mailboxItems = sqliteTable(
     senderPrincipal: text("sender_principal").notNull(),
     acceptedAt: integer("accepted_at").notNull(),
     authorization: text("authorization").notNull(),
+    /** The sender's `Link: <card>; rel="agent-card"` hint (first contact, INK §15), as the receiver would have read it. */
+    cardHint: text("card_hint"),
     body: blob("body", { mode: "buffer" }).notNull(),
     bytes: integer("bytes").notNull(),
   },

@@ -29,7 +29,7 @@ export type MailboxIntakeOutcome = { ok: true; itemId: string; grantId: string }
  */
 export async function acceptMailboxMessage(
   ctx: With<"node" | "vault" | "peers" | "limiter" | "writes">,
-  input: { agentId: string; body: Uint8Array; authorization: string | null },
+  input: { agentId: string; body: Uint8Array; authorization: string | null; cardHint: string | null },
 ): Promise<MailboxIntakeOutcome> {
   const now = ctx.clock.now();
   const grant = findGrant(ctx.db, input.agentId);
@@ -64,7 +64,7 @@ export async function acceptMailboxMessage(
     if (usage.messages + 1 > grant.maxMessages || usage.bytes + input.body.length > grant.maxBytes) {
       return { ok: false, reason: "mailbox_full", detail: "the recipient's mailbox is full until its agent collects it; retry later" };
     }
-    tx.insert(mailboxItems).values({ id, grantId: grant.id, senderPrincipal: pending.principal, acceptedAt: now, authorization: input.authorization ?? "", body: Buffer.from(input.body), bytes: input.body.length }).run();
+    tx.insert(mailboxItems).values({ id, grantId: grant.id, senderPrincipal: pending.principal, acceptedAt: now, authorization: input.authorization ?? "", cardHint: input.cardHint, body: Buffer.from(input.body), bytes: input.body.length }).run();
     return { ok: true, itemId: id, grantId: grant.id };
   });
 }

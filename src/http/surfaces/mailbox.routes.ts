@@ -14,6 +14,7 @@ import { AgentCardDoc } from "../schemas/card.ts";
 import { errors } from "../schemas/common.ts";
 import { InkEnvelopeBodyDoc } from "../schemas/ink-bodies.ts";
 import { mailboxSignal } from "../mailbox-signal.ts";
+import { cardHint } from "./ink.routes.ts";
 
 const MAX_INTAKE_BYTES = 65_536;
 const MAX_HOME_BYTES = 72 * 1024;
@@ -59,7 +60,7 @@ export function mailboxRoutes(deps: SurfaceDeps) {
       "/mailbox/ink/v1/:agentId/intent",
       async ({ params, request }) => {
         const input = await read(request, PER_IP_INTAKE, MAX_INTAKE_BYTES);
-        const outcome = await acceptMailboxMessage(deps.ctx({ kind: "public", ip: deps.clientIp(request) }), { agentId: params.agentId, body: input.body, authorization: input.authorization });
+        const outcome = await acceptMailboxMessage(deps.ctx({ kind: "public", ip: deps.clientIp(request) }), { agentId: params.agentId, body: input.body, authorization: input.authorization, cardHint: cardHint(request.headers.get("link")) });
         if (!outcome.ok) return refuse(outcome);
         signal.notify(outcome.grantId);
         return Response.json({ accepted: true, status: "queued" }, { status: 202 });
@@ -91,7 +92,7 @@ export function mailboxRoutes(deps: SurfaceDeps) {
         parse: "none",
         bodyDoc: v.object({ ...Signed.entries, limit: v.optional(v.number()), waitMs: v.optional(v.number()) }),
         params: Params,
-        response: { 200: v.object({ items: v.array(v.object({ id: v.string(), acceptedAt: v.number(), authorization: v.string(), body: v.string() })) }), ...inkErrors },
+        response: { 200: v.object({ items: v.array(v.object({ id: v.string(), acceptedAt: v.number(), authorization: v.string(), cardHint: v.nullable(v.string()), body: v.string() })) }), ...inkErrors },
         detail: detail("The home agent collects its mailbox (signed network.ink.mailbox_drain; waits up to waitMs for a first item)"),
       },
     )

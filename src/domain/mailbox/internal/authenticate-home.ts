@@ -16,14 +16,21 @@ export type HomeRequest = { ok: true; grant: GrantRow; body: Record<string, unkn
  * or, before it published one, the genesis key of its key-derived id. The caller records `nonce`
  * (scope: the home's principal) in its own write, and refuses a conflict.
  */
-export function authenticateHome(ctx: With<"node">, input: { agentId: string; kind: HomeRequestKind; body: Uint8Array; authorization: string | null; path: string; maxBytes: number }): HomeRequest | HomeRefusal {
+export function authenticateHome(
+  ctx: With<"node">,
+  input: { agentId: string; kind: HomeRequestKind; body: Uint8Array; authorization: string | null; path: string; maxBytes: number },
+  /** The card request: the card it carries, once checked, is the key source (a home that rotated its keys can still publish). */
+  keyCard?: (body: Record<string, unknown>, grant: GrantRow) => { ok: true; card: AgentCard } | HomeRefusal,
+): HomeRequest | HomeRefusal {
   const grant = findGrant(ctx.db, input.agentId);
   if (!grant) return { ok: false, reason: "unknown_recipient" };
   const policy = { ownAgentId: grant.agentId, path: input.path, wordmark: ctx.node.wordmark, typeSuffix: input.kind, maxBodyBytes: input.maxBytes };
   const pending = inspectSignedRequest({ body: input.body, authorization: input.authorization, now: ctx.clock.now() }, policy);
   if (!pending.ok) return pending;
   if (pending.principal !== grant.principal) return { ok: false, reason: "not_mailbox_agent" };
-  const keys = resolveSenderKeys({ card: publishedCard(grant), agentId: grant.agentId });
+  const carried = keyCard ? keyCard(pending.body, grant) : null;
+  if (carried && !carried.ok) return carried;
+  const keys = resolveSenderKeys({ card: carried ? carried.card : publishedCard(grant), agentId: grant.agentId });
   const accepted = authenticateSignedRequest(pending, { keys, verifier: nativeStrictVerifier });
   if (!accepted.ok) return accepted;
   return { ok: true, grant, body: pending.body, nonce: pending.nonce };

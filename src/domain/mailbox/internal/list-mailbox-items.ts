@@ -7,6 +7,7 @@ export interface DrainedItem {
   /** When the mailbox accepted it (unix ms): the instant the home judges its freshness at. */
   acceptedAt: number;
   authorization: string;
+  cardHint: string | null;
   /** The exact request body, base64url. */
   body: string;
 }
@@ -20,5 +21,5 @@ export function listMailboxItems(db: Pick<Db, "select">, grantId: string, limit:
     .orderBy(asc(mailboxItems.acceptedAt), asc(mailboxItems.id))
     .limit(limit)
     .all()
-    .map((row) => ({ id: row.id, acceptedAt: row.acceptedAt, authorization: row.authorization, body: Buffer.from(row.body).toString("base64url") }));
+    .map((row) => ({ id: row.id, acceptedAt: row.acceptedAt, authorization: row.authorization, cardHint: row.cardHint, body: Buffer.from(row.body).toString("base64url") }));
 }
