@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { getMailboxUse } from "../../domain/mailbox/get-mailbox-use.ts";
 import { grantMailbox, GrantMailboxInput } from "../../domain/mailbox/grant-mailbox.ts";
 import { listMailboxes } from "../../domain/mailbox/list-mailboxes.ts";
 import { revokeMailbox } from "../../domain/mailbox/revoke-mailbox.ts";
@@ -24,10 +25,25 @@ const MailboxDoc = v.object({
   revokedAt: v.nullable(v.string()),
 });
 
-/** The owner's mailboxes kept for other agents (docs/decisions/mailbox.md): grant, list, revoke. */
+const MailboxUseDoc = v.object({
+  url: v.pipe(v.nullable(v.string()), v.description("KITH_MAILBOX_URL; null when the node is reached at its own public URL")),
+  endpoint: v.nullable(v.string()),
+  cardUrl: v.nullable(v.string()),
+  cardPublishedAt: v.nullable(v.string()),
+  lastDrainAt: v.nullable(v.string()),
+  lastError: v.nullable(v.string()),
+  received: v.number(),
+  refused: v.number(),
+});
+
+/** The owner's mailboxes (docs/decisions/mailbox.md): kept for other agents (grant, list, revoke), and the one this node uses. */
 export function mailboxOwnerRoutes(deps: SurfaceDeps, o: { tokens: Pick<OwnerTokens, "verify"> }) {
   const doc = (summary: string, description: string) => ({ tags: ["Mailbox"], summary, description, security: OWNER_SECURITY });
   return ownerApi(o.tokens)
+    .get("/mailbox", ({ actor }) => getMailboxUse(deps.ctx(actor)), {
+      response: { 200: MailboxUseDoc, ...errors(401) },
+      detail: doc("Mailbox used", "The mailbox this node is reached through (KITH_MAILBOX_URL): its endpoint and card URL, when the card was last published and the mailbox last collected, the last error, and how many requests were received and refused."),
+    })
     .get("/mailboxes", ({ actor }) => listMailboxes(deps.ctx(actor)), {
       response: { 200: v.object({ items: v.array(MailboxDoc) }), ...errors(401) },
       detail: doc("Mailboxes granted", "Every mailbox this node keeps (or kept) for another agent: quotas, what waits in it, when its agent last collected and published its card."),
