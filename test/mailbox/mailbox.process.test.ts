@@ -164,7 +164,7 @@ function reverseProxy() {
       port: 0,
       hostname: "127.0.0.1",
       tls: testTls(),
-      async fetch(request) {
+      async fetch(request: Request): Promise<Response> {
         const url = new URL(request.url);
         const body = request.method === "GET" ? undefined : await request.arrayBuffer();
         if (body) state.seen.push(new TextDecoder().decode(body));
