@@ -134,3 +134,52 @@ test("drain, ack and card requests must be the home agent's own, signed, fresh a
   expect(await drain()).toMatchObject({ ok: false });
   expect((await carol.request(path("agent.json"))).status).toBe(404);
 });
+
+test("the mailbox serves only a card peers would accept from the home: signed, rooted in its id, for it, pointing here, not rolled back; a private card is withdrawn", async () => {
+  const { homeRequest } = await import("../../src/domain/mailbox/internal/home-request.ts");
+  const { getPublicAgentCard } = await import("../../src/domain/agent-card/get-public-agent-card.ts");
+  const card = getPublicAgentCard(alice.ctx(), null);
+  const publish = async (value: unknown) => {
+    const res = await homeRequest(alice.ctx(), "mailbox_card", { card: value }, { timeoutMs: 5_000 });
+    if (!res.ok) throw new Error(res.reason);
+    return { status: res.status, body: JSON.parse(new TextDecoder().decode(res.body)) };
+  };
+  const { cardSignature: _proof, ...unsigned } = card;
+  const refusals = [
+    unsigned, // INK §13: a mailbox never serves an unsigned card
+    { ...card, endpoint: `${bob.url}/ink/v1/${alice.agentId}/intent` }, // not this mailbox (and the proof breaks)
+    { ...card, displayName: "Mallory" }, // altered after signing
+    getPublicAgentCard(bob.ctx(), null), // another agent's card
+    { protocol: "ink/0.1" },
+    "card",
+  ];
+  for (const value of refusals) expect(await publish(value)).toMatchObject({ status: 400, body: { code: "invalid_card" } });
+  expect((await carol.request(`/mailbox/ink/v1/${encodeURIComponent(alice.agentId!)}/agent.json`)).status).toBe(404);
+  expect(await publish(card)).toMatchObject({ status: 200, body: { keySetVersion: card.keySetVersion } });
+
+  // A rotated key set is published (the request verifies under the new card's keys); the old card cannot come back.
+  const { rotateSigningKey } = await import("../../src/domain/identity/rotate-signing-key.ts");
+  rotateSigningKey(alice.ctx());
+  const rotated = getPublicAgentCard(alice.ctx(), null);
+  expect(rotated.keySetVersion).toBe(card.keySetVersion + 1);
+  expect(await publishCardToMailbox(alice.ctx())).toEqual({ ok: true, published: true });
+  expect(await publish(card)).toMatchObject({ status: 400, body: { code: "invalid_card" } });
+  expect((await json(await carol.request(`/mailbox/ink/v1/${encodeURIComponent(alice.agentId!)}/agent.json`))).keySetVersion).toBe(rotated.keySetVersion);
+
+  // Private: the card is withdrawn from the mailbox too.
+  expect((await asOwner(alice, "/api/svc/visibility", { method: "PUT", body: { visibility: "private" } })).status).toBe(200);
+  expect(await publishCardToMailbox(alice.ctx())).toEqual({ ok: true, published: true });
+  expect((await carol.request(`/mailbox/ink/v1/${encodeURIComponent(alice.agentId!)}/agent.json`)).status).toBe(404);
+});
+
+test("what a mailbox kept past its retention is deleted by the maintenance pass, also in a mailbox nobody touches", async () => {
+  const { pruneMailboxes } = await import("../../src/domain/mailbox/prune-mailboxes.ts");
+  await publishCardToMailbox(alice.ctx());
+  await asOwner(bob, "/api/svc/connections", { body: { cardUrl: alice.cardUrl, context: "hi" } });
+  await bob.drainOutbox();
+  expect(held()).toHaveLength(1);
+  expect(pruneMailboxes(carol.ctx())).toBe(0);
+  carol.clock.advance(7 * 24 * 3_600_000 + 1);
+  expect(pruneMailboxes(carol.ctx())).toBe(1);
+  expect(held()).toEqual([]);
+});

@@ -14,17 +14,17 @@ export type PublishToMailboxOutcome = { ok: true; published: boolean } | { ok: f
 /**
  * This home node's signed card, published to its mailbox when it differs from the last one the
  * mailbox took (a key rotation, a profile or visibility change): the mailbox serves it to peers.
- * A private card is not published (peers would see it; the mailbox answers 404 meanwhile).
+ * A private card is withdrawn (`card: null`): the mailbox answers 404 like the node's own paths.
  */
 export async function publishCardToMailbox(ctx: With<"node" | "vault" | "peers">): Promise<PublishToMailboxOutcome> {
   const url = ctx.node.mailboxUrl;
   if (!url) return { ok: false, error: "no mailbox configured" };
-  let card: ReturnType<typeof getPublicAgentCard>;
+  let card: ReturnType<typeof getPublicAgentCard> | null;
   try {
     card = getPublicAgentCard(ctx, null);
   } catch (e) {
-    if (e instanceof DomainError && e.code === "not_found") return { ok: true, published: false };
-    throw e;
+    if (!(e instanceof DomainError && e.code === "not_found")) throw e;
+    card = null;
   }
   const text = JSON.stringify(card);
   const hash = bytesToHex(sha256(new TextEncoder().encode(text)));

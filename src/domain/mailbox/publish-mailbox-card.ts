@@ -12,7 +12,7 @@ import type { GrantRow } from "./internal/mailbox-view.ts";
 /** A card and its signed request stay within INK's 64 KiB card cap plus the request's members. */
 const MAX_CARD_REQUEST_BYTES = 72 * 1024;
 
-export type PublishCardOutcome = { ok: true; keySetVersion: number } | HomeRefusal;
+export type PublishCardOutcome = { ok: true; keySetVersion: number | null } | HomeRefusal;
 
 /**
  * The home agent publishes the card this node serves for it (a signed `mailbox_card` with `card`).
@@ -21,23 +21,26 @@ export type PublishCardOutcome = { ok: true; keySetVersion: number } | HomeRefus
  * unsigned card), continuity with the card served so far (no lower `keySetVersion`, a signer
  * reachable from it), and an `endpoint` that is this mailbox (else peers would not come here).
  * The request is verified under that card's keys (so a home that rotated keys can publish).
+ * `card: null` withdraws the card (the home made it private): the path answers 404 again.
  */
 export function publishMailboxCard(ctx: With<"node">, input: { agentId: string; body: Uint8Array; authorization: string | null; path: string }): PublishCardOutcome {
   const auth = authenticateHome(ctx, { ...input, kind: "mailbox_card", maxBytes: MAX_CARD_REQUEST_BYTES }, (body, grant) => checkCard(ctx, body.card, grant));
   if (!auth.ok) return auth;
   const { grant } = auth;
-  const card = auth.body.card as AgentCard;
+  const card = auth.body.card as AgentCard | null;
   const now = ctx.clock.now();
-  const keySetVersion = typeof card.keySetVersion === "number" ? card.keySetVersion : 0;
+  const keySetVersion = card === null ? null : typeof card.keySetVersion === "number" ? card.keySetVersion : 0;
   return transaction(ctx.db, (tx): PublishCardOutcome => {
     if (!recordNonce(ctx.db, grant.principal, auth.nonce, now)) return { ok: false, reason: "nonce_replay" };
     // The card as sent (unknown members preserved: the proof covers them, INK §3.2).
-    tx.update(mailboxGrants).set({ cardJson: JSON.stringify(card), cardKeySetVersion: keySetVersion, cardPublishedAt: now }).where(eq(mailboxGrants.id, grant.id)).run();
+    const cardJson = card === null ? null : JSON.stringify(card);
+    tx.update(mailboxGrants).set({ cardJson, cardKeySetVersion: keySetVersion, cardPublishedAt: now }).where(eq(mailboxGrants.id, grant.id)).run();
     return { ok: true, keySetVersion };
   });
 }
 
-function checkCard(ctx: With<"node">, value: unknown, grant: GrantRow): { ok: true; card: AgentCard } | HomeRefusal {
+function checkCard(ctx: With<"node">, value: unknown, grant: GrantRow): { ok: true; card: AgentCard | null } | HomeRefusal {
+  if (value === null) return { ok: true, card: null };
   const schema = validateAgentCard(value);
   if (!schema.ok) return { ok: false, reason: "invalid_card", detail: schema.issue };
   const card = schema.card;

@@ -118,10 +118,10 @@ export function mailboxRoutes(deps: SurfaceDeps) {
       },
       {
         parse: "none",
-        bodyDoc: v.object({ ...Signed.entries, card: AgentCardDoc }),
+        bodyDoc: v.object({ ...Signed.entries, card: v.nullable(AgentCardDoc) }),
         params: Params,
-        response: { 200: v.object({ keySetVersion: v.number() }), ...inkErrors },
-        detail: detail("The home agent publishes the card served for it here (signed network.ink.mailbox_card; signed card, endpoint on this mailbox)"),
+        response: { 200: v.object({ keySetVersion: v.nullable(v.number()) }), ...inkErrors },
+        detail: detail("The home agent publishes the card served for it here (signed network.ink.mailbox_card; signed card, endpoint on this mailbox), or withdraws it (card: null)"),
       },
     );
 }

@@ -20,7 +20,7 @@ export function authenticateHome(
   ctx: With<"node">,
   input: { agentId: string; kind: HomeRequestKind; body: Uint8Array; authorization: string | null; path: string; maxBytes: number },
   /** The card request: the card it carries, once checked, is the key source (a home that rotated its keys can still publish). */
-  keyCard?: (body: Record<string, unknown>, grant: GrantRow) => { ok: true; card: AgentCard } | HomeRefusal,
+  keyCard?: (body: Record<string, unknown>, grant: GrantRow) => { ok: true; card: AgentCard | null } | HomeRefusal,
 ): HomeRequest | HomeRefusal {
   const grant = findGrant(ctx.db, input.agentId);
   if (!grant) return { ok: false, reason: "unknown_recipient" };
@@ -30,7 +30,7 @@ export function authenticateHome(
   if (pending.principal !== grant.principal) return { ok: false, reason: "not_mailbox_agent" };
   const carried = keyCard ? keyCard(pending.body, grant) : null;
   if (carried && !carried.ok) return carried;
-  const keys = resolveSenderKeys({ card: carried ? carried.card : publishedCard(grant), agentId: grant.agentId });
+  const keys = resolveSenderKeys({ card: carried?.card ?? publishedCard(grant), agentId: grant.agentId });
   const accepted = authenticateSignedRequest(pending, { keys, verifier: nativeStrictVerifier });
   if (!accepted.ok) return accepted;
   return { ok: true, grant, body: pending.body, nonce: pending.nonce };
