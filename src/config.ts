@@ -63,6 +63,7 @@ export interface NodeConfig {
   transcribeApiKey: string | null;
   directories: string[];
   directoryRevalidateSeconds: number;
+  mailboxUrl: string | null;
 }
 
 export const GOOGLE_ISSUER = "https://accounts.google.com";
@@ -110,6 +111,7 @@ export const SETTINGS: SettingSpec[] = [
   { key: "transcribeApiKey", env: "KITH_TRANSCRIBE_API_KEY", default: "(none)", description: "Bearer key for KITH_TRANSCRIBE_URL, if it needs one.", parse: nonEmpty, secret: true },
   { key: "directories", env: "KITH_DIRECTORIES", default: "(none)", description: "Comma-separated directories this node publishes its agent to: https base URLs of other nodes (or their Agent Card URLs).", parse: directoryUrls },
   { key: "directoryRevalidateSeconds", env: "KITH_DIRECTORY_REVALIDATE_SECONDS", default: "21600", description: "How often this node, as a directory, re-fetches the cards of agents listed with it (seconds, 1 to 2592000).", parse: revalidateSeconds },
+  { key: "mailboxUrl", env: "KITH_MAILBOX_URL", default: "(none)", description: "A mailbox another node keeps for this agent (its base, e.g. https://friend.example/mailbox): the card's endpoint and card URL move there and the node collects its messages from it (no public address needed).", parse: publicUrl },
 ];
 
 export type Flags = Record<string, string | boolean | undefined>;
@@ -163,6 +165,7 @@ export function resolveConfig(input: {
     ...assistantSettings(out),
     directories: (out.directories as string[] | undefined) ?? [],
     directoryRevalidateSeconds: (out.directoryRevalidateSeconds as number | undefined) ?? DEFAULT_REVALIDATE_SECONDS,
+    mailboxUrl: (out.mailboxUrl as string | undefined) ?? null,
   };
   if ((config.tlsCertFile === null) !== (config.tlsKeyFile === null)) {
     throw new ConfigError(config.tlsCertFile ? "KITH_TLS_KEY_FILE" : "KITH_TLS_CERT_FILE", "KITH_TLS_CERT_FILE and KITH_TLS_KEY_FILE go together");

@@ -113,7 +113,7 @@ export const serveCommand: Command = {
       }
       if (created) io.err("kith: new data directory: created an agent with handle \"me\" (kith init sets your own handle)");
       const publicUrl = explicitPublicUrl(values, io, readStoredSettings(db)) ?? `${tls ? "https" : "http"}://localhost:${server.port}`;
-      const node = { publicUrl, wordmark: config.wordmark, version: VERSION };
+      const node = { publicUrl, wordmark: config.wordmark, version: VERSION, mailboxUrl: config.mailboxUrl };
       let auth: ReturnType<typeof signInOptions>;
       try {
         auth = signInOptions(config, paths, publicUrl, log);

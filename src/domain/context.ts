@@ -86,6 +86,8 @@ export interface Ctx {
 export interface NodeIdentity {
   publicUrl: string;
   wordmark: Wordmark;
+  /** KITH_MAILBOX_URL: the mailbox base peers reach this agent through (docs/decisions/mailbox.md). */
+  mailboxUrl?: string | null;
 }
 
 /** After-commit nudges: a verb that queued work for a job wakes it once its transaction committed. */

@@ -26,6 +26,8 @@ import { keysRoutes } from "./surfaces/keys.routes.ts";
 import { networkRoutes } from "./surfaces/network.routes.ts";
 import { extNetworkRoutes } from "./surfaces/ext-network.routes.ts";
 import { marketplaceRoutes } from "./surfaces/marketplace.routes.ts";
+import { mailboxOwnerRoutes } from "./surfaces/mailbox-owner.routes.ts";
+import { mailboxRoutes } from "./surfaces/mailbox.routes.ts";
 import { oauthRoutes } from "./surfaces/oauth.routes.ts";
 import { outboxRoutes } from "./surfaces/outbox.routes.ts";
 import { ownerRoutes } from "./surfaces/owner.routes.ts";
@@ -92,7 +94,9 @@ export function createApp(deps: AppDeps) {
       .use(outboxRoutes(surface, { tokens: signIn.tokens }))
       .use(consoleRoutes(surface, { files: deps.consoleFiles }))
       .use(discoverRoutes(surface))
-      .use(handleRoutes(surface)),
+      .use(handleRoutes(surface))
+      .use(mailboxRoutes(surface))
+      .use(mailboxOwnerRoutes(surface, { tokens: signIn.tokens })),
   );
   root = app;
   return app;

@@ -1,4 +1,5 @@
 import type { Ctx, Logger } from "../domain/context.ts";
+import { pruneMailboxes } from "../domain/mailbox/prune-mailboxes.ts";
 import { pruneNonces } from "../domain/peers/prune-nonces.ts";
 import { pruneStrangerPeerCards } from "../domain/peers/prune-stranger-peer-cards.ts";
 import { pruneSignInState } from "../domain/owner/prune-sign-in-state.ts";
@@ -7,7 +8,8 @@ import { pruneEvents } from "../domain/extensions/prune-events.ts";
 
 /**
  * Periodic housekeeping: expired replay nonces; sign-in state (OAuth states, codes, limiter rows)
- * past use; peer cards of agents the node has nothing to do with; extension Idempotency-Key answers past 24 h; events past their retention.
+ * past use; peer cards of agents the node has nothing to do with; extension Idempotency-Key answers past 24 h; events past their retention;
+ * mailbox items past retention.
  */
 export function startMaintenance(options: { ctx: () => Ctx; log: Logger; everyMs?: number }): { stop(): void } {
   const tick = () => {
@@ -22,6 +24,8 @@ export function startMaintenance(options: { ctx: () => Ctx; log: Logger; everyMs
       if (keys > 0) options.log.debug("pruned extension idempotency keys", { removed: keys });
       const old = pruneEvents(options.ctx());
       if (old > 0) options.log.debug("pruned old events", { removed: old });
+      const held = pruneMailboxes(options.ctx());
+      if (held > 0) options.log.debug("pruned expired mailbox items", { removed: held });
     } catch (e) {
       options.log.error("maintenance failed", { cause: e });
     }

@@ -2,6 +2,7 @@ import type { Actor, Collaborators, Ctx, Logger, Wake } from "../domain/context.
 import { startAssistantJob } from "../jobs/assistant.ts";
 import { startDirectoryPusher } from "../jobs/directory-pusher.ts";
 import { startDirectoryRevalidator } from "../jobs/directory-revalidator.ts";
+import { startMailboxDrain } from "../jobs/mailbox-drain.ts";
 import { startMaintenance } from "../jobs/maintenance.ts";
 import { startNetworkAnalytics } from "../jobs/network-analytics.ts";
 import { startOutboxWorker } from "../jobs/outbox-worker.ts";
@@ -24,6 +25,8 @@ export function startJobs(ctx: (actor: Actor) => Ctx & Collaborators, log: Logge
   const pusher = startDirectoryPusher({ ctx: as("directory-pusher"), log });
   const revalidator = startDirectoryRevalidator({ ctx: as("directory-revalidator"), log });
   const network = startNetworkAnalytics({ ctx: as("network-analytics"), log });
+  // A home node without a public address collects what its mailbox holds (KITH_MAILBOX_URL).
+  const mailbox = as("mailbox")().node.mailboxUrl ? startMailboxDrain({ ctx: as("mailbox"), log }) : null;
   return {
     wake(job) {
       if (job === "outbox") outbox.wake();
@@ -36,6 +39,7 @@ export function startJobs(ctx: (actor: Actor) => Ctx & Collaborators, log: Logge
       await pusher.stop();
       await revalidator.stop();
       await network.stop();
+      await mailbox?.stop();
     },
   };
 }

@@ -77,6 +77,8 @@ export interface BootOptions {
   lookup?: Lookup;
   /** Keys an in-memory rate-limit bucket holds per window (default 20,000). */
   maxRateKeysPerBucket?: number;
+  /** KITH_MAILBOX_URL: the mailbox base this (home) node is reached through. */
+  mailboxUrl?: string;
 }
 
 type Lookup = (hostname: string) => Promise<Array<{ address: string; family: number }>>;
@@ -135,7 +137,7 @@ function assemble(options: BootOptions, publicUrl: string): TestNode {
   const vault = createKeyVault(join(dir, "agent-key.json"), null);
   const wordmark = options.wordmark ?? "svc";
   const persona = options.persona ?? (["alice", "bob", "carol", "acme"].includes(name) ? (name as PersonaName) : "alice");
-  const node = { publicUrl, wordmark, version: "0.0.0-test" };
+  const node = { publicUrl, wordmark, version: "0.0.0-test", ...(options.mailboxUrl ? { mailboxUrl: options.mailboxUrl } : {}) };
   let wakes = 0;
   // In-process requests have no socket: a test sets the peer address with this header.
   const remoteAddress = (r: Request) => r.headers.get(TEST_REMOTE_HEADER) ?? "192.0.2.10";
@@ -189,7 +191,7 @@ function assemble(options: BootOptions, publicUrl: string): TestNode {
     collaborators,
     discovery: collaborators.directory,
     logLines,
-    cardUrl: agentId ? `${publicUrl}/ink/v1/${encodeURIComponent(agentId)}/agent.json` : null,
+    cardUrl: agentId ? `${options.mailboxUrl ?? publicUrl}/ink/v1/${encodeURIComponent(agentId)}/agent.json` : null,
     get wakes() {
       return wakes;
     },

@@ -22,3 +22,4 @@ export * from "./network.ts";
 export * from "./extension-installations.ts";
 export * from "./audit-events.ts";
 export * from "./marketplace.ts";
+export * from "./mailboxes.ts";

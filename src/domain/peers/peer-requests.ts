@@ -19,6 +19,11 @@ export interface SignedPeerRequest<S extends PeerScheme = PeerScheme> {
   authorization: string | null;
   /** The path actually posted to (the signature base's PATH). */
   requestPath: string;
+  /**
+   * When the request reached the node's endpoint, if not now: a request held by a mailbox is
+   * judged fresh (INK §8) at the time the mailbox accepted it (docs/decisions/mailbox.md).
+   */
+  receivedAt?: number;
 }
 
 /** What each kind of request carries once authenticated. */

@@ -26,7 +26,7 @@ import { claimNonceForFetch } from "./nonces.ts";
  * contact; stored keys only for a nonce already seen), then the signatures and decryption.
  */
 export async function authenticateIntent(ctx: With<"node" | "vault" | "peers">, input: SignedPeerRequest<"intent">): Promise<Authenticated<"intent">> {
-  const now = ctx.clock.now();
+  const now = input.receivedAt ?? ctx.clock.now();
   const own = cachedOwnIdentity(ctx.db, ctx.node);
   if (!own || input.pathAgentId !== own.agentId) return { ok: false, reason: "unknown_recipient" };
   const policy: InboundPolicy = { ownAgentId: own.agentId, endpointPath: own.endpointPath, wordmark: ctx.node.wordmark, supportedIntents: REGISTERED_INTENTS, acceptsSealed: true };
@@ -67,7 +67,7 @@ function verify(ctx: With<"vault">, pending: InboundPending, keys: SenderKeys, i
   const decision = authenticateInbound(pending, context);
   if (decision.ok || input.requestPath === policy.endpointPath || !SIGNATURE_FAILURES.has(decision.reason)) return decision;
   // A sender posting to /agents/:id/inbox may have signed that path instead of the card endpoint's.
-  const alternative = inspectInbound({ body: input.body, authorization: input.authorization, now: ctx.clock.now() }, { ...policy, endpointPath: input.requestPath });
+  const alternative = inspectInbound({ body: input.body, authorization: input.authorization, now: input.receivedAt ?? ctx.clock.now() }, { ...policy, endpointPath: input.requestPath });
   if (!alternative.ok) return decision;
   const second = authenticateInbound(alternative, context);
   return second.ok ? second : decision;
