@@ -26,6 +26,7 @@ const common = {
 
 export const keysCommand: Command = {
   name: "keys",
+  brief: "Show, rotate or revoke the agent's keys (keys show | rotate | revoke <keyId>).",
   summary:
     "keys show: list the agent's public keys, key ids and statuses (never private keys).\n" +
     "keys rotate: make a new active signing key; the previous one becomes retired (it still verifies what it " +
