@@ -33,7 +33,7 @@ export const serveCommand: Command = {
   summary:
     "Run the node. On an empty data directory it first creates an agent with safe defaults (zero-config start). " +
     "Stops cleanly on SIGINT/SIGTERM: in-flight requests finish, then SQLite is closed.",
-  usage: "kith serve [--data-dir D] [--port P] [--host H] [--public-url URL]",
+  usage: "kith serve [--data-dir D] [--port P] [--host H] [--public-url URL] [--passphrase-file F]",
   options: {
     "data-dir": { type: "string", description: "Data directory (default ./kith-data, or KITH_DATA_DIR)", valueName: "dir" },
     port: { type: "string", description: "Port (default 8787, or KITH_PORT; 0 picks a free port)", valueName: "port" },
