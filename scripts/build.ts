@@ -18,7 +18,8 @@ export async function buildBinary(arch: Arch, outDir = join(ROOT, "dist")): Prom
     "--splitting",
     // a server must not pick up a stray .env or bunfig.toml from whatever directory it runs in
     "--no-compile-autoload-dotenv", "--no-compile-autoload-bunfig",
-    `--target=${TARGETS[arch]}`, join(ROOT, "src/main.ts"), "--outfile", outfile,
+    // the verify pool's worker is a second entry point: the binary carries it (adapters/verify-pool.ts)
+    `--target=${TARGETS[arch]}`, join(ROOT, "src/main.ts"), join(ROOT, "src/adapters/verify-worker.ts"), "--outfile", outfile,
   ];
   const proc = Bun.spawn(args, { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
   const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
