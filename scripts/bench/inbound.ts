@@ -14,6 +14,7 @@ import { createPrivateKey, createPublicKey, sign as nodeSign } from "node:crypto
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { bareVerifySamples } from "./bare-verify.ts";
 import { encodeRequest, rawClient } from "./raw-http.ts";
 import { bodySignatureDomain, buildSignatureBase, canonicalize, encodeEd25519PublicKey, encodeX25519PublicKey, formatTimestamp } from "../../src/ink/index.ts";
 
@@ -123,18 +124,8 @@ function request(): Signed {
 }
 
 // ── bare native verify on CPU 0 (the baseline), sampled around the phases ───────────────────
-const verifyScript = join(work, "verify.ts");
-await Bun.write(
-  verifyScript,
-  `import { generateKeyPairSync, sign, verify } from "node:crypto";
-const { publicKey, privateKey } = generateKeyPairSync("ed25519");
-const msg = Buffer.alloc(1500, 7); const sig = sign(null, msg, privateKey);
-const rates = [];
-for (let r = 0; r < 5; r++) { let n = 0; const t = performance.now(); while (performance.now() - t < 400) { verify(null, msg, publicKey, sig); n++; } rates.push(n / ((performance.now() - t) / 1000)); }
-console.log(rates.map(Math.round).join(" "));`,
-);
 const bareSamples: number[] = [];
-const sampleBare = () => bareSamples.push(...Bun.spawnSync(pin("0", [bun, verifyScript]), { stdout: "pipe" }).stdout.toString().trim().split(" ").map(Number));
+const sampleBare = () => bareSamples.push(...bareVerifySamples((cmd) => pin("0", cmd)));
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 // ── one phase: the node on `cpus`, latency at 1,000/s, then throughput at saturation ─────────
