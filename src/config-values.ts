@@ -28,6 +28,18 @@ export function nonEmpty(raw: string, name: string): string {
   return raw;
 }
 
+/** A bind address: an IPv6 address may come in URL brackets (`[::1]`); it is bound and shown without them doubled. */
+export function bindHost(raw: string, name: string): string {
+  const host = nonEmpty(raw, name).trim();
+  const bracketed = /^\[([^\]]*)\]$/.exec(host);
+  if (bracketed) {
+    if (!bracketed[1]!.includes(":")) throw new ConfigError(name, `brackets are for IPv6 addresses (e.g. [::1]); write ${JSON.stringify(bracketed[1])} without them`);
+    return bracketed[1]!;
+  }
+  if (/[\[\]\/\s]/.test(host)) throw new ConfigError(name, `${JSON.stringify(host)} is not an address or host name (e.g. 127.0.0.1, 0.0.0.0, ::1)`);
+  return host;
+}
+
 export function port(raw: string, name: string): number {
   if (!/^\d{1,5}$/.test(raw) || Number(raw) > 65535) {
     throw new ConfigError(name, `expected an integer from 0 to 65535, got ${JSON.stringify(raw)}`);

@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import { EMAIL_PATTERN } from "./domain/owner/sign-in.ts";
 import { LOG_LEVELS, type LogLevel } from "./log.ts";
 import { assertPrivateMode, KeyFileError } from "./adapters/key-file.ts";
-import { atprotoOwner, bool, ConfigError, directoryUrls, email, issuerUrl, nonEmpty, oneOf, port, publicUrl, readableFile, redirectUris, revalidateSeconds, serviceUrl, smtpUrl, verifyWorkers } from "./config-values.ts";
+import { atprotoOwner, bindHost, bool, ConfigError, directoryUrls, email, issuerUrl, nonEmpty, oneOf, port, publicUrl, readableFile, redirectUris, revalidateSeconds, serviceUrl, smtpUrl, verifyWorkers } from "./config-values.ts";
 
 export { EMAIL_PATTERN };
 export { ConfigError, publicUrl };
@@ -65,6 +65,7 @@ export interface NodeConfig {
   directoryRevalidateSeconds: number;
   /** Threads that verify inbound signatures; null: one per core the process may use, besides its own. */
   verifyWorkers: number | null;
+  mailboxUrl: string | null;
 }
 
 export const GOOGLE_ISSUER = "https://accounts.google.com";
@@ -77,7 +78,7 @@ export const DEFAULT_REVALIDATE_SECONDS = 6 * 60 * 60;
 export const SETTINGS: SettingSpec[] = [
   { key: "dataDir", flag: "data-dir", env: "KITH_DATA_DIR", default: "./kith-data", description: "Data directory: kith.db, agent-key.json, auth-secret, snapshots.", parse: nonEmpty },
   { key: "port", flag: "port", env: "KITH_PORT", default: String(DEFAULT_PORT), description: "TCP port to listen on (0 picks a free port).", parse: port },
-  { key: "host", flag: "host", env: "KITH_HOST", default: "127.0.0.1", description: "Address to bind. Keep loopback behind a reverse proxy; 0.0.0.0 to listen on all interfaces.", parse: nonEmpty },
+  { key: "host", flag: "host", env: "KITH_HOST", default: "127.0.0.1", description: "Address to bind. Keep loopback behind a reverse proxy; 0.0.0.0 to listen on all interfaces.", parse: bindHost },
   { key: "publicUrl", flag: "public-url", env: "KITH_PUBLIC_URL", stored: "public_url", default: `http://localhost:<port>`, description: "Public base URL peers use (https in production); the card's endpoint is built from it.", parse: publicUrl },
   { key: "wordmark", flag: "wordmark", env: "KITH_WORDMARK", stored: "wordmark", default: "svc", description: "Product word on the wire: svc (agent ids svc:z…) or tulpa (wire-compatible with public INK peers).", parse: oneOf(["svc", "tulpa"]) },
   { key: "logLevel", flag: "log-level", env: "KITH_LOG_LEVEL", default: "info", description: "debug, info, warn, error or silent.", parse: oneOf(LOG_LEVELS) },
@@ -113,6 +114,7 @@ export const SETTINGS: SettingSpec[] = [
   { key: "directories", env: "KITH_DIRECTORIES", default: "(none)", description: "Comma-separated directories this node publishes its agent to: https base URLs of other nodes (or their Agent Card URLs).", parse: directoryUrls },
   { key: "verifyWorkers", env: "KITH_VERIFY_WORKERS", default: "(cores - 1)", description: "Worker threads that verify inbound INK signatures (0 to 64); by default one per CPU core the process may use besides its own, none on one core.", parse: verifyWorkers },
   { key: "directoryRevalidateSeconds", env: "KITH_DIRECTORY_REVALIDATE_SECONDS", default: "21600", description: "How often this node, as a directory, re-fetches the cards of agents listed with it (seconds, 1 to 2592000).", parse: revalidateSeconds },
+  { key: "mailboxUrl", env: "KITH_MAILBOX_URL", default: "(none)", description: "A mailbox another node keeps for this agent (its base, e.g. https://friend.example/mailbox): the card's endpoint and card URL move there and the node collects its messages from it (no public address needed).", parse: publicUrl },
 ];
 
 export type Flags = Record<string, string | boolean | undefined>;
@@ -167,6 +169,7 @@ export function resolveConfig(input: {
     directories: (out.directories as string[] | undefined) ?? [],
     directoryRevalidateSeconds: (out.directoryRevalidateSeconds as number | undefined) ?? DEFAULT_REVALIDATE_SECONDS,
     verifyWorkers: (out.verifyWorkers as number | undefined) ?? null,
+    mailboxUrl: (out.mailboxUrl as string | undefined) ?? null,
   };
   if ((config.tlsCertFile === null) !== (config.tlsKeyFile === null)) {
     throw new ConfigError(config.tlsCertFile ? "KITH_TLS_KEY_FILE" : "KITH_TLS_CERT_FILE", "KITH_TLS_CERT_FILE and KITH_TLS_KEY_FILE go together");

@@ -4,7 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildSignedEnvelope, encodeEd25519PublicKey, formatTimestamp, generateEd25519KeyPair, prepareOutbound, validateAgentCard, type EnvelopeDraft } from "../src/ink/index.ts";
 import { buildBinary } from "../scripts/build.ts";
+import { closeDatabase, openDatabase } from "../src/db/client.ts";
 import { json, runKith, startKith } from "./helpers/process.ts";
+import { plantedNetwork, writeNetwork } from "./helpers/network-fixture.ts";
 
 // Spawns kith processes (or compiles the binary): a longer per-test timeout than the suite's 5 s.
 setDefaultTimeout(60_000);
@@ -85,6 +87,28 @@ test("the compiled binary signs the owner in with a CLI code and loads the Linke
     const imported = await post("/api/svc/import/linkedin", { csv }, accessToken);
     expect(imported.status).toBe(200);
     expect(await json(imported)).toMatchObject({ created: 1, total: 1, skipped: [] });
+  } finally {
+    expect(await node.stop()).toBe(0);
+  }
+});
+
+test("the compiled binary runs the network analytics Worker from inside itself (a second entrypoint)", async () => {
+  const data = join(work, "data-network");
+  const cwd = join(work, "cwd");
+  expect((await runKith(["init", "--data-dir", data, "--handle", "graph", "--public-url", "https://graph.example", "--owner-email", "owner@example.com"], { bin: [bin], cwd })).code).toBe(0);
+  const db = openDatabase(join(data, "kith.db"));
+  writeNetwork(db, plantedNetwork().net, Date.now());
+  closeDatabase(db);
+  const node = await startKith(["--data-dir", data], { bin: [bin], cwd });
+  try {
+    const code = (await runKith(["owner", "code", "--data-dir", data], { bin: [bin], cwd })).stdout.trim().split("\n").at(-1)!.trim();
+    const signedIn = await fetch(`${node.url}/auth/email/verify`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: "owner@example.com", code }) });
+    const { accessToken } = await json(signedIn);
+    const res = await fetch(`${node.url}/api/svc/network/clusters`, { headers: { authorization: `Bearer ${accessToken}` } });
+    expect(res.status).toBe(200);
+    const body = await json(res);
+    expect(body.clusters).toHaveLength(6);
+    expect(body.stale).toBe(false);
   } finally {
     expect(await node.stop()).toBe(0);
   }

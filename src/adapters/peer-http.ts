@@ -16,8 +16,10 @@ export interface PeerHttpOptions {
   extraCa?: string[];
   /** DNS resolution; tests map names to loopback. */
   lookup?: (hostname: string) => Promise<Array<{ address: string; family: number }>>;
-  /** Name lookups in flight at most (default 16); see `lookups` below. */
+  /** Name lookups the node itself started (deliveries, the owner's actions) in flight at most (default 16); see `lookups` below. */
   maxLookupsInFlight?: number;
+  /** Name lookups strangers caused (`PeerRequest.stranger`) in flight at most (default 4), a pool of their own. */
+  maxStrangerLookupsInFlight?: number;
 }
 
 export interface PeerRequest {
@@ -26,6 +28,11 @@ export interface PeerRequest {
   body?: string | Uint8Array;
   timeoutMs?: number;
   maxBytes?: number;
+  /**
+   * A stranger's request caused this fetch (set by fetch-budget.ts's gate): its name lookup takes
+   * a slot of the strangers' small pool, never one of the node's own.
+   */
+  stranger?: boolean;
 }
 
 export type PeerResponse = { ok: true; status: number; headers: Headers; body: Uint8Array; address: string };
@@ -41,12 +48,19 @@ export interface PeerHttp {
 const DEFAULT_TIMEOUT_MS = 10_000;
 const DEFAULT_MAX_BYTES = 65_536;
 const DEFAULT_MAX_LOOKUPS = 16;
+const DEFAULT_MAX_STRANGER_LOOKUPS = 4;
 
 export function createPeerHttp(options: PeerHttpOptions): PeerHttp {
   // node:dns, node:net and node:tls are loaded on the first outbound request, not at start-up
   // (~5 ms together), and tls.rootCertificates (its getter parses the bundled CA list, ~35 ms)
   // is read only when an extra CA is configured.
-  const lookup = lookups(options.lookup ?? (async (host: string) => (await import("node:dns/promises")).lookup(host, { all: true, verbatim: true })), options.maxLookupsInFlight ?? DEFAULT_MAX_LOOKUPS);
+  const system: Lookup = options.lookup ?? (async (host: string) => (await import("node:dns/promises")).lookup(host, { all: true, verbatim: true }));
+  // Two pools (docs/decisions/stranger-fetches.md, DNS): names strangers make the node look up
+  // (did:web senders, hints, listings) can never answer, and their lookups hold a slot until they
+  // settle; they get a few slots of their own, well under what the runtime resolves at once, so
+  // the owner's and the node's own lookups never wait behind them or fail for lack of a slot.
+  const ownLookup = lookups(system, options.maxLookupsInFlight ?? DEFAULT_MAX_LOOKUPS);
+  const strangerLookup = lookups(system, options.maxStrangerLookupsInFlight ?? DEFAULT_MAX_STRANGER_LOOKUPS);
   const extraCa = options.extraCa && options.extraCa.length > 0 ? options.extraCa : null;
   let ca: Promise<string[] | undefined> | null = null;
   return {
@@ -68,7 +82,7 @@ export function createPeerHttp(options: PeerHttpOptions): PeerHttp {
         addresses = [{ address: hostname, family: isIP(hostname) }];
       } else {
         try {
-          addresses = await withTimeout(lookup(hostname), init.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+          addresses = await withTimeout((init.stranger ? strangerLookup : ownLookup)(hostname), init.timeoutMs ?? DEFAULT_TIMEOUT_MS);
         } catch (e) {
           return fail("dns_failed", e instanceof Error ? e.message : String(e));
         }

@@ -39,7 +39,7 @@ export const backupCommand: Command = {
     if (typeof values.out !== "string" || values.out === "") throw new UsageError("--out is required");
     const out = resolve(io.cwd, values.out);
     const paths = dataPaths(configFrom(values, io).dataDir);
-    requireNode(paths);
+    requireNode(paths, "read");
     try {
       assertPrivateMode(paths.keyFile);
     } catch (e) {

@@ -8,15 +8,17 @@ import type { DataPaths } from "./paths.ts";
  * line what is wrong and what to do: a path that is a file, a directory of another user (like
  * PostgreSQL: files created there by the wrong user would lock the real one out, e.g. a root-owned
  * auth-secret under a systemd node), or one this user cannot write. `create`: a missing directory
- * is fine if its nearest existing parent is writable.
+ * is fine if its nearest existing parent is writable; `read` (verbs that only read, such as `keys
+ * show` and `backup`): a read-only directory or mount is fine.
  */
-export function checkDataDir(dir: string, mode: "existing" | "create"): void {
+export function checkDataDir(dir: string, mode: "existing" | "create" | "read"): void {
   const stat = statOrNull(dir);
   if (stat === null) {
     if (mode === "existing") throw new CliError(`no Kith node in ${dir}: run kith init or kith serve first (or pass the right --data-dir)`);
     const parent = nearestExisting(dirname(dir));
     if (!statSync(parent).isDirectory()) throw new CliError(`cannot create ${dir}: ${parent} is a file, not a directory (choose another --data-dir or KITH_DATA_DIR)`);
-    if (!canUse(parent)) throw new CliError(`cannot create ${dir}: ${parent} is not writable by ${whoAmI()} (create the directory for this user, or choose another --data-dir)`);
+    if (cannotUse(parent, "write") === "EROFS") throw new CliError(`cannot create ${dir}: ${parent} is on a read-only file system (choose another --data-dir)`);
+    if (cannotUse(parent, "write")) throw new CliError(`cannot create ${dir}: ${parent} is not writable by ${whoAmI()} (create the directory for this user, or choose another --data-dir)`);
     return;
   }
   if (!stat.isDirectory()) throw new CliError(`${dir} is a file, not a directory: choose another --data-dir or KITH_DATA_DIR`);
@@ -24,9 +26,28 @@ export function checkDataDir(dir: string, mode: "existing" | "create"): void {
   if (uid !== undefined && stat.uid !== uid) {
     throw new CliError(`${dir} belongs to ${userLabel(stat.uid)}, but kith runs as ${whoAmI()}: run kith as that user (sudo -u ${loginName(stat.uid)} kith …), or chown -R ${loginName(uid)} ${dir}`);
   }
-  if (!canUse(dir)) {
-    throw new CliError(`${dir} is not writable by ${whoAmI()} (mode ${(stat.mode & 0o777).toString(8).padStart(3, "0")}): run chmod 700 ${dir}`);
+  const problem = cannotUse(dir, mode === "read" ? "read" : "write");
+  if (problem === "EROFS") throw new CliError(readOnlyMount(dir));
+  if (problem) {
+    const what = mode === "read" ? "readable" : "writable";
+    throw new CliError(`${dir} is not ${what} by ${whoAmI()} (mode ${(stat.mode & 0o777).toString(8).padStart(3, "0")}): run chmod 700 ${dir}`);
   }
+}
+
+/**
+ * Why this process cannot write `file` (a read-only mount, a mode or owner that does not let this
+ * user write), as one line with what to do; null when it can (or the file does not exist).
+ */
+export function notWritable(file: string, dir: string): string | null {
+  const problem = existsSync(file) ? cannotUse(file, "write") : null;
+  if (problem === null) return null;
+  if (problem === "EROFS") return readOnlyMount(dir);
+  const mode = (statSync(file).mode & 0o777).toString(8).padStart(3, "0");
+  return `${file} is not writable by ${whoAmI()} (mode ${mode}): run chmod 600 ${file}`;
+}
+
+function readOnlyMount(dir: string): string {
+  return `${dir} is on a read-only file system: remount it read-write, or copy the node to a writable --data-dir (kith keys show and kith backup work on it as it is)`;
 }
 
 /** What a data directory holds: nothing of a node, a node, or the leftovers of an interrupted creation. */
@@ -36,19 +57,26 @@ export function nodeState(paths: DataPaths): "none" | "node" | "incomplete" {
 }
 
 /** For the verbs that need a node: one line when there is none, or only a half-made one. */
-export function requireNode(paths: DataPaths): void {
-  checkDataDir(paths.dir, "existing");
+export function requireNode(paths: DataPaths, access: "read" | "write" = "write"): void {
+  checkDataDir(paths.dir, access === "read" ? "read" : "existing");
   const state = nodeState(paths);
   if (state === "incomplete") throw new CliError(`the node in ${paths.dir} is incomplete: creating it was interrupted; run kith init or kith serve on it again`);
   if (!existsSync(paths.db)) throw new CliError(`no Kith node in ${paths.dir}: run kith init or kith serve first (or pass the right --data-dir)`);
+  // An empty file is no node either (SQLite would make it a fresh, agentless database).
+  if (statSync(paths.db).isFile() && statSync(paths.db).size === 0) {
+    throw new CliError(`${paths.db} is empty (0 bytes): there is no node in ${paths.dir}; restore the database from a backup (kith restore), or move it away and run kith init`);
+  }
 }
 
-function canUse(dir: string): boolean {
+/** The errno code that keeps this process from reading (and for `write`, writing) `path`, or null. */
+function cannotUse(path: string, need: "read" | "write"): string | null {
+  const isDir = statSync(path).isDirectory();
+  const flags = constants.R_OK | (need === "write" ? constants.W_OK : 0) | (isDir ? constants.X_OK : 0);
   try {
-    accessSync(dir, constants.R_OK | constants.W_OK | constants.X_OK);
-    return true;
-  } catch {
-    return false;
+    accessSync(path, flags);
+    return null;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code ?? "EACCES";
   }
 }
 

@@ -9,6 +9,7 @@ import { DomainError } from "../domain/errors.ts";
 import { storeSettings } from "../domain/node/store-settings.ts";
 import type { KeyVault } from "../adapters/key-vault.ts";
 import { CliError } from "./command.ts";
+import { inboundBaseOf } from "../domain/agent/inbound-base-of.ts";
 
 export interface InitInput {
   handle: string;
@@ -45,7 +46,7 @@ export function checkIdentityInput(input: CreateAgentInput): void {
 }
 
 export function cardUrlOf(node: NodeIdentity, genesisKey: string): string {
-  return `${node.publicUrl}/ink/v1/${encodeURIComponent(agentIdOf({ genesisKey }, node.wordmark))}/agent.json`;
+  return `${inboundBaseOf(node)}/ink/v1/${encodeURIComponent(agentIdOf({ genesisKey }, node.wordmark))}/agent.json`;
 }
 
 export function systemTimeZone(): string {

@@ -109,9 +109,9 @@ function revoke(values: Values, io: Io, keyId: string): Promise<number> {
  * Runs a keys verb on the node's database (migrated first when it writes) with a system context;
  * storage, key-file and domain failures become one line.
  */
-function withNode(values: Values, io: Io, options: { job: string; write: boolean }, work: (ctx: Ctx, config: NodeConfig, paths: DataPaths) => number): Promise<number> {
+export function withNode(values: Values, io: Io, options: { job: string; write: boolean }, work: (ctx: Ctx, config: NodeConfig, paths: DataPaths) => number): Promise<number> {
   const paths = dataPaths(configFrom(values, io).dataDir);
-  requireNode(paths);
+  requireNode(paths, options.write ? "write" : "read");
   const log = createJsonLogger({ level: options.write ? "warn" : "silent" });
   return guardStorage(paths, () => {
     const db = options.write ? openStorage(paths, { clock: systemClock, log }) : openExistingStorage(paths);

@@ -34,6 +34,28 @@ export function loadTls(config: Pick<NodeConfig, "tlsCertFile" | "tlsKeyFile">):
   return { cert, key };
 }
 
+/**
+ * KITH_TLS_CA_FILE, read and checked at start: one or more PEM certificates and nothing else. A
+ * wrong file (a private key, /etc/passwd) used to be accepted and made every peer fetch fail later.
+ */
+export function loadCaFile(config: Pick<NodeConfig, "tlsCaFile">): string[] | undefined {
+  if (!config.tlsCaFile) return undefined;
+  const text = read("KITH_TLS_CA_FILE", config.tlsCaFile);
+  const what = `KITH_TLS_CA_FILE ${config.tlsCaFile}`;
+  const blocks = [...text.matchAll(/-----BEGIN ([A-Z0-9 ]+)-----[\s\S]*?-----END \1-----/g)];
+  const other = blocks.find((b) => b[1] !== "CERTIFICATE");
+  if (other) throw new CliError(`${what} holds a ${other[1]} block: it must hold only the PEM CA certificates peers' certificates chain to (never a key)`);
+  if (blocks.length === 0) throw new CliError(`${what} holds no PEM certificate (-----BEGIN CERTIFICATE-----): point it at the CA certificate(s) peers' certificates chain to`);
+  blocks.forEach((b, n) => {
+    try {
+      new X509Certificate(b[0]);
+    } catch {
+      throw new CliError(`${what}: certificate ${n + 1} of ${blocks.length} is not a valid X.509 certificate`);
+    }
+  });
+  return [text];
+}
+
 /** Bun.serve throws synchronously when it cannot bind: one line naming the address, the setting and what to do. */
 export function listenError(e: unknown, host: string, port: number): CliError {
   const address = `${host.includes(":") ? `[${host}]` : host}:${port}`;

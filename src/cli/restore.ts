@@ -1,6 +1,8 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readSync, renameSync, rmdirSync, rmSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { closeDatabase, openDatabase } from "../db/client.ts";
 import { MIGRATIONS, schemaLabel } from "../db/migrate.ts";
+import { STREAM_SETTING } from "../domain/extensions/list-ext-events.ts";
 import { readPublicKeys } from "../adapters/key-file.ts";
 import { checkSnapshot } from "./backup.ts";
 import { CliError, UsageError, type Command } from "./command.ts";
@@ -37,6 +39,7 @@ export const restoreCommand: Command = {
       const schemaVersion = checkSnapshot(join(staging, "kith.db"));
       const known = MIGRATIONS.at(-1)?.createdAt ?? 0;
       if (schemaVersion > known) throw new CliError(`this backup comes from a newer Kith (schema of ${schemaLabel(schemaVersion)}); restore it with that version`);
+      forgetEventStream(join(staging, "kith.db"));
       chmodSync(join(staging, "agent-key.json"), 0o600);
       readPublicKeys(join(staging, "agent-key.json"));
       if (existsSync(target)) rmdirSync(target);
@@ -59,5 +62,19 @@ function isGzip(file: string): boolean {
     return readSync(fd, head, 0, 2, 0) === 2 && head[0] === 0x1f && head[1] === 0x8b;
   } finally {
     closeSync(fd);
+  }
+}
+
+/**
+ * A restored database rewinds the event log: the extension feed's sequence numbers will be
+ * handed out again. Dropping the feed's streamId makes the node start a new stream, which tells
+ * every extension to resync instead of trusting its cursor (EXTENSIONS §3.2).
+ */
+function forgetEventStream(file: string): void {
+  const db = openDatabase(file);
+  try {
+    db.$client.prepare("DELETE FROM settings WHERE key = ?").run(STREAM_SETTING);
+  } finally {
+    closeDatabase(db);
   }
 }

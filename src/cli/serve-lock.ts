@@ -1,5 +1,5 @@
 import { Database } from "bun:sqlite";
-import { chmodSync } from "node:fs";
+import { chmodSync, existsSync, statSync } from "node:fs";
 import { CliError } from "./command.ts";
 import type { DataPaths } from "./paths.ts";
 
@@ -14,6 +14,9 @@ export interface ServeLock {
  * Other verbs (owner code, keys, backup) do not take it: they are made to run beside the node.
  */
 export function acquireServeLock(paths: DataPaths): ServeLock {
+  if (existsSync(paths.lock) && !statSync(paths.lock).isFile()) {
+    throw new CliError(`${paths.lock} is a ${statSync(paths.lock).isDirectory() ? "directory" : "special file"}, not kith serve's lock file: remove it (nothing in it is needed) and start again`);
+  }
   const db = new Database(paths.lock, { create: true, readwrite: true });
   chmodSync(paths.lock, 0o600);
   try {

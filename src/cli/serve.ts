@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { closeDatabase } from "../db/client.ts";
 import { systemClock } from "../clock.ts";
 import type { Ctx } from "../domain/context.ts";
@@ -19,7 +19,7 @@ import { cardUrlOf, initializeIdentity } from "./identity.ts";
 import { configFrom } from "./init.ts";
 import { createDataDir, discardDataDir } from "./create-data-dir.ts";
 import { checkDataDir, nodeState } from "./data-dir.ts";
-import { listenError, loadTls } from "./listen.ts";
+import { listenError, loadCaFile, loadTls } from "./listen.ts";
 import { dataPaths } from "./paths.ts";
 import { acquireServeLock } from "./serve-lock.ts";
 import { nodeSecret, ownerSignInHint, signInOptions } from "./sign-in.ts";
@@ -49,6 +49,7 @@ export const serveCommand: Command = {
     const clock = systemClock;
     const ids = createUlidIds(clock);
     const tls = loadTls(first); // TLS files are not stored settings: checked before anything is created
+    const peerCa = loadCaFile(first);
     const paths = dataPaths(first.dataDir);
     checkDataDir(paths.dir, "create");
     const state = nodeState(paths);
@@ -113,7 +114,7 @@ export const serveCommand: Command = {
       }
       if (created) io.err("kith: new data directory: created an agent with handle \"me\" (kith init sets your own handle)");
       const publicUrl = explicitPublicUrl(values, io, readStoredSettings(db)) ?? `${tls ? "https" : "http"}://localhost:${server.port}`;
-      const node = { publicUrl, wordmark: config.wordmark, version: VERSION };
+      const node = { publicUrl, wordmark: config.wordmark, version: VERSION, mailboxUrl: config.mailboxUrl };
       let auth: ReturnType<typeof signInOptions>;
       try {
         auth = signInOptions(config, paths, publicUrl, log);
@@ -130,7 +131,7 @@ export const serveCommand: Command = {
         node,
         vault,
         allowPrivatePeers: config.allowPrivatePeers,
-        ...(config.tlsCaFile ? { peerCa: [readFileSync(config.tlsCaFile, "utf8")] } : {}),
+        ...(peerCa ? { peerCa } : {}),
         directory: { directories: config.directories, revalidateMs: config.directoryRevalidateSeconds * 1000 },
         signatures: sharedVerifyPool({ workers: config.verifyWorkers, onCrash: (reason) => log.warn("verify worker failed; verifying on the main thread", { reason }) }),
         trustProxy: config.trustProxy,

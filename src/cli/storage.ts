@@ -1,10 +1,10 @@
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { closeDatabase, openDatabase, type Db } from "../db/client.ts";
 import { migrate, SchemaTooNewError } from "../db/migrate.ts";
 import type { Clock, Logger } from "../domain/context.ts";
 import { assertPrivateMode, KeyFileError } from "../adapters/key-file.ts";
 import { CliError } from "./command.ts";
-import { requireNode } from "./data-dir.ts";
+import { notWritable, requireNode } from "./data-dir.ts";
 import { ensureDataDir, type DataPaths } from "./paths.ts";
 
 /**
@@ -16,7 +16,7 @@ import { ensureDataDir, type DataPaths } from "./paths.ts";
 export function openStorage(paths: DataPaths, deps: { clock: Clock; log: Logger }, options: { checkIntegrity?: boolean } = {}): Db {
   ensureDataDir(paths.dir);
   checkDatabaseMode(paths);
-  const db = open(paths);
+  const db = openWritable(paths);
   try {
     if (options.checkIntegrity) quickCheck(db);
     const result = migrate(db.$client, { file: paths.db, now: deps.clock.now() });
@@ -31,11 +31,29 @@ export function openStorage(paths: DataPaths, deps: { clock: Clock; log: Logger 
   return db;
 }
 
-/** Opens an existing database without creating or migrating anything (read-side CLI verbs). */
+/**
+ * Opens an existing database for reading, without creating or migrating anything (read-side CLI
+ * verbs): works on a read-only file or mount.
+ */
 export function openExistingStorage(paths: DataPaths): Db {
-  requireNode(paths);
+  requireNode(paths, "read");
   checkDatabaseMode(paths);
-  return open(paths);
+  try {
+    const db = openDatabase(paths.db, { readonly: true });
+    try {
+      db.$client.query("PRAGMA schema_version").get(); // SQLite opens the file (and its -shm) at the first read
+    } catch (e) {
+      db.$client.close();
+      throw e;
+    }
+    return db;
+  } catch (e) {
+    // A WAL database read-only needs a -shm it can use; after a clean stop there is none, and on a
+    // read-only mount none can be made. No -wal means no process has it open for writing: it is
+    // read as immutable (no locks, no -shm).
+    if ((e as { code?: unknown }).code === "SQLITE_CANTOPEN" && !existsSync(`${paths.db}-wal`)) return open(paths, { readonly: true, immutable: true });
+    throw storageFailure(e, paths);
+  }
 }
 
 /**
@@ -91,11 +109,33 @@ function restoreAdvice(paths: DataPaths): string {
   return `Restore your latest backup into a new directory: kith restore --from <backup.tar.gz> --data-dir <new dir>, then run kith with --data-dir <new dir>${snapshot}`;
 }
 
-function open(paths: DataPaths): Db {
+function open(paths: DataPaths, options: { readonly?: boolean; immutable?: boolean } = {}): Db {
   try {
-    return openDatabase(paths.db);
+    return openDatabase(paths.db, options);
   } catch (e) {
     throw storageFailure(e, paths);
+  }
+}
+
+/**
+ * SQLite opens a file it cannot write read-only without a word, and a node on it would answer
+ * /health and fail every write with a 500: a write that is rolled back proves it can write, before
+ * anything starts; when it cannot, the line names the file that is not writable and what to do.
+ */
+function openWritable(paths: DataPaths): Db {
+  let db: Db | null = null;
+  try {
+    db = openDatabase(paths.db);
+    db.$client.exec("BEGIN IMMEDIATE");
+    db.$client.exec("CREATE TABLE kith_write_probe (x)");
+    db.$client.exec("ROLLBACK");
+    return db;
+  } catch (e) {
+    if (db) closeDatabase(db);
+    const code = (e as { code?: unknown }).code;
+    if (typeof code !== "string" || !/^SQLITE_(READONLY|CANTOPEN|PERM)/.test(code)) throw storageFailure(e, paths);
+    const why = [paths.db, `${paths.db}-wal`, `${paths.db}-shm`].map((file) => notWritable(file, paths.dir)).find((line) => line !== null);
+    throw new CliError(why ?? `${paths.db} can only be opened for reading (${(e as Error).message}): make it and ${paths.dir} writable by the user running kith, or use a writable --data-dir`);
   }
 }
 
@@ -112,6 +152,9 @@ function quickCheck(db: Db): void {
 function checkDatabaseMode(paths: DataPaths): void {
   for (const file of [paths.db, `${paths.db}-wal`, `${paths.db}-shm`]) {
     if (!existsSync(file)) continue;
+    if (!statSync(file).isFile()) {
+      throw new CliError(`${file} is a ${statSync(file).isDirectory() ? "directory" : "special file"}, not part of the node's database: move it away and restore the database (kith restore), or start a new node in another --data-dir`);
+    }
     try {
       assertPrivateMode(file);
     } catch (e) {

@@ -1,4 +1,4 @@
-import { Database } from "bun:sqlite";
+import { constants, Database } from "bun:sqlite";
 import { chmodSync, existsSync } from "node:fs";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import * as schema from "./schema/index.ts";
@@ -13,13 +13,16 @@ export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
  * "nothing acknowledged is lost"), foreign keys on, temporary storage in memory, and a busy
  * timeout so the CLI and a running node can share the file.
  */
-export function openDatabase(file: string, options: { readonly?: boolean } = {}): Db {
+export function openDatabase(file: string, options: { readonly?: boolean; immutable?: boolean } = {}): Db {
   const created = file !== ":memory:" && !existsSync(file);
-  const sqlite = new Database(file, options.readonly ? { readonly: true } : { create: true, readwrite: true });
+  const sqlite = options.immutable
+    ? // SQLite's immutable=1: no locks, no -shm; only for a file nothing can be writing (a read-only mount).
+      new Database(`file:${file.split("/").map(encodeURIComponent).join("/")}?immutable=1`, constants.SQLITE_OPEN_READONLY | constants.SQLITE_OPEN_URI)
+    : new Database(file, options.readonly ? { readonly: true } : { create: true, readwrite: true });
   // SQLite gives -wal and -shm the database file's mode, so this keeps all three private.
   if (created) chmodSync(file, 0o600);
   sqlite.exec("PRAGMA busy_timeout = 5000");
-  if (!options.readonly) {
+  if (!options.readonly && !options.immutable) {
     sqlite.exec("PRAGMA journal_mode = WAL");
     sqlite.exec("PRAGMA synchronous = FULL");
   }

@@ -91,6 +91,8 @@ export function ingestStatements(db: Db) {
       insertPending: s(
         `INSERT INTO pending_actions (id, kind, status, message_id, connection_id, reason, created_at) VALUES (?, ?, 'pending', ?, ?, ?, ?)`,
       ),
+      setting: s<{ value: string }>(`SELECT value FROM settings WHERE key = ?`),
+      sentTo: s<{ n: number }>(`SELECT 1 AS n FROM messages WHERE peer_principal = ? AND direction = 'out' LIMIT 1`),
       touchConnection: s(`UPDATE connections SET last_message_at = ? WHERE principal = ?`),
     };
   });

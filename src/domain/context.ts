@@ -7,6 +7,7 @@ import type { WriteQueue } from "../db/write-queue.ts";
 import type { AgentCard, SenderKeys, Wordmark } from "../ink/index.ts";
 import type { MemoryRateLimiter } from "../security/rate-limit.ts";
 import type { SignaturePool } from "../security/preverify.ts";
+import type { RecomputeRequest, RecomputeResult } from "./network/recompute-network.ts";
 
 /** Wall clock in unix milliseconds; tests inject a controllable one. */
 export interface Clock {
@@ -57,11 +58,20 @@ export interface AgentActor {
   nonce: string;
 }
 
-/** An installed extension acting for the owner under its grant (the extension API; not produced yet). */
+/**
+ * An installed extension acting for the owner under its grant (http/plugins/extension-auth.ts,
+ * domain/extensions/authenticate-extension.ts): what its token grants, narrowed by the
+ * installation's current grant, and the key its request was signed with.
+ */
 export interface ExtensionActor {
   kind: "extension";
   installationId: string;
-  scopes: string[];
+  extensionId: string;
+  permissions: string[];
+  layers: string[];
+  maxAutonomyTier: "transactional" | "social" | "personal";
+  /** The extension key that signed the request (the token's publicKeyMultibase). */
+  publicKeyMultibase: string;
 }
 
 /** The small explicit context every domain verb receives. */
@@ -77,6 +87,8 @@ export interface Ctx {
 export interface NodeIdentity {
   publicUrl: string;
   wordmark: Wordmark;
+  /** KITH_MAILBOX_URL: the mailbox base peers reach this agent through (docs/decisions/mailbox.md). */
+  mailboxUrl?: string | null;
 }
 
 /** After-commit nudges: a verb that queued work for a job wakes it once its transaction committed. */
@@ -113,6 +125,26 @@ export interface AssistantBackends {
 }
 
 /**
+ * Recomputes and stores the network snapshot (domain/network/recompute-network.ts) from the
+ * database as it is now, off the event loop: a Worker for a database file, in process for an
+ * in-memory one.
+ */
+export interface NetworkRunner {
+  compute(request: RecomputeRequest): Promise<RecomputeResult>;
+}
+
+/** The network analytics' timing (debounce after changes, longest wait, refresh for decay). */
+export interface NetworkSettings {
+  runner: NetworkRunner;
+  /** Quiet time after the last change before a recompute. */
+  debounceMs: number;
+  /** A graph that keeps changing is still recomputed at least this often. */
+  maxWaitMs: number;
+  /** A snapshot older than this is recomputed even without changes (ties decay with age). */
+  refreshMs: number;
+}
+
+/**
  * The named collaborators a verb may take besides `Ctx` (STYLE: "plus named collaborators a verb
  * needs"). A verb's signature lists the ones it uses, `With<"node" | "wake">`; the composition root
  * (src/node/create-node.ts) builds them once, tests hand in their own.
@@ -127,6 +159,7 @@ export interface Collaborators {
   wake: Wake;
   directory: DirectorySettings;
   assistant: AssistantBackends;
+  network: NetworkSettings;
 }
 
 export type With<K extends keyof Collaborators> = Ctx & Pick<Collaborators, K>;

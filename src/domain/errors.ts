@@ -8,6 +8,7 @@ export const DOMAIN_ERROR_CODES = [
   "forbidden",
   "not_found",
   "conflict",
+  "unprocessable",
   "payload_too_large",
   "unsupported_media_type",
   "headers_too_large",
@@ -21,12 +22,18 @@ export type DomainErrorCode = (typeof DOMAIN_ERROR_CODES)[number];
 export class DomainError extends Error {
   readonly code: DomainErrorCode;
   readonly retryAfterSeconds: number | undefined;
+  /** A more precise code sent as `error` instead of `code` (the extension API's `token_expired`, `permission_missing`, …). */
+  readonly reason: string | undefined;
+  /** Extra members of the error body (`required: "connections:list"`). */
+  readonly fields: Record<string, unknown> | undefined;
 
-  constructor(code: DomainErrorCode, message: string, options: { cause?: unknown; retryAfterSeconds?: number } = {}) {
+  constructor(code: DomainErrorCode, message: string, options: { cause?: unknown; retryAfterSeconds?: number; reason?: string; fields?: Record<string, unknown> } = {}) {
     super(message, { cause: options.cause });
     this.name = "DomainError";
     this.code = code;
     this.retryAfterSeconds = options.retryAfterSeconds;
+    this.reason = options.reason;
+    this.fields = options.fields;
   }
 }
 

@@ -17,10 +17,17 @@ import { consoleRoutes } from "./surfaces/console.routes.ts";
 import { directoryRoutes } from "./surfaces/directory.routes.ts";
 import { discoverRoutes } from "./surfaces/discover.routes.ts";
 import { discoveryOwnerRoutes } from "./surfaces/discovery-owner.routes.ts";
+import { extensionOwnerRoutes } from "./surfaces/extensions.routes.ts";
+import { extRoutes } from "./surfaces/ext.routes.ts";
 import { federationRoutes } from "./surfaces/federation.routes.ts";
 import { handleRoutes } from "./surfaces/handle.routes.ts";
 import { inkRoutes } from "./surfaces/ink.routes.ts";
 import { keysRoutes } from "./surfaces/keys.routes.ts";
+import { networkRoutes } from "./surfaces/network.routes.ts";
+import { extNetworkRoutes } from "./surfaces/ext-network.routes.ts";
+import { marketplaceRoutes } from "./surfaces/marketplace.routes.ts";
+import { mailboxOwnerRoutes } from "./surfaces/mailbox-owner.routes.ts";
+import { mailboxRoutes } from "./surfaces/mailbox.routes.ts";
 import { oauthRoutes } from "./surfaces/oauth.routes.ts";
 import { outboxRoutes } from "./surfaces/outbox.routes.ts";
 import { ownerRoutes } from "./surfaces/owner.routes.ts";
@@ -78,11 +85,18 @@ export function createApp(deps: AppDeps) {
       .use(federationRoutes(surface, { tokens: signIn.tokens }))
       .use(assistantRoutes(surface, { tokens: signIn.tokens }))
       .use(discoveryOwnerRoutes(surface, { tokens: signIn.tokens }))
+      .use(networkRoutes(surface, { tokens: signIn.tokens }))
+      .use(extensionOwnerRoutes(surface, { tokens: signIn.tokens }))
+      .use(extRoutes(surface))
+      .use(extNetworkRoutes(surface))
+      .use(marketplaceRoutes(surface, { tokens: signIn.tokens }))
       .use(directoryRoutes(surface))
       .use(outboxRoutes(surface, { tokens: signIn.tokens }))
       .use(consoleRoutes(surface, { files: deps.consoleFiles }))
       .use(discoverRoutes(surface))
-      .use(handleRoutes(surface)),
+      .use(handleRoutes(surface))
+      .use(mailboxRoutes(surface))
+      .use(mailboxOwnerRoutes(surface, { tokens: signIn.tokens })),
   );
   root = app;
   return app;

@@ -2,6 +2,8 @@ import type { DiscoveryQueryOutcome } from "../domain/discovery/answer-discovery
 import type { ListingReason } from "../domain/discovery/receive-listing.ts";
 import type { CardQueryResult } from "../domain/agent-card/query-agent-card.ts";
 import type { ReceiveReason } from "../domain/inbox/receive-intent.ts";
+import type { MailboxIntakeReason } from "../domain/mailbox/accept-mailbox-message.ts";
+import type { DrainOutcome } from "../domain/mailbox/drain-mailbox-items.ts";
 
 /** Every reason an INK endpoint can answer: the edge's, the authentication's and each verb's. */
 export type InkReason =
@@ -9,6 +11,8 @@ export type InkReason =
   | Extract<CardQueryResult, { ok: false }>["reason"]
   | ListingReason
   | Extract<DiscoveryQueryOutcome, { ok: false }>["reason"]
+  | MailboxIntakeReason
+  | Extract<DrainOutcome, { ok: false }>["reason"]
   | "unsupported_media_type";
 
 /**
@@ -61,6 +65,7 @@ const INK_ERRORS: Record<InkReason, { status: number; message: string }> = {
   unknown_recipient: { status: 404, message: "no such agent on this node" },
   sender_blocked: { status: 403, message: "the recipient does not accept messages from this sender" },
   invalid_listing: { status: 400, message: "the listing request is malformed" },
+  invalid_review: { status: 400, message: "the marketplace review request is malformed" },
   self_listing: { status: 403, message: "this is the directory's own agent; its owner publishes it through the owner API" },
   unsupported_principal: { status: 400, message: "only key-derived agent ids and did:web agents can be listed" },
   card_url_mismatch: { status: 400, message: "cardUrl is not the Agent Card URL of `from`" },
@@ -75,6 +80,9 @@ const INK_ERRORS: Record<InkReason, { status: number; message: string }> = {
   block_host_not_in_user_allow_list: { status: 403, message: "block host not in user allow list" },
   discovery_not_enabled: { status: 403, message: "the Agent Card's discovery descriptor does not opt in (enabled: true, scope public)" },
   unsupported_media_type: { status: 415, message: "send the envelope as application/json" },
+  mailbox_full: { status: 429, message: "the recipient's mailbox is full until its agent collects it; retry later" },
+  not_mailbox_agent: { status: 403, message: "only the mailbox's own agent may do this" },
+  invalid_card: { status: 400, message: "the card is not one peers would accept for this mailbox" },
 };
 
 /** An INK refusal on its way to the app's one error handler (plugins/errors.ts), which answers it with the INK error body. */

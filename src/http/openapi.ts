@@ -3,6 +3,7 @@ import { toJsonSchema, type ConversionConfig } from "@valibot/to-json-schema";
 import type { AnyElysia } from "elysia";
 import * as v from "valibot";
 import { EXTENSION_SCOPES } from "../domain/extensions/scopes.ts";
+import { ownerCheckOf } from "./plugins/owner-auth.ts";
 import { bodyReader, type RouteHooks } from "./plugins/route-options.ts";
 import { bodySpecOf } from "./schemas/body.ts";
 import { ErrorBody } from "./schemas/common.ts";
@@ -34,6 +35,8 @@ export function buildOpenApiDocument(app: AnyElysia, options: { publicUrl: strin
       { name: "Owner sign-in", description: "Email code, Google, Apple and AT Protocol sign-in for the node's one owner; refresh and logout" },
       { name: "Owner", description: "The owner API (/api/svc), behind the owner bearer token" },
       { name: "Discovery registry", description: "Publishing the agent to the registry and to directories; the directory's listings (owner)" },
+      { name: "Extensions", description: "Owner extension management (/api/svc/extensions)" },
+      { name: "Extension API", description: "/ext/v1: what an installed extension may do for the owner, behind its delegation token and request signature" },
       { name: "INK", description: "Signed inter-agent endpoints: intents, card queries, directory listings, discovery queries" },
     ],
     paths,
@@ -41,6 +44,13 @@ export function buildOpenApiDocument(app: AnyElysia, options: { publicUrl: strin
       schemas: tidySchemas(generated.components.schemas ?? {}),
       securitySchemes: {
         ownerBearer: { type: "http", scheme: "bearer", bearerFormat: "JWT", description: "Owner access token from /auth/*" },
+        extensionDelegation: {
+          type: "http",
+          scheme: "bearer",
+          bearerFormat: "Kith delegation token",
+          description:
+            "Authorization: Bearer <delegation token>, plus X-Request-Nonce, X-Request-Timestamp and X-Extension-Signature over METHOD\\nTARGET\\nNONCE\\nTIMESTAMP\\nhex(sha256(body)) (docs/extensions.md)",
+        },
         inkSignature: {
           type: "apiKey",
           in: "header",
@@ -60,7 +70,7 @@ type Paths = Record<string, Record<string, Operation>>;
  * What the generator cannot know: request bodies as the request gate reads them
  * (plugins/request-gate.ts: the media types a route accepts, whether a body is required, the
  * refusals every body route can answer, 400, 413, 415, and 429 where a per-address limit
- * applies), and responses a route declares in `detail.responses` beside its schemas (a
+ * applies, owner routes included), and responses a route declares in `detail.responses` beside its schemas (a
  * redirect, a document served as a Response).
  */
 function describeRoutes(routes: AnyElysia["routes"], paths: Paths): void {
@@ -77,7 +87,8 @@ function describeRoutes(routes: AnyElysia["routes"], paths: Paths): void {
       op.requestBody = { required, content: { "application/json": json, ...(spec?.form ? { "application/x-www-form-urlencoded": json } : {}) } };
     }
     if (route.method !== "GET" && route.method !== "HEAD" && bodyReader(hooks) === "json") addErrors(op, [400, 413, 415]);
-    if (hooks.perIp) addErrors(op, [429]);
+    // Owner routes: the gate checks the token first and throttles an address that keeps failing it.
+    if (hooks.perIp || ownerCheckOf(hooks.transform)) addErrors(op, [429]);
   }
 }
 

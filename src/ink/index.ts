@@ -248,6 +248,13 @@ export {
 } from "./receiver.ts";
 export type { InboundReason } from "./receiver-reasons.ts";
 /**
+ * A relay (mailbox) holding an intent for another agent: the receiver's phase 1 with the recipient's
+ * id and published path as policy, then only the transport signature (no key to decrypt, and the
+ * body signature is the recipient's to check).
+ * @example const p = inspectInbound(req, policy); if (p.ok) verifyRelayTransport(p, { keys, verifier });
+ */
+export { type RelayAccepted, verifyRelayTransport } from "./relay.ts";
+/**
  * The sender side: version selection, build + body-sign, seal when confidential, transport-sign.
  * @example
  * const env = buildSignedEnvelope(draft, sk, "svc");

@@ -8,12 +8,13 @@ import { createPeerHttp, type PeerHttp } from "../adapters/peer-http.ts";
 import { sharedVerifyPool } from "../adapters/verify-pool.ts";
 import type { Db } from "../db/client.ts";
 import { createWriteQueue } from "../db/write-queue.ts";
-import type { Actor, AssistantBackends, Clock, Collaborators, Ctx, DirectorySettings, Ids, Logger, NodeIdentity, Wake } from "../domain/context.ts";
+import type { Actor, AssistantBackends, Clock, Collaborators, Ctx, DirectorySettings, Ids, Logger, NetworkSettings, NodeIdentity, Wake } from "../domain/context.ts";
 import consolePage from "../console/index.html";
 import { createApp, type App } from "../http/app.ts";
 import type { SignaturePool } from "../security/preverify.ts";
 import { createMemoryRateLimiter } from "../security/rate-limit.ts";
 import { startJobs, type Jobs } from "./jobs.ts";
+import { createNetworkRunner } from "./network-runner.ts";
 import { buildSignIn, defaultAuthOptions, type AuthOptions } from "./sign-in.ts";
 
 /** Six hours: how often a directory re-fetches the cards of its remote listings by default. */
@@ -44,6 +45,10 @@ export interface NodeSettings {
   assistant?: AssistantOptions;
   /** Where inbound signatures are verified; by default the process's pool (a worker per spare core). */
   signatures?: SignaturePool;
+  /** Network analytics timing; `inline` runs the analysis in process instead of a Worker (tests). */
+  network?: Partial<Omit<NetworkSettings, "runner">> & { inline?: boolean };
+  /** Keys one in-memory rate-limit bucket holds per window (default 20,000; tests fill a bucket with fewer). */
+  maxRateKeysPerBucket?: number;
   /** Told of every after-commit nudge, besides the job it wakes (tests count them). */
   onWake?: (job: keyof Wake) => void;
 }
@@ -71,7 +76,7 @@ export interface KithNode {
  * assistant settings), owner sign-in, the HTTP app and the jobs. No import-time side effects.
  */
 export function createNode(settings: NodeSettings): KithNode {
-  const limiter = createMemoryRateLimiter();
+  const limiter = createMemoryRateLimiter(settings.maxRateKeysPerBucket ? { maxKeysPerBucket: settings.maxRateKeysPerBucket } : {});
   let jobs: Omit<Jobs, "start"> | null = null;
   const wake: Wake = {
     outbox: () => {
@@ -83,6 +88,7 @@ export function createNode(settings: NodeSettings): KithNode {
       jobs?.wake("directoryPusher");
     },
   };
+  const runner = createNetworkRunner(settings.db, settings.log, { inline: settings.network?.inline ?? false });
   const collaborators: Collaborators = {
     node: settings.node,
     vault: settings.vault,
@@ -97,6 +103,12 @@ export function createNode(settings: NodeSettings): KithNode {
     wake,
     directory: { directories: settings.directory?.directories ?? [], revalidateMs: settings.directory?.revalidateMs ?? DEFAULT_REVALIDATE_MS },
     assistant: assistantBackends(settings.assistant),
+    network: {
+      runner,
+      debounceMs: settings.network?.debounceMs ?? 60_000,
+      maxWaitMs: settings.network?.maxWaitMs ?? 10 * 60_000,
+      refreshMs: settings.network?.refreshMs ?? 60 * 60_000,
+    },
   };
   const { db, clock, ids, log } = settings;
   const ctx = (actor: Actor): Ctx & Collaborators => ({ actor, db, clock, ids, log, ...collaborators });
@@ -129,6 +141,7 @@ export function createNode(settings: NodeSettings): KithNode {
     jobs: handle,
     async close() {
       await handle.stop();
+      runner.close();
       await collaborators.writes.close(); // the last group commit is durable and acknowledged
     },
   };

@@ -2,7 +2,9 @@ import type { Actor, Collaborators, Ctx, Logger, Wake } from "../domain/context.
 import { startAssistantJob } from "../jobs/assistant.ts";
 import { startDirectoryPusher } from "../jobs/directory-pusher.ts";
 import { startDirectoryRevalidator } from "../jobs/directory-revalidator.ts";
+import { startMailboxDrain } from "../jobs/mailbox-drain.ts";
 import { startMaintenance } from "../jobs/maintenance.ts";
+import { startNetworkAnalytics } from "../jobs/network-analytics.ts";
 import { startOutboxWorker } from "../jobs/outbox-worker.ts";
 
 export interface Jobs {
@@ -22,6 +24,9 @@ export function startJobs(ctx: (actor: Actor) => Ctx & Collaborators, log: Logge
   const assistant = startAssistantJob({ ctx: as("assistant"), log });
   const pusher = startDirectoryPusher({ ctx: as("directory-pusher"), log });
   const revalidator = startDirectoryRevalidator({ ctx: as("directory-revalidator"), log });
+  const network = startNetworkAnalytics({ ctx: as("network-analytics"), log });
+  // A home node without a public address collects what its mailbox holds (KITH_MAILBOX_URL).
+  const mailbox = as("mailbox")().node.mailboxUrl ? startMailboxDrain({ ctx: as("mailbox"), log }) : null;
   return {
     wake(job) {
       if (job === "outbox") outbox.wake();
@@ -33,6 +38,8 @@ export function startJobs(ctx: (actor: Actor) => Ctx & Collaborators, log: Logge
       await outbox.stop();
       await pusher.stop();
       await revalidator.stop();
+      await network.stop();
+      await mailbox?.stop();
     },
   };
 }

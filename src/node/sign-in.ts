@@ -7,6 +7,7 @@ import { createAtprotoClient } from "../adapters/atproto-oauth.ts";
 import { deriveKey } from "../security/node-secret.ts";
 import { appleClientSecret, createOidcClient } from "../adapters/oidc.ts";
 import type { FetchLike } from "../adapters/outbound.ts";
+import { createDeviceTokens } from "../security/device-token.ts";
 import { createOwnerTokens } from "../security/owner-token.ts";
 
 /** How the owner signs in on this node; built by `kith serve` from settings, by tests directly. */
@@ -68,6 +69,7 @@ export function buildSignIn(auth: AuthOptions, node: { publicUrl: string }, cloc
     tokens: createOwnerTokens({ key: deriveKey(auth.secret, "owner-jwt"), publicUrl: node.publicUrl, now }),
     codeKey: deriveKey(auth.secret, "owner-code"),
     refreshKey: deriveKey(auth.secret, "owner-refresh"),
+    devices: createDeviceTokens({ key: deriveKey(auth.secret, "owner-device"), now }),
     ownerEmail: auth.ownerEmail,
     mailer: auth.mailer,
     publicUrl: node.publicUrl,

@@ -2,7 +2,7 @@
 // machine class (notes/STACK.md §B.5). This is the one module that imports node:crypto for it.
 // BoringSSL accepts small-order and non-canonical public keys, so the exported verifier is
 // wrapped by the INK core's strict pre-checks (S < L per signature, key validated once).
-import { createPublicKey, type KeyObject, verify } from "node:crypto";
+import { createPrivateKey, createPublicKey, type KeyObject, sign, verify } from "node:crypto";
 import { createStrictVerifier, type Ed25519Verifier } from "../ink/index.ts";
 
 // DER SubjectPublicKeyInfo prefix for an Ed25519 key (RFC 8410): SEQUENCE { algId 1.3.101.112, BIT STRING }.
@@ -47,12 +47,38 @@ function cachedKeyObject(publicKey: Uint8Array): KeyObject {
   const id = Buffer.from(publicKey).toString("latin1");
   let key = keyObjects.get(id);
   if (key === undefined) {
-    const der = new Uint8Array(SPKI_PREFIX.length + 32);
-    der.set(SPKI_PREFIX);
-    der.set(publicKey, SPKI_PREFIX.length);
-    key = createPublicKey({ key: Buffer.from(der), format: "der", type: "spki" });
+    key = createPublicKey({ key: Buffer.from(withPrefix(SPKI_PREFIX, publicKey)), format: "der", type: "spki" });
     if (keyObjects.size >= MAX_CACHED_KEYS) keyObjects.delete(keyObjects.keys().next().value as string);
     keyObjects.set(id, key);
   }
   return key;
+}
+
+// DER PKCS#8 prefix of an Ed25519 private key (RFC 8410), followed by the 32-byte seed.
+const PKCS8_PREFIX = Uint8Array.from([0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20]);
+const privateKeys = new WeakMap<Uint8Array, KeyObject>();
+
+/**
+ * Native Ed25519 signing with the node's own key, for hot paths that sign per request (an
+ * extension call's audit event): ~10x noble's sign. The vault hands out the same key bytes each
+ * time, so the KeyObject is kept per key array (weakly; it never leaves this module).
+ */
+export function nativeEd25519Sign(message: Uint8Array, secretKey: Uint8Array): Uint8Array {
+  let key = privateKeys.get(secretKey);
+  if (key === undefined) {
+    const raw = withPrefix(PKCS8_PREFIX, secretKey);
+    const der = Buffer.from(raw.buffer, raw.byteOffset, raw.length); // shares raw's memory: zeroed below
+    key = createPrivateKey({ key: der, format: "der", type: "pkcs8" });
+    der.fill(0);
+    privateKeys.set(secretKey, key);
+  }
+  return new Uint8Array(sign(null, message, key));
+}
+
+/** A 32-byte key behind its DER prefix (RFC 8410). */
+function withPrefix(prefix: Uint8Array, key: Uint8Array): Uint8Array {
+  const der = new Uint8Array(prefix.length + 32);
+  der.set(prefix);
+  der.set(key, prefix.length);
+  return der;
 }

@@ -28,7 +28,7 @@ const SCRYPT_MAX_WORK = 16 * DEFAULT_SCRYPT.N * DEFAULT_SCRYPT.r * DEFAULT_SCRYP
 export function scryptParamsProblem(kdf: unknown): string | null {
   const { N, r, p } = (kdf ?? {}) as { N?: unknown; r?: unknown; p?: unknown };
   const int = (x: unknown, min: number, max: number): x is number => typeof x === "number" && Number.isInteger(x) && x >= min && x <= max;
-  if (!int(N, 2 ** 10, 2 ** 24) || (N & (N - 1)) !== 0) return `scrypt N must be a power of two from 1024, got ${JSON.stringify(N)}`;
+  if (!int(N, 2 ** 10, 2 ** 24) || (N & (N - 1)) !== 0) return `scrypt N must be a power of two from 1024 (2^10) to 16777216 (2^24), got ${JSON.stringify(N)}`;
   if (!int(r, 1, 32)) return `scrypt r must be an integer from 1 to 32, got ${JSON.stringify(r)}`;
   if (!int(p, 1, 16)) return `scrypt p must be an integer from 1 to 16, got ${JSON.stringify(p)}`;
   if (128 * r * (N + p + 2) > SCRYPT_MAX_MEMORY) return `scrypt N=${N}, r=${r} need more than ${SCRYPT_MAX_MEMORY / 2 ** 20} MiB of memory`;

@@ -49,9 +49,29 @@ describe("stranger-fetch budgets", () => {
     expect(await get("s4", "h1", 6)).toMatchObject({ reason: "throttled" }); // per host
     expect((await get("s5", "h4", 7)).ok).toBe(true);
     expect((await get("s6", "h5", 8)).ok).toBe(true);
-    expect(await get("s7", "h6", 9)).toMatchObject({ reason: "throttled" }); // global: every attempt counts
-    expect(asked).toHaveLength(6);
-    expect((await budget.gate(http, "s7", T + 60_000).request("https://h6/c9")).ok).toBe(true); // next window
+    expect((await get("s7", "h6", 9)).ok).toBe(true); // the refusals above spent nothing of the global budget
+    expect((await get("s8", "h7", 10)).ok).toBe(true);
+    expect(await get("s9", "h8", 11)).toMatchObject({ reason: "throttled" }); // global
+    expect(asked).toHaveLength(8);
+    expect((await budget.gate(http, "s9", T + 60_000).request("https://h8/c11")).ok).toBe(true); // next window
+  });
+
+  test("budgets are charged source first: a source over its quota spends nothing of a host's or the global budget", async () => {
+    const options = { ...DEFAULT_FETCH_BUDGET, global: { limit: 10, windowMs: 60_000 }, perHost: { limit: 5, windowMs: 60_000 }, perSource: { limit: 2, windowMs: 60_000 } };
+    const budget = createFetchBudget(createMemoryRateLimiter(), options);
+    const { http } = fakeHttp(200);
+    for (let n = 0; n < 20; n++) await budget.gate(http, "greedy", T).request(`https://victim/c${n}`);
+    for (let n = 0; n < 3; n++) expect((await budget.gate(http, `s${n}`, T).request(`https://victim/d${n}`)).ok).toBe(true);
+  });
+
+  test("a card that passed every check is kept for recentTtlMs; a failure forgets it; rechecks are bounded per URL", () => {
+    const budget = createFetchBudget(createMemoryRateLimiter());
+    budget.verified("https://x.example/card", "{}", T);
+    expect(budget.recentCard("https://x.example/card", T + 59_000)).toBe("{}");
+    expect(budget.recentCard("https://x.example/card", T + DEFAULT_FETCH_BUDGET.recentTtlMs)).toBeNull();
+    budget.failed("https://x.example/card", T + 1);
+    expect(budget.recentCard("https://x.example/card", T + 2)).toBeNull();
+    expect(["k1", "k1", "k2", "k3"].map((k) => budget.mayRecheck("https://x.example/card", k, T))).toEqual([true, false, true, false]);
   });
 
   test("the negative cache keeps at most maxNegative entries (oldest go first)", async () => {

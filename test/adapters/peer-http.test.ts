@@ -103,4 +103,20 @@ describe("peer HTTP: name lookups of peer-chosen hosts are bounded", () => {
     expect(await next).toMatchObject({ ok: false, reason: "blocked_address" });
     for (const w of waiting.slice(1, 3)) w.answer([]);
   });
+
+  test("lookups strangers cause have a pool of their own: filling it never takes one of the node's slots, nor joins the node's lookup of the same name", async () => {
+    const waiting: string[] = [];
+    const answers: Array<() => void> = [];
+    const lookup = (host: string) => new Promise<Array<{ address: string; family: number }>>((answer) => (waiting.push(host), answers.push(() => answer([{ address: "10.0.0.1", family: 4 }]))));
+    const http = createPeerHttp({ allowPrivateAddresses: false, lookup, maxLookupsInFlight: 2, maxStrangerLookupsInFlight: 2 });
+    const strangers = await Promise.all([1, 2, 3].map((n) => http.request(`https://s${n}.example/card`, { timeoutMs: 20, stranger: true })));
+    expect(strangers.map((r) => (r.ok ? "fetched" : r.reason))).toEqual(["dns_failed", "dns_failed", "dns_failed"]);
+    expect(waiting).toEqual(["s1.example", "s2.example"]); // the third was refused: the strangers' pool is full
+    const own = http.request("https://s1.example/card", { timeoutMs: 5_000 }); // the node's own lookup of a name a stranger is looking up
+    await Bun.sleep(10);
+    expect(waiting).toEqual(["s1.example", "s2.example", "s1.example"]);
+    answers[2]!();
+    expect(await own).toMatchObject({ ok: false, reason: "blocked_address" }); // answered in its own pool
+    for (const answer of answers.slice(0, 2)) answer();
+  });
 });

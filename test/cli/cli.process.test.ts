@@ -158,6 +158,9 @@ describe("kith backup / restore", () => {
   test("a backup taken while the node runs restores into a new directory with the same identity and data", async () => {
     const d = dir();
     await init(d);
+    const seeded = new Database(join(d, "kith.db"));
+    seeded.run("INSERT INTO settings (key, value, updated_at) VALUES ('event_stream_id', 'st_before-backup', 0)");
+    seeded.close();
     const node = await startKith(["--data-dir", d]);
     const out = join(work, "b1.tar.gz");
     try {
@@ -172,6 +175,16 @@ describe("kith backup / restore", () => {
     const r = await runKith(["restore", "--from", out, "--data-dir", target]);
     expect(r.code).toBe(0);
     expect(readFileSync(join(target, "agent-key.json"), "utf8")).toBe(readFileSync(join(d, "agent-key.json"), "utf8"));
+    // the extension feed's stream: the original keeps its id, the restored copy starts a new one (its event log rewound)
+    const streamOf = (dataDir: string) => {
+      const db = new Database(join(dataDir, "kith.db"), { readonly: true });
+      try {
+        return (db.query("SELECT value FROM settings WHERE key = 'event_stream_id'").get() as { value: string } | null)?.value ?? null;
+      } finally {
+        db.close();
+      }
+    };
+    expect([streamOf(d), streamOf(target)]).toEqual(["st_before-backup", null]);
     expect(statSync(join(target, "agent-key.json")).mode & 0o777).toBe(0o600);
     const original = JSON.parse((await runKith(["keys", "show", "--json", "--data-dir", d])).stdout);
     const restored = JSON.parse((await runKith(["keys", "show", "--json", "--data-dir", target])).stdout);

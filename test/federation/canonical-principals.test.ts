@@ -4,7 +4,10 @@
 // written before canonical storage are read canonical.
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { connections, ownerPolicy } from "../../src/db/schema/index.ts";
-import { bootTestApp, type TestNode } from "../helpers/boot.ts";
+import { decidePending } from "../../src/domain/approvals/decide-pending.ts";
+import { listPending } from "../../src/domain/approvals/list-pending.ts";
+import { listInbox } from "../../src/domain/inbox/list-inbox.ts";
+import { bootNetworkNode, bootNetworkPair, bootTestApp, stopNodes, type NetworkNode, type TestNode } from "../helpers/boot.ts";
 import { runAssistantJob } from "../helpers/assistant.ts";
 import { postIntent, signedIntent } from "../helpers/ink.ts";
 import { asOwner } from "../helpers/owner.ts";
@@ -63,5 +66,51 @@ describe("lists of agents compare canonical principals", () => {
     alice.db.insert(ownerPolicy).values({ id: 1, maxAutonomyLevel: "draft_only", maxInboundRate: 10, acceptForeignAgents: true, blockedDidsJson: JSON.stringify([spellings.svc]), updatedAt: 0 }).run();
     expect(await code(await fromBob("tulpa"))).toEqual({ status: 403, code: "sender_blocked" });
     expect((await json(await asOwner(alice, "/api/svc/policy"))).blockedDids).toEqual([`key:${bobKey}`]);
+  });
+});
+
+// Review of issues 12/21, defect 8: the API shows `key:z…`; every owner input that names an agent
+// takes it too (one parser, domain/internal/principal-of.ts), as it takes svc:, tulpa: and ink:.
+describe("every owner input naming an agent takes the canonical key:z… the API shows", () => {
+  const canonical = `key:${bobKey}`;
+
+  test("rule senders and the inbox's from filter", async () => {
+    alice.db.insert(connections).values({ id: "c", principal: canonical, agentId: spellings.svc, status: "connected", initiatedBy: "us", createdAt: 0, updatedAt: 0 }).run();
+    await putPolicy({ maxAutonomyLevel: "full" });
+    expect((await asOwner(alice, "/api/svc/rules", { body: { name: "bob", match: { senders: [canonical] }, action: { type: "label", labels: ["bob"] } } })).status).toBe(201);
+    const { id } = await json(await fromBob("tulpa", "ping", {}));
+    runAssistantJob(alice);
+    expect((await json(await asOwner(alice, `/api/svc/inbox/${id}`))).labels).toEqual(["bob"]);
+    for (const path of ["/api/svc/inbox", "/api/svc/inbox/search"]) {
+      for (const from of [canonical, spellings.svc, spellings.ink]) {
+        expect({ path, from, ids: (await json(await asOwner(alice, `${path}?from=${encodeURIComponent(from)}`))).items.map((m: { id: string }) => m.id) }).toEqual({ path, from, ids: [id] });
+      }
+    }
+    expect((await asOwner(alice, "/api/svc/rules", { body: { name: "x", match: { senders: ["key:zNotAKey"] }, action: { type: "label", labels: ["x"] } } })).status).toBe(400);
+  });
+});
+
+describe("key:z… between two nodes", () => {
+  let nodes: NetworkNode[] = [];
+  afterEach(() => stopNodes(...nodes));
+
+  test("an intent to key:z… reaches the agent; a connection by cardUrl with agentId key:z… is made; baseUrl with an unknown key:z… is a clear 400", async () => {
+    const pair = await bootNetworkPair();
+    const carol = await bootNetworkNode({ name: "carol", persona: "carol", clock: pair.clock });
+    nodes = [pair.alice, pair.bob, carol];
+    const { alice: a, bob: b } = pair;
+    const key = (n: NetworkNode) => `key:${n.agentId!.slice(n.agentId!.indexOf(":") + 1)}`;
+    expect((await asOwner(a, "/api/svc/connections", { body: { cardUrl: b.cardUrl, agentId: key(b), context: "hi" } })).status).toBe(202);
+    await a.drainOutbox();
+    const bobOwner = b.ctx({ kind: "owner", subject: "owner" });
+    decidePending(bobOwner, listPending(bobOwner, {}).items[0]!.id, { decision: "approve" });
+    await b.drainOutbox();
+    const sent = await asOwner(a, "/api/svc/intents", { body: { to: key(b), intent: "ping", payload: {} } });
+    expect(sent.status).toBe(202);
+    await a.drainOutbox();
+    expect(listInbox(bobOwner, { intent: "ping" }).items).toHaveLength(1);
+    const unknown = await asOwner(a, "/api/svc/connections", { body: { baseUrl: carol.url, agentId: key(carol) } });
+    expect(unknown.status).toBe(400);
+    expect((await json(unknown)).message).toContain("key:z… names a key");
   });
 });

@@ -8,7 +8,9 @@ import { bootNetworkNode } from "../helpers/boot.ts";
 import { stopAfterEach } from "../helpers/cleanup.ts";
 import { fakeAgent } from "../helpers/discovery.ts";
 import { postIntent, signedIntent } from "../helpers/ink.ts";
+import { personaKey } from "../helpers/personas.ts";
 import { json } from "../helpers/process.ts";
+import { testTls } from "../helpers/tls.ts";
 
 const keep = stopAfterEach();
 
@@ -44,5 +46,34 @@ describe("first-contact card hints", () => {
     const forged = signedIntent("acme", bob, { from: captured.envelope.from as string, intent: "ping", payload: {} });
     const res = await postIntent(bob, forged);
     expect({ status: res.status, code: (await json(res)).code }).toEqual({ status: 401, code: "invalid_signature" });
+  });
+});
+
+// Review of issues 12/21, defect 5: copies of one request sent at once (before the first records its
+// nonce), each with another hint, and hints that are not the sender's INK card URL.
+describe("first-contact card hints, concurrently and by shape", () => {
+  test("five copies of one request sent at once, each with its own hint, fetch at most one", async () => {
+    const bob = keep(await bootNetworkNode({ name: "bob" }));
+    const hosts = Array.from({ length: 5 }, (_, i) => keep(fakeAgent(`hint${i}`, "carol")));
+    for (const h of hosts) h.state.mode = "404";
+    const req = signedIntent("carol", bob, request);
+    const answers = await Promise.all(hosts.map((h) => postIntent(bob, req, { headers: link(h.cardUrl) })));
+    expect(answers.map((r) => r.status).sort()).toEqual([202, 409, 409, 409, 409].sort());
+    expect(hosts.reduce((n, h) => n + h.state.hits, 0)).toBeLessThanOrEqual(1);
+  });
+
+  test("a hint is fetched only when it is the sender's own INK card URL: no other path, no query, no other agent's card", async () => {
+    const bob = keep(await bootNetworkNode({ name: "bob" }));
+    const paths: string[] = [];
+    const server = Bun.serve({ port: 0, hostname: "127.0.0.1", tls: testTls(), fetch: (r) => (paths.push(new URL(r.url).pathname + new URL(r.url).search), new Response("no", { status: 404 })) });
+    keep({ stop: () => server.stop(true) });
+    const base = `https://any.kith.test:${server.port}`;
+    const carol = `svc:${personaKey("carol", "signing").publicKeyMultibase}`;
+    const acme = `svc:${personaKey("acme", "signing").publicKeyMultibase}`;
+    const hints = [`${base}/anything/at/all`, `${base}/admin?x=1`, `${base}/ink/v1/${encodeURIComponent(carol)}/agent.json?x=1`, `${base}/ink/v1/${encodeURIComponent(acme)}/agent.json`, `${base}/ink/v1/${encodeURIComponent(carol)}/agent.json#f`];
+    for (const hint of hints) expect((await postIntent(bob, signedIntent("carol", bob, request), { headers: link(hint) })).status).toBe(202);
+    expect(paths).toEqual([]);
+    expect((await postIntent(bob, signedIntent("carol", bob, request), { headers: link(`${base}/ink/v1/${encodeURIComponent(carol)}/agent.json`) })).status).toBe(202);
+    expect(paths).toEqual([`/ink/v1/${encodeURIComponent(carol)}/agent.json`]);
   });
 });

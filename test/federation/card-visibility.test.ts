@@ -4,7 +4,11 @@ import { listPending } from "../../src/domain/approvals/list-pending.ts";
 import { addConnection } from "../../src/domain/connections/add-connection.ts";
 import { listInbox } from "../../src/domain/inbox/list-inbox.ts";
 import { sendIntent } from "../../src/domain/outbox/send-intent.ts";
-import { bootNetworkNode, stopNodes, type NetworkNode } from "../helpers/boot.ts";
+import { connections } from "../../src/db/schema/index.ts";
+import { formatTimestamp, signTransport } from "../../src/ink/index.ts";
+import { bootNetworkNode, bootTestApp, stopNodes, type NetworkNode } from "../helpers/boot.ts";
+import { freshNonce, postIntent, signedIntent } from "../helpers/ink.ts";
+import { personaKey } from "../helpers/personas.ts";
 import { testClock } from "../helpers/clock.ts";
 import { asOwner } from "../helpers/owner.ts";
 
@@ -44,4 +48,45 @@ test("connections keep working through the signed card query; a stranger cannot 
   // Carol, a stranger: no card, so no connection request.
   await expect(addConnection(carol.ctx(owner), { cardUrl: alice.cardUrl!, context: "Hi" })).rejects.toThrow();
   expect(listPending(alice.ctx(owner), {}).items.filter((p) => p.kind === "connection_request")).toHaveLength(0);
+});
+
+// Review of issues 12/21, defect 6: while the card is private, a stranger's request to the guessable
+// endpoints is refused exactly as for an id this node does not host; connections keep working.
+test("a private agent answers strangers exactly as an id not hosted here, on every signed path and for every request shape", async () => {
+  const alice = bootTestApp({ persona: "alice" });
+  try {
+    const bobKey = personaKey("bob", "signing").publicKeyMultibase;
+    alice.db.insert(connections).values({ id: "con_bob", principal: `key:${bobKey}`, agentId: `svc:${bobKey}`, status: "connected", initiatedBy: "us", createdAt: 0, updatedAt: 0 }).run();
+    expect((await asOwner(alice, "/api/svc/visibility", { method: "PUT", body: { visibility: "private" } })).status).toBe(200);
+    const other = `svc:${personaKey("acme", "signing").publicKeyMultibase}`;
+    const answer = async (path: string, body: string, authorization = "") => {
+      const res = await alice.request(path, { method: "POST", headers: { "content-type": "application/json", ...(authorization ? { authorization } : {}) }, body });
+      return { status: res.status, body: await res.text() };
+    };
+    const stranger = signedIntent("carol", alice, { intent: "connection_request", payload: { method: "discovery", context: "found you anyway", profileSnapshot: { headline: "", skills: [], interests: [], openTo: [] } } });
+    const cardQuery = (signer: "carol" | "bob") => {
+      const path = `/ink/v1/${alice.agentId}/agent-card-query`;
+      const body = { protocol: "ink/0.1", type: "network.svc.agent_card_query", from: `svc:${personaKey(signer, "signing").publicKeyMultibase}`, to: alice.agentId, nonce: freshNonce(), timestamp: formatTimestamp(alice.clock.now()) };
+      const key = personaKey(signer, "signing");
+      const signed = signTransport({ method: "POST", path, recipientDid: alice.agentId!, body, timestamp: body.timestamp }, key.privateKey, key.keyId);
+      if (!signed.ok) throw new Error("sign");
+      return { body: JSON.stringify(body), authorization: signed.authorization };
+    };
+    for (const kind of ["intent", "inbox", "agent-card-query"] as const) {
+      const path = (id: string) => (kind === "intent" ? `/ink/v1/${encodeURIComponent(id)}/intent` : kind === "inbox" ? `/agents/${encodeURIComponent(id)}/inbox` : `/ink/v1/${encodeURIComponent(id)}/agent-card-query`);
+      const signed = kind === "agent-card-query" ? cardQuery("carol") : { body: stranger.body, authorization: stranger.authorization };
+      const absent = await answer(path(other), signed.body, signed.authorization);
+      expect(absent.status).toBe(404);
+      for (const [body, auth] of [[signed.body, signed.authorization], ["{}", ""], ["not json", ""], [signed.body, ""], ['{"protocol":"ink/0.1"}', signed.authorization]] as const) {
+        expect(await answer(path(alice.agentId!), body, auth)).toEqual(await answer(path(other), body, auth));
+      }
+    }
+    expect(alice.db.select().from(connections).all().map((c) => c.principal)).toEqual([`key:${bobKey}`]); // no pending request from the stranger
+    // a connection keeps working: its messages and its card query
+    expect([200, 202]).toContain((await postIntent(alice, signedIntent("bob", alice, { intent: "ping", payload: {} }))).status);
+    const q = cardQuery("bob");
+    expect((await answer(`/ink/v1/${alice.agentId}/agent-card-query`, q.body, q.authorization)).status).toBe(200);
+  } finally {
+    alice.close();
+  }
 });

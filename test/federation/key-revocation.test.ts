@@ -4,6 +4,8 @@ import { listPending } from "../../src/domain/approvals/list-pending.ts";
 import { addConnection } from "../../src/domain/connections/add-connection.ts";
 import { listInbox } from "../../src/domain/inbox/list-inbox.ts";
 import { sendIntent } from "../../src/domain/outbox/send-intent.ts";
+import { rotateSigningKey } from "../../src/domain/identity/rotate-signing-key.ts";
+import { outbox } from "../../src/db/schema/index.ts";
 import { bootNetworkPair, stopNodes, type NetworkNode } from "../helpers/boot.ts";
 import { signedIntent, postIntent } from "../helpers/ink.ts";
 import { asOwner } from "../helpers/owner.ts";
@@ -75,4 +77,36 @@ test("a peer not told of the revocation follows when its cached card expires (at
   bob.clock.advance(60 * 60 * 1000 + 1);
   const after = await postIntent(bob, forged(bob.clock.now()));
   expect(after.status).toBe(401);
+});
+
+// Review of issues 12/21, defect 4: a key change within a minute of the peer's last fetch of the
+// card (Bob's refresh is throttled to once a minute) must not lose the announcement or later messages.
+test("a key change right after the peer fetched the card: the announcement and later messages arrive (revocation and rotation)", async () => {
+  await connected(); // Bob fetched Alice's card a moment ago
+  expect((await asOwner(alice, "/api/svc/keys/sig-alice-0/revoke", { method: "POST" })).status).toBe(200);
+  await alice.drainOutbox();
+  expect(listInbox(bob.ctx(owner), { intent: "ping" }).items).toHaveLength(1);
+
+  rotateSigningKey(alice.ctx(owner));
+  const ask = await sendIntent(alice.ctx(owner), { to: bob.agentId!, intent: "ask", payload: { question: "New key, same me?" } });
+  await alice.drainOutbox();
+  expect(listInbox(bob.ctx(owner), { intent: "ask" }).items.map((m) => m.id)).toContain(ask.id);
+});
+
+test("a peer that still refuses the new key shortly after the change gets the message again later, not never", async () => {
+  await connected();
+  // Forgeries naming key ids Alice's card does not list spend Bob's refetches of her card for this minute.
+  for (const keyId of ["sig-forged-1", "sig-forged-2"]) {
+    const forged = signedIntent("acme", bob, { from: alice.agentId!, intent: "ping", payload: {}, signingKeyId: keyId }, { keyId });
+    expect((await postIntent(bob, forged)).status).toBe(401);
+  }
+  expect((await asOwner(alice, "/api/svc/keys/sig-alice-0/revoke", { method: "POST" })).status).toBe(200);
+  await alice.drainOutbox();
+  expect(listInbox(bob.ctx(owner), { intent: "ping" }).items).toHaveLength(0); // refused: Bob cannot refetch yet
+  const undelivered = alice.db.select().from(outbox).all().filter((row) => row.status !== "delivered");
+  expect(undelivered).toEqual([expect.objectContaining({ status: "queued", lastStatus: 401 })]);
+
+  alice.clock.advance(61_000); // one clock for both nodes: Bob's throttle has passed, the retry is due
+  await alice.drainOutbox();
+  expect(listInbox(bob.ctx(owner), { intent: "ping" }).items).toHaveLength(1);
 });

@@ -30,6 +30,23 @@ describe("forged requests do not spend the named agent's budget", () => {
     expect((await json(await dir.request(LISTINGS_PATH, listingRequest(dir, { from: alice.agentId, cardUrl: alice.cardUrl })))).code).toBe("rate_limited");
   });
 
+  test("directory listing: thirty forgeries from two addresses do not spend the agent's fetch budgets; its own request is listed", async () => {
+    const dir = keep(await bootNetworkNode({ name: "dir", persona: "carol" }));
+    const alice = keep(fakeAgent("alice", "alice"));
+    const forge = (i: number, keyId?: string) => {
+      const forged = listingRequest(dir, { from: alice.agentId, cardUrl: alice.cardUrl, signer: "acme" });
+      forged.headers["x-test-remote-address"] = ip(i % 2);
+      // a forger may also claim a key id the card lists (Mallory's signature under Alice's key id)
+      if (keyId) forged.headers.authorization = forged.headers.authorization!.replace(/keyId=\S+/, `keyId=${keyId}`);
+      return dir.request(LISTINGS_PATH, forged);
+    };
+    for (let i = 0; i < 30; i++) expect((await json(await forge(i, i % 3 === 0 ? "sig-alice-0" : undefined))).code).toBe("signature_verification_failed");
+    expect(alice.state.hits).toBeLessThanOrEqual(3); // the card of a moment ago decides; a key it does not list is rechecked twice a minute
+    const own = listingRequest(dir, { from: alice.agentId, cardUrl: alice.cardUrl });
+    own.headers["x-test-remote-address"] = ip(0);
+    expect((await dir.request(LISTINGS_PATH, own)).status).toBe(200);
+  });
+
   test("agent-card query (30 a minute per requester): thirty forgeries, then the agent's own query is answered", async () => {
     const node: TestNode = bootTestApp();
     keep({ stop: () => node.close() });

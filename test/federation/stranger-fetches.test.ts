@@ -92,6 +92,23 @@ describe("directory listings", () => {
     expect(host.hits.length).toBe(31);
   });
 
+  test("copies of one listing request sent at once cost one fetch; the copies are replays", async () => {
+    const dir = keep(await bootNetworkNode({ name: "dir", persona: "carol" }));
+    const agent = keep(fakeAgent("lister", "alice"));
+    const req = listingRequest(dir, { from: agent.agentId, cardUrl: agent.cardUrl });
+    const answers = await Promise.all(Array.from({ length: 5 }, () => dir.request(LISTINGS_PATH, req)));
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 409, 409, 409, 409]);
+    expect(agent.state.hits).toBe(1);
+  });
+
+  test("a listing's card URL with a query is refused before any fetch", async () => {
+    const dir = keep(await bootNetworkNode({ name: "dir", persona: "carol" }));
+    const agent = keep(fakeAgent("lister", "alice"));
+    const res = await dir.request(LISTINGS_PATH, listingRequest(dir, { from: agent.agentId, cardUrl: `${agent.cardUrl}?x=1` }));
+    expect((await json(res)).code).toBe("card_url_mismatch");
+    expect(agent.state.hits).toBe(0);
+  });
+
   test("a replayed listing request costs no fetch", async () => {
     const dir = keep(await bootNetworkNode({ name: "dir", persona: "carol" }));
     const agent = keep(fakeAgent("lister", "alice"));

@@ -42,7 +42,8 @@ export const TIERS: Tier[] = [
     paths: ["domain/"],
     src: ["domain", "db", "security", "ink"],
     srcTypeOnly: ["adapters"],
-    packages: ["drizzle-orm", "valibot", "csv-parse", "@noble/"],
+    // graphology: the network analysis's graph object and Louvain (docs/decisions/contact-graph.md)
+    packages: ["drizzle-orm", "valibot", "csv-parse", "@noble/", "graphology", "graphology-communities-louvain"],
     pure: true,
     process: "env",
   },

@@ -8,7 +8,7 @@ import type { Actor, Collaborators, Ctx, DirectorySettings, Ids } from "../../sr
 import { type AgentRow } from "../../src/domain/agent/find-agent-row.ts";
 import { agentIdOf } from "../../src/domain/agent/agent-id-of.ts";
 import type { Wordmark } from "../../src/ink/index.ts";
-import { createNode, type AssistantOptions } from "../../src/node/create-node.ts";
+import { createNode, type AssistantOptions, type NodeSettings } from "../../src/node/create-node.ts";
 import { createAgent } from "../../src/domain/identity/create-agent.ts";
 import { createSequentialIds } from "../../src/ids.ts";
 import { deliverOne } from "../../src/domain/outbox/deliver-one.ts";
@@ -71,18 +71,26 @@ export interface BootOptions {
   assistant?: AssistantOptions;
   /** KITH_DIRECTORIES / re-validation period for this node. */
   discovery?: { directories?: string[]; revalidateMs?: number };
+  /** Network analytics timing, and `inline` to run the analysis without a Worker. */
+  network?: NodeSettings["network"];
+  /** Name lookups of the node's peer client (default: *.kith.test on loopback, nothing else). */
+  lookup?: Lookup;
+  /** Keys an in-memory rate-limit bucket holds per window (default 20,000). */
+  maxRateKeysPerBucket?: number;
+  /** KITH_MAILBOX_URL: the mailbox base this (home) node is reached through. */
+  mailboxUrl?: string;
 }
 
+type Lookup = (hostname: string) => Promise<Array<{ address: string; family: number }>>;
+
 /** Peers under test live at `<name>.kith.test`, all on loopback, behind the test CA. */
-export function testPeerHttp() {
-  return createPeerHttp({
-    allowPrivateAddresses: true,
-    extraCa: [testCa()],
-    lookup: async (host) => {
-      if (host === "kith.test" || host.endsWith(".kith.test")) return [{ address: "127.0.0.1", family: 4 }];
-      throw new Error(`test DNS: unknown host ${host}`);
-    },
-  });
+export function testPeerHttp(lookup: Lookup = testLookup) {
+  return createPeerHttp({ allowPrivateAddresses: true, extraCa: [testCa()], lookup });
+}
+
+export async function testLookup(host: string): Promise<Array<{ address: string; family: number }>> {
+  if (host === "kith.test" || host.endsWith(".kith.test")) return [{ address: "127.0.0.1", family: 4 }];
+  throw new Error(`test DNS: unknown host ${host}`);
 }
 
 /**
@@ -129,7 +137,7 @@ function assemble(options: BootOptions, publicUrl: string): TestNode {
   const vault = createKeyVault(join(dir, "agent-key.json"), null);
   const wordmark = options.wordmark ?? "svc";
   const persona = options.persona ?? (["alice", "bob", "carol", "acme"].includes(name) ? (name as PersonaName) : "alice");
-  const node = { publicUrl, wordmark, version: "0.0.0-test" };
+  const node = { publicUrl, wordmark, version: "0.0.0-test", ...(options.mailboxUrl ? { mailboxUrl: options.mailboxUrl } : {}) };
   let wakes = 0;
   // In-process requests have no socket: a test sets the peer address with this header.
   const remoteAddress = (r: Request) => r.headers.get(TEST_REMOTE_HEADER) ?? "192.0.2.10";
@@ -151,12 +159,14 @@ function assemble(options: BootOptions, publicUrl: string): TestNode {
     vault,
     node,
     allowPrivatePeers: true,
-    peerHttp: testPeerHttp(),
+    peerHttp: testPeerHttp(options.lookup),
+    ...(options.maxRateKeysPerBucket ? { maxRateKeysPerBucket: options.maxRateKeysPerBucket } : {}),
     ...(options.discovery ? { directory: options.discovery } : {}),
     trustProxy: options.trustProxy ?? false,
     remoteAddress,
     auth,
     ...(options.assistant ? { assistant: options.assistant } : {}),
+    ...(options.network ? { network: options.network } : {}),
     onWake: (job) => void (job === "outbox" && wakes++),
   });
   const app = kith.app;
@@ -181,7 +191,7 @@ function assemble(options: BootOptions, publicUrl: string): TestNode {
     collaborators,
     discovery: collaborators.directory,
     logLines,
-    cardUrl: agentId ? `${publicUrl}/ink/v1/${encodeURIComponent(agentId)}/agent.json` : null,
+    cardUrl: agentId ? `${options.mailboxUrl ?? publicUrl}/ink/v1/${encodeURIComponent(agentId)}/agent.json` : null,
     get wakes() {
       return wakes;
     },

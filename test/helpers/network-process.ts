@@ -78,3 +78,22 @@ export async function waitFor<T>(what: string, check: () => Promise<T | undefine
     await Bun.sleep(50);
   }
 }
+
+/**
+ * Two started, signed-in process nodes `alice` and `bob` under `work`, connected (Bob's owner
+ * accepts), with Bob in Alice's inner circle; `contact` is Alice's connection to Bob.
+ */
+export async function innerCirclePair(work: string, nodes: ProcessNode[]): Promise<{ alice: ProcessNode; bob: ProcessNode; contact: { id: string } & Record<string, unknown> }> {
+  const alice = await initProcessNode(work, "alice");
+  const bob = await initProcessNode(work, "bob");
+  nodes.push(alice, bob);
+  await Promise.all([startProcessNode(alice), startProcessNode(bob)]);
+  await Promise.all([signIn(alice), signIn(bob)]);
+  const added = await api(alice, "/connections", { cardUrl: bob.cardUrl, context: "Met at the meetup" });
+  if (added.status !== 202) throw new Error(`connect answered ${added.status}`);
+  const pending = await waitFor("Bob's pending request", async () => (await api(bob, "/pending")).body.items[0]);
+  if ((await api(bob, `/pending/${pending.id}`, { decision: "approve" })).status !== 200) throw new Error("Bob could not accept");
+  const contact = await waitFor("Alice sees Bob connected", async () => (await api(alice, "/connections?status=connected")).body.items[0]);
+  if ((await api(alice, `/connections/${contact.id}`, { layer: "inner" }, "PATCH")).status !== 200) throw new Error("could not set the layer");
+  return { alice, bob, contact };
+}

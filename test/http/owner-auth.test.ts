@@ -45,6 +45,15 @@ describe("owner bearer token on /api/svc", () => {
     await expect401(await postJson(node, "/api/svc", { handle: "x" }));
   });
 
+  test("the Bearer scheme is case-insensitive, one or more spaces before the token (RFC 9110 §11.1)", async () => {
+    boot();
+    const token = await craft();
+    for (const scheme of ["Bearer ", "bearer ", "BEARER ", "bEaReR ", "Bearer   "]) {
+      expect({ scheme, status: (await node.request("/api/svc", { headers: { authorization: `${scheme}${token}` } })).status }).toEqual({ scheme, status: 200 });
+    }
+    await expect401(await node.request("/api/svc", { headers: { authorization: `Bearer${token}` } }));
+  });
+
   test("malformed Authorization headers → 401", async () => {
     boot();
     for (const header of ["Bearer", "Bearer ", "Basic abc", "bearer x y", "Token abc", "Bearer a\tb"]) {

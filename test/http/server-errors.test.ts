@@ -74,7 +74,7 @@ describe("errors of the HTTP layer carry {error, message}", () => {
   });
 
   test("413: a declared length over what Bun would have refused itself (16 MiB before)", async () => {
-    const res = await raw([head(["PUT /api/svc/policy HTTP/1.1", "Host: localhost", "Connection: close", "Content-Type: application/json", `Content-Length: ${20 * 1024 * 1024}`]), "{"]);
+    const res = await raw([head(["POST /auth/email/verify HTTP/1.1", "Host: localhost", "Connection: close", "Content-Type: application/json", `Content-Length: ${20 * 1024 * 1024}`]), "{"]);
     expectShaped(res, 413, "payload_too_large");
   });
 
@@ -98,6 +98,21 @@ describe("errors of the HTTP layer carry {error, message}", () => {
       expectShaped(res, 400, "invalid_input");
     }
     expect((await raw([head(["GET /health HTTP/1.1", "Host: abcd", "Connection: close"])])).status).toBe(200);
+  });
+
+  test("a missing Host, or one that is not host[:port], is refused saying what is wrong (not 'too short')", async () => {
+    const cases: Array<[string[], string]> = [
+      [["GET /health HTTP/1.0"], "the Host header is missing: send Host: <name or address>[:port]"],
+      [["GET /svc HTTP/1.1", "Host: abcdef/api", "Connection: close"], 'the Host header "abcdef/api" is not a host name or address with an optional :port'],
+      [["GET /health HTTP/1.1", "Host: a b", "Connection: close"], 'the Host header "a b" is not a host name'],
+    ];
+    for (const [lines, says] of cases) {
+      const res = await raw([head(lines)]);
+      expectShaped(res, 400, "invalid_input");
+      expect(JSON.parse(res.body).message).toContain(says);
+    }
+    const short = await raw([head(["GET /xyz/health HTTP/1.1", "Host: ab", "Connection: close"])]);
+    expect(JSON.parse(short.body).message).toContain("the Host header is too short");
   });
 
   test("415 and 400 from the gate reach the client the same way", async () => {

@@ -6,7 +6,7 @@
 // silently, and a file with neither a handler nor such an entry fails.
 import { afterAll, describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type Ed25519Verifier, nobleStrictVerifier } from "../../src/ink/index.ts";
 import { nativeStrictVerifier } from "../../src/security/ed25519-native.ts";
@@ -100,6 +100,30 @@ for (const file of loadVectorFiles()) {
     }
   });
 }
+
+/**
+ * JSON files under the fixtures that are not vectors to run, each with the reason; every other
+ * JSON file must be run (a conformance-v1 vector file or a test-vectors file some check reads).
+ */
+const NOT_VECTORS: Record<string, string> = {
+  "conformance-v1/manifest.json": "upstream's index of the vector files (the runner reads the directory)",
+  "conformance-v1/schema.json": "JSON Schema of a vector file",
+  "conformance-v1/manifest-history/manifest.358e459b.reconstructed.json": "an older manifest, kept for provenance (README)",
+  "conformance-v1/manifest-history/manifest.b9b6c8ef.json": "the newest manifest: read for the profile tags, not cases",
+  "conformance-v1/vectors-history/payload-encryption.f09687af.json": "an older upstream copy of vectors/payload-encryption.json (same 22 case ids), kept for provenance (README)",
+};
+
+test("no vector file under the fixtures is skipped silently: each is run or named with its reason", () => {
+  const run = new Set([
+    ...loadVectorFiles().map((f) => `conformance-v1/vectors/${f.category}.json`),
+    ...testVectorChecks().map((c) => `test-vectors/${c.file}.json`),
+  ]);
+  const files = readdirSync(FIXTURES, { recursive: true }).map(String).filter((f) => f.endsWith(".json")).sort();
+  const unaccounted = files.filter((f) => !run.has(f) && NOT_VECTORS[f] === undefined);
+  expect(unaccounted).toEqual([]);
+  expect(files).toContain("test-vectors/witness.json");
+  expect(Object.keys(NOT_VECTORS).filter((f) => !files.includes(f))).toEqual([]); // no stale entry
+});
 
 describe("test-vectors", () => {
   for (const check of testVectorChecks()) {

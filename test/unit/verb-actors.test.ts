@@ -48,6 +48,22 @@ import { listRuleRuns } from "../../src/domain/rules/list-rule-runs.ts";
 import { listRules } from "../../src/domain/rules/list-rules.ts";
 import { getRule } from "../../src/domain/rules/get-rule.ts";
 import { updateRule } from "../../src/domain/rules/update-rule.ts";
+import { acceptExtensionUpdate } from "../../src/domain/extensions/accept-extension-update.ts";
+import { getExtConnection } from "../../src/domain/extensions/get-ext-connection.ts";
+import { getExtIdentity } from "../../src/domain/extensions/get-ext-identity.ts";
+import { getExtLayer } from "../../src/domain/extensions/get-ext-layer.ts";
+import { getExtProfile } from "../../src/domain/extensions/get-ext-profile.ts";
+import { getInstallation } from "../../src/domain/extensions/get-installation.ts";
+import { installExtension } from "../../src/domain/extensions/install-extension.ts";
+import { listExtAudit } from "../../src/domain/extensions/list-ext-audit.ts";
+import { listExtConnections } from "../../src/domain/extensions/list-ext-connections.ts";
+import { listExtEvents } from "../../src/domain/extensions/list-ext-events.ts";
+import { listExtLayers } from "../../src/domain/extensions/list-ext-layers.ts";
+import { listInstallations } from "../../src/domain/extensions/list-installations.ts";
+import { sendExtIntent } from "../../src/domain/extensions/send-ext-intent.ts";
+import { uninstallExtension } from "../../src/domain/extensions/uninstall-extension.ts";
+import { updateExtensionManifest } from "../../src/domain/extensions/update-extension-manifest.ts";
+import { updateInstallationPermissions } from "../../src/domain/extensions/update-installation-permissions.ts";
 import { bootTestApp } from "../helpers/boot.ts";
 
 // Each verb checks its caller on its first line (STYLE: "a verb checks the variant on its first
@@ -62,7 +78,7 @@ const agent: Actor = { kind: "agent", principal: "key:z6MkExample", agentId: "sv
 const strangers: Array<[string, Actor]> = [
   ["public", { kind: "public", ip: "192.0.2.1" }],
   ["agent", agent],
-  ["extension", { kind: "extension", installationId: "ext_1", scopes: ["connections.read"] }],
+  ["extension", { kind: "extension", installationId: "ext_1", extensionId: "com.acme.keepintouch", permissions: ["connections:list"], layers: ["inner"], maxAutonomyTier: "transactional", publicKeyMultibase: "z6Mk" }],
 ];
 
 type Call = (ctx: ReturnType<typeof node.ctx>) => unknown;
@@ -111,6 +127,26 @@ const OWNER_VERBS: Record<string, Call> = {
   summarizeConversation: (c) => summarizeConversation(c, "x"),
   transcribeAudio: (c) => transcribeAudio(c, null),
   importLinkedIn: (c) => importLinkedIn(c, any),
+  listInstallations: (c) => listInstallations(c),
+  installExtension: (c) => installExtension(c, any),
+  getInstallation: (c) => getInstallation(c, "x"),
+  updateInstallationPermissions: (c) => updateInstallationPermissions(c, "x", any),
+  updateExtensionManifest: (c) => updateExtensionManifest(c, "x", any),
+  acceptExtensionUpdate: (c) => acceptExtensionUpdate(c, "x"),
+  uninstallExtension: (c) => uninstallExtension(c, "x"),
+};
+
+/** The extension API's verbs: an installed extension only (the owner has the owner API). */
+const EXTENSION_VERBS: Record<string, Call> = {
+  getExtIdentity: (c) => getExtIdentity(c),
+  listExtConnections: (c) => listExtConnections(c, {}),
+  getExtConnection: (c) => getExtConnection(c, "x"),
+  listExtLayers: (c) => listExtLayers(c, {}),
+  getExtLayer: (c) => getExtLayer(c, "x"),
+  getExtProfile: (c) => getExtProfile(c),
+  listExtEvents: (c) => listExtEvents(c, {}),
+  listExtAudit: (c) => listExtAudit(c, {}),
+  sendExtIntent: (c) => sendExtIntent(c, any, null),
 };
 
 const AGENT_VERBS: Record<string, Call> = {
@@ -143,6 +179,15 @@ describe("every verb answering a signed INK request refuses anyone but a verifie
       for (const [who, actor] of [...strangers.filter(([w]) => w !== "agent"), ["owner", { kind: "owner", subject: "owner" }] as [string, Actor]]) {
         expect({ who, answer: await refusal(call, actor) }).toEqual({ who, answer: "forbidden" });
       }
+    });
+  }
+});
+
+describe("every extension-API verb refuses anyone but an installed extension, on its first line", () => {
+  const others: Array<[string, Actor]> = [["owner", { kind: "owner", subject: "owner" }], ["public", { kind: "public", ip: "192.0.2.1" }], ["agent", agent]];
+  for (const [name, call] of Object.entries(EXTENSION_VERBS)) {
+    test(name, async () => {
+      for (const [who, actor] of others) expect({ who, answer: await refusal(call, actor) }).toEqual({ who, answer: "forbidden" });
     });
   }
 });

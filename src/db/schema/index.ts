@@ -18,3 +18,8 @@ export * from "./profile-snapshots.ts";
 export * from "./events.ts";
 export * from "./directory-pushes.ts";
 export * from "./inbound-nonces.ts";
+export * from "./network.ts";
+export * from "./extension-installations.ts";
+export * from "./audit-events.ts";
+export * from "./marketplace.ts";
+export * from "./mailboxes.ts";

@@ -51,6 +51,8 @@ export const messages = sqliteTable(
     ackStatus: integer("ack_status"),
     keyId: text("key_id"),
     searchText: text("search_text").notNull().default(""),
+    /** INK §2 envelope `provenance` of an outbound message an extension sent ({origin, extensionId, installationId}). */
+    provenanceJson: text("provenance_json"),
   },
   (t) => [
     // Leads with envelope_id so it also serves lookups by envelope id alone (one index fewer to

@@ -8,6 +8,7 @@ import { ownProfileSnapshot, type ProfileSnapshot } from "../profile/own-profile
 import { findProfileSnapshot } from "../profile/find-profile-snapshot.ts";
 import { findAgentRow, type AgentRow } from "../agent/find-agent-row.ts";
 import { cardVisibilityOf, type CardVisibility } from "../agent/card-visibility-of.ts";
+import { inboundBaseOf } from "../agent/inbound-base-of.ts";
 import { inboundPathOf } from "../agent/inbound-path-of.ts";
 import { agentIdOf } from "../agent/agent-id-of.ts";
 import { listRotationLinks } from "../agent/list-rotation-links.ts";
@@ -94,7 +95,7 @@ function buildAgentCard(agent: AgentRow, keys: KeyRow[], node: NodeIdentity, pro
     agentId,
     handle: agent.handle,
     displayName: agent.displayName,
-    endpoint: node.publicUrl + inboundPathOf(agentId),
+    endpoint: inboundBaseOf(node) + inboundPathOf(agentId),
     publicKeyMultibase: activeSigning?.publicKeyMultibase ?? agent.genesisKey,
     capabilities: { intentsAccepted: [...REGISTERED_INTENTS], intentsSent: [...REGISTERED_INTENTS] },
     availability: { timezone: agent.timezone },

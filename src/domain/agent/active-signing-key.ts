@@ -4,12 +4,13 @@ import { agentKeys } from "../../db/schema/index.ts";
 import type { KeyVault } from "../../adapters/key-vault.ts";
 
 /**
- * The private key behind the current active signing key. The key file is re-read when the
+ * The private key behind the current active signing key, and since when it is the active one (its
+ * row's creation: a rotation or revocation makes the new key then). The key file is re-read when the
  * database names a key the vault has not loaded (a `kith keys rotate` in another process).
  */
-export function activeSigningKey(db: Db, vault: KeyVault): { keyId: string; privateKey: Uint8Array } | null {
+export function activeSigningKey(db: Db, vault: KeyVault): { keyId: string; privateKey: Uint8Array; since: number } | null {
   const row = db
-    .select({ keyId: agentKeys.keyId })
+    .select({ keyId: agentKeys.keyId, createdAt: agentKeys.createdAt })
     .from(agentKeys)
     .where(and(eq(agentKeys.role, "signing"), eq(agentKeys.status, "active")))
     .orderBy(desc(agentKeys.createdAt))
@@ -20,5 +21,5 @@ export function activeSigningKey(db: Db, vault: KeyVault): { keyId: string; priv
     vault.reload();
     key = vault.find(row.keyId);
   }
-  return key ? { keyId: key.keyId, privateKey: key.privateKey } : null;
+  return key ? { keyId: key.keyId, privateKey: key.privateKey, since: row.createdAt } : null;
 }

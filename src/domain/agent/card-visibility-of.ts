@@ -1,6 +1,5 @@
-import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { settings } from "../../db/schema/index.ts";
+import { ingestStatements } from "../../db/ingest-statements.ts";
 
 /**
  * SPEC: "404 when the agent is absent or private". `private`: the public card paths answer as if
@@ -11,7 +10,7 @@ export type CardVisibility = "public" | "private";
 
 export const CARD_VISIBILITY_SETTING = "card_visibility";
 
+/** A prepared statement: every inbound intent asks (a private card hides the agent from strangers). */
 export function cardVisibilityOf(db: Db): CardVisibility {
-  const row = db.select({ value: settings.value }).from(settings).where(eq(settings.key, CARD_VISIBILITY_SETTING)).get();
-  return row?.value === "private" ? "private" : "public";
+  return ingestStatements(db).setting.get(CARD_VISIBILITY_SETTING)?.value === "private" ? "private" : "public";
 }

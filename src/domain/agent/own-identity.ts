@@ -1,6 +1,7 @@
 import type { Db } from "../../db/client.ts";
 import type { NodeIdentity } from "../context.ts";
 import { findAgentRow, type AgentRow } from "./find-agent-row.ts";
+import { inboundBaseOf } from "./inbound-base-of.ts";
 import { inboundPathOf } from "./inbound-path-of.ts";
 import { agentIdOf } from "./agent-id-of.ts";
 
@@ -20,7 +21,8 @@ export function ownIdentity(db: Db, node: NodeIdentity): OwnIdentity | null {
 
 function identityOf(agent: AgentRow, node: NodeIdentity): OwnIdentity {
   const agentId = agentIdOf(agent, node.wordmark);
-  const endpointPath = new URL(node.publicUrl + inboundPathOf(agentId)).pathname;
-  return { agent, agentId, endpointPath, cardUrl: `${node.publicUrl}/ink/v1/${encodeURIComponent(agentId)}/agent.json` };
+  const base = inboundBaseOf(node);
+  const endpointPath = new URL(base + inboundPathOf(agentId)).pathname;
+  return { agent, agentId, endpointPath, cardUrl: `${base}/ink/v1/${encodeURIComponent(agentId)}/agent.json` };
 }
 

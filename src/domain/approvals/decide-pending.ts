@@ -13,7 +13,7 @@ import { getPendingAction } from "./get-pending-action.ts";
 import type { PendingActionView } from "./internal/pending-action-view.ts";
 import { requireOwner } from "../internal/actors.ts";
 
-export const DecidePendingInput = v.object({
+export const DecidePendingInput = v.strictObject({
   decision: v.pipe(v.picklist(["approve", "reject"], "decision: approve or reject"), v.description("approve runs the held action; reject drops it")),
 });
 export type DecidePendingInput = v.InferOutput<typeof DecidePendingInput>;
@@ -45,7 +45,8 @@ export function decidePending(ctx: With<"node" | "wake">, id: string, input: Dec
       .set({ status: approve ? "approved" : "rejected", decidedAt: ctx.clock.now(), resultJson: JSON.stringify(result.result) })
       .where(eq(pendingActions.id, id))
       .run();
-    recordEvent(tx, approve ? "approval.approved" : "approval.rejected", ctx.clock.now(), { subjectId: id, kind: row.kind });
+    const requester = row.actionJson ? (JSON.parse(row.actionJson) as { installationId?: unknown }).installationId : undefined;
+    recordEvent(tx, approve ? "approval.approved" : "approval.rejected", ctx.clock.now(), { subjectId: id, kind: row.kind, ...(typeof requester === "string" ? { installationId: requester } : {}) });
   });
   if (queued) ctx.wake.outbox();
   return getPendingAction(ctx, id);
@@ -77,7 +78,9 @@ function run(tx: Tx, ctx: Ctx, row: Row, approve: boolean): { queued: boolean; r
         tx.update(messages).set({ status: "cancelled" }).where(eq(messages.id, message.id)).run();
         return { queued: false, result: { message: "cancelled" } };
       }
-      tx.update(messages).set({ status: "queued" }).where(eq(messages.id, message.id)).run();
+      // An extension's held intent goes out as the owner's approval of what the agent proposed (INK §2 provenance).
+      const provenance = message.provenanceJson ? JSON.stringify({ ...JSON.parse(message.provenanceJson), origin: "agent_approved" }) : null;
+      tx.update(messages).set({ status: "queued", provenanceJson: provenance }).where(eq(messages.id, message.id)).run();
       queueDelivery(tx, ctx.ids, message.id, message.peerPrincipal, now);
       return { queued: true, result: { message: "queued", id: message.envelopeId } };
     }

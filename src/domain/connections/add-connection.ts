@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import * as v from "valibot";
 import { transaction } from "../../db/client.ts";
 import { connections } from "../../db/schema/index.ts";
-import { normalizePrincipal, ProfileSnapshot as InkProfileSnapshot } from "../../ink/index.ts";
+import { ProfileSnapshot as InkProfileSnapshot } from "../../ink/index.ts";
 import type { With } from "../context.ts";
 import { conflict, invalidInput } from "../internal/errors.ts";
 import { connectionView, type ConnectionView } from "./internal/connection-view.ts";
@@ -13,8 +13,11 @@ import { ownProfileSnapshot } from "../profile/own-profile-snapshot.ts";
 import { answerConnectionRequest } from "./answer-connection-request.ts";
 import { replyRoute } from "./reply-route.ts";
 import { requireOwner } from "../internal/actors.ts";
+import { principalOf } from "../internal/principal-of.ts";
+import { findPeerCard } from "../peers/find-peer-card.ts";
+import type { Db } from "../../db/client.ts";
 
-export const AddConnectionInput = v.object({
+export const AddConnectionInput = v.strictObject({
   cardUrl: v.optional(v.pipe(v.string(), v.maxLength(2048), v.description("The peer's Agent Card URL"))),
   baseUrl: v.optional(v.pipe(v.string(), v.maxLength(2048), v.description("The peer node's base URL (with agentId), instead of cardUrl"))),
   agentId: v.optional(v.pipe(v.string(), v.maxLength(512))),
@@ -37,11 +40,17 @@ export interface AddConnectionResult {
  */
 export async function addConnection(ctx: With<"node" | "vault" | "peers" | "wake">, input: AddConnectionInput): Promise<AddConnectionResult> {
   requireOwner(ctx, "manages connections");
-  const cardUrl = input.cardUrl ?? (input.baseUrl && input.agentId ? cardUrlFor(input.baseUrl, input.agentId) : null);
+  // A card path needs the id as the card spells it: for the canonical key:z…, the spelling this node knows.
+  const canonical = input.agentId?.startsWith("key:") === true;
+  const pathId = canonical && input.agentId ? knownSpelling(ctx.db, input.agentId) : input.agentId;
+  if (canonical && !input.cardUrl && input.baseUrl && !pathId) {
+    throw invalidInput("agentId: key:z… names a key, not a card path; for an agent this node does not know yet, give its id as its card spells it (svc:z…, tulpa:z…, ink:z…) or its cardUrl");
+  }
+  const cardUrl = input.cardUrl ?? (input.baseUrl && pathId ? cardUrlFor(input.baseUrl, pathId) : null);
   if (!cardUrl) throw invalidInput(input.baseUrl ? "baseUrl must be an https URL and agentId a valid agent id" : "cardUrl, or baseUrl with agentId, is required");
   const agentId = input.agentId ?? agentIdFromCardUrl(cardUrl);
-  const principal = agentId ? normalizePrincipal(agentId) : null;
-  const existing = principal?.ok ? ctx.db.select().from(connections).where(eq(connections.principal, principal.principal)).get() : undefined;
+  const principal = agentId ? principalOf(agentId) : null;
+  const existing = principal !== null ? ctx.db.select().from(connections).where(eq(connections.principal, principal)).get() : undefined;
   if (existing?.status === "connected") throw conflict("already connected");
   if (existing?.status === "blocked") throw conflict("this agent is blocked; unblock it first (PATCH status: disconnected)");
   if (existing?.status === "pending") {
@@ -59,4 +68,9 @@ export async function addConnection(ctx: With<"node" | "vault" | "peers" | "wake
   const request = await sendIntent(ctx, { ...(agentId ? { to: agentId } : {}), cardUrl, intent: "connection_request", payload });
   const row = ctx.db.select().from(connections).where(eq(connections.principal, request.peerPrincipal)).get()!;
   return { connection: connectionView(row), request };
+}
+
+/** The agent id (as its card spells it) of a principal this node knows: a connection's, else a stored card's. */
+function knownSpelling(db: Db, principal: string): string | null {
+  return db.select({ agentId: connections.agentId }).from(connections).where(eq(connections.principal, principal)).get()?.agentId ?? findPeerCard(db, principal)?.agentId ?? null;
 }

@@ -14,7 +14,7 @@ import { answerConnectionRequest } from "./answer-connection-request.ts";
 import { replyRoute } from "./reply-route.ts";
 import { requireOwner } from "../internal/actors.ts";
 
-export const UpdateConnectionInput = v.object({
+export const UpdateConnectionInput = v.strictObject({
   status: v.optional(v.pipe(v.picklist(["connected", "declined", "blocked", "disconnected"], "status: one of connected, declined, blocked, disconnected"), v.description("connected accepts a pending request, declined declines it; blocked / disconnected end it"))),
   cardUrl: v.optional(v.pipe(v.string(), v.maxLength(2048), v.description("The peer's Agent Card URL, if the node does not know it yet (needed to reply)"))),
   layer: v.optional(
@@ -60,7 +60,10 @@ export async function updateConnection(ctx: With<"node" | "vault" | "peers" | "w
       tx.update(connections).set({ cardUrl: learned.cardUrl ?? null, updatedAt: now }).where(eq(connections.id, id)).run();
     }
     if (input.layer !== undefined) {
+      const before = tx.select({ layer: connections.layer, layerOverride: connections.layerOverride }).from(connections).where(eq(connections.id, id)).get()!;
       tx.update(connections).set({ layerOverride: input.layer, updatedAt: now }).where(eq(connections.id, id)).run();
+      const [from, to] = [before.layerOverride ?? before.layer, input.layer ?? before.layer];
+      if (from !== to) recordEvent(tx, "connection.layer_changed", now, { subjectId: id, from, to });
       recomputeRelationship(tx, now, id); // the health band is measured against the layer in force
     }
     const current = tx.select().from(connections).where(eq(connections.id, id)).get()!;

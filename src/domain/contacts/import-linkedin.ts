@@ -10,7 +10,7 @@ import { requireOwner } from "../internal/actors.ts";
 
 export const MAX_CSV_BYTES = 2 * 1024 * 1024;
 
-export const ImportLinkedInInput = v.object({
+export const ImportLinkedInInput = v.strictObject({
   csv: v.pipe(v.string("csv: the text of Connections.csv"), v.minLength(1, "csv: must not be empty"), v.description("The text of LinkedIn's Connections.csv export (at most 2 MiB, 20,000 rows)")),
 });
 export type ImportLinkedInInput = v.InferOutput<typeof ImportLinkedInInput>;

@@ -3,7 +3,7 @@ import type { With } from "../context.ts";
 import { requireAgent } from "../internal/actors.ts";
 import { type PeerCardUpdate } from "../peers/peer-cards.ts";
 import type { PeerRefusalReason } from "../peers/peer-requests.ts";
-import { columnPhrase } from "./internal/fts-query.ts";
+import { columnPhrase } from "../internal/fts-query.ts";
 import { discoveryResult, facetNeedle, type DiscoveryResult } from "./internal/listings.ts";
 import { matchListings } from "./internal/match-listings.ts";
 import { recordPeerRequest } from "../peers/record-peer-request.ts";

@@ -1,7 +1,9 @@
 import * as v from "valibot";
 import type { Ctx } from "../context.ts";
+import { queryText } from "../internal/query-text.ts";
+import { limitParam, searchTextParam } from "../internal/search-params.ts";
 import { wireDoc } from "../internal/wire-doc.ts";
-import { columnPhrase, MAX_QUERY_TERMS, queryTerms, textClause } from "./internal/fts-query.ts";
+import { columnPhrase, MAX_QUERY_TERMS, queryTerms, textClause } from "../internal/fts-query.ts";
 import { discoveryResult, facetNeedle, type DiscoveryResult, type FacetKind } from "./internal/listings.ts";
 import { matchListings } from "./internal/match-listings.ts";
 
@@ -9,22 +11,6 @@ export const MAX_DISCOVER_LIMIT = 50;
 export const DEFAULT_DISCOVER_LIMIT = 20;
 const MAX_LIST_ITEMS = 10;
 const MAX_ITEM_LENGTH = 100;
-
-/**
- * A query value as text. Elysia's query parser for standard schemas splits values containing a
- * comma into arrays, collects repeated keys into arrays and JSON-parses `[…]`/`{…}` values; this
- * puts the text back together (a comma-joined list) before the real checks run.
- */
-const queryText = v.pipe(
-  v.union([v.string(), v.number(), v.boolean(), v.array(v.unknown()), v.record(v.string(), v.unknown())]),
-  v.transform((value): string => asText(value)),
-);
-
-function asText(value: unknown): string {
-  if (typeof value === "string") return value;
-  if (Array.isArray(value)) return value.map(asText).join(",");
-  return JSON.stringify(value);
-}
 
 /** A comma-separated list parameter: 1-10 values of 1-100 characters (blank items ignored). */
 const listParam = (name: string) =>
@@ -42,24 +28,8 @@ const listParam = (name: string) =>
 
 /** `GET /discover` query (SPEC Endpoints, Limits). Unknown parameters are ignored. */
 export const DiscoverQuery = v.object({
-  q: v.pipe(
-    queryText,
-    v.minLength(2, "q: at least 2 characters"),
-    v.maxLength(200, "q: at most 200 characters"),
-    v.check((q) => queryTerms(q).length > 0, "q: needs at least one word of letters or digits"),
-    v.check((q) => queryTerms(q).length <= MAX_QUERY_TERMS, `q: at most ${MAX_QUERY_TERMS} words`),
-    wireDoc({ type: "string", minLength: 2, maxLength: 200, description: `At most ${MAX_QUERY_TERMS} words` }),
-  ),
-  limit: v.optional(
-    v.pipe(
-      queryText,
-      v.regex(/^\d{1,3}$/, `limit: an integer from 1 to ${MAX_DISCOVER_LIMIT}`),
-      v.transform(Number),
-      v.minValue(1, "limit: at least 1"),
-      v.maxValue(MAX_DISCOVER_LIMIT, `limit: at most ${MAX_DISCOVER_LIMIT}`),
-      wireDoc({ type: "integer", minimum: 1, maximum: MAX_DISCOVER_LIMIT, default: DEFAULT_DISCOVER_LIMIT }),
-    ),
-  ),
+  q: searchTextParam,
+  limit: limitParam(MAX_DISCOVER_LIMIT, DEFAULT_DISCOVER_LIMIT),
   skills: listParam("skills"),
   interests: listParam("interests"),
   openTo: listParam("openTo"),

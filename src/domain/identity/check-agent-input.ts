@@ -3,7 +3,7 @@ import { invalidInput } from "../internal/errors.ts";
 import { handleProblem } from "./internal/handles.ts";
 import { normalizeHandle } from "../agent/normalize-handle.ts";
 
-export const CreateAgentInput = v.object({
+export const CreateAgentInput = v.strictObject({
   handle: v.string(),
   displayName: v.optional(v.string()),
   timezone: v.optional(v.string()),

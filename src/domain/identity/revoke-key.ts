@@ -1,5 +1,5 @@
-import { and, eq } from "drizzle-orm";
-import { transaction, type Tx } from "../../db/client.ts";
+import { eq } from "drizzle-orm";
+import type { Tx } from "../../db/client.ts";
 import { agentKeys, connections } from "../../db/schema/index.ts";
 import type { RotationLinkKey } from "../../ink/index.ts";
 import { generateAgentKey, newKeyId, type AgentKey, type KeyRole } from "../../security/agent-keys.ts";
@@ -7,6 +7,7 @@ import type { Ctx, With } from "../context.ts";
 import { conflict, notFound } from "../internal/errors.ts";
 import { enqueueOutbound } from "../messages/enqueue-outbound.ts";
 import { findAgentRow } from "../agent/find-agent-row.ts";
+import { changeKeys } from "./internal/key-change.ts";
 import { keyRow } from "./internal/key-row.ts";
 import { planKeySetChange, publishKeySetChange } from "./internal/rotation-links.ts";
 import { requireOwner } from "../internal/actors.ts";
@@ -30,8 +31,8 @@ export interface RevocationResult {
  * one transaction, so the card changes at once, also on a running node. Revoking the active key of
  * a role makes a new active key of that role in the same step (a card always has a signer, and
  * confidential intents an encryption key); its private half is written to agent-key.json first,
- * as in a rotation. A new signing key is announced to every connected peer (`announce`); other
- * peers follow at their next card fetch.
+ * under the same lock as a rotation (internal/key-change.ts). A new signing key is announced to
+ * every connected peer (`announce`); other peers follow at their next card fetch.
  */
 export function revokeKey(
   ctx: With<"vault" | "wake">,
@@ -39,25 +40,23 @@ export function revokeKey(
   options: { generateKey?: (role: KeyRole, keyId: string, nowMs: number) => AgentKey } = {},
 ): RevocationResult {
   requireOwner(ctx, "can revoke keys");
-  if (!findAgentRow(ctx.db)) throw notFound("agent");
-  const target = ctx.db.select().from(agentKeys).where(eq(agentKeys.keyId, input.keyId)).get();
-  if (!target) throw notFound(`key ${JSON.stringify(input.keyId)}`);
-  if (target.status === "revoked") throw conflict(`key ${target.keyId} is already revoked (since ${new Date(target.revokedAt ?? 0).toISOString()})`);
-  ctx.vault.all(); // fail early (wrong passphrase, insecure file) before generating anything
-  const now = ctx.clock.now();
-  const privateKeyOf = (keyId: string) => ctx.vault.find(keyId)?.privateKey ?? null;
-  const replaces = target.status === "active";
-  // Dry run with a placeholder: refuse (chain or card full, a private half missing) before a key is made.
-  planKeySetChange(ctx.db, revoked(target.keyId, replaces ? { keyId: "~next", publicKeyMultibase: "", role: target.role } : null), privateKeyOf);
-  const replacement = replaces ? (options.generateKey ?? generateAgentKey)(target.role, newKeyId(target.role, now), now) : null;
-  if (replacement) ctx.vault.append(replacement);
-  const keySetVersion = transaction(ctx.db, (tx) => {
+  const { target, replacement, now, keySetVersion } = changeKeys(ctx, (tx, now) => {
+    if (!findAgentRow(tx)) throw notFound("agent");
+    const target = tx.select().from(agentKeys).where(eq(agentKeys.keyId, input.keyId)).get();
+    if (!target) throw notFound(`key ${JSON.stringify(input.keyId)}`);
+    if (target.status === "revoked") throw conflict(`key ${target.keyId} is already revoked (since ${new Date(target.revokedAt ?? 0).toISOString()})`);
+    const privateKeyOf = (keyId: string) => ctx.vault.find(keyId)?.privateKey ?? null;
+    const replaces = target.status === "active";
+    // Dry run with a placeholder: refuse (chain or card full, a private half missing) before a key is made.
+    planKeySetChange(tx, revoked(target.keyId, replaces ? { keyId: "~next", publicKeyMultibase: "", role: target.role } : null), privateKeyOf);
+    const replacement = replaces ? (options.generateKey ?? generateAgentKey)(target.role, newKeyId(target.role, now), now) : null;
+    if (replacement) ctx.vault.append(replacement);
     const plan = planKeySetChange(tx, revoked(target.keyId, replacement), privateKeyOf);
-    tx.update(agentKeys).set({ status: "revoked", revokedAt: now }).where(and(eq(agentKeys.keyId, target.keyId), eq(agentKeys.status, target.status))).run();
+    tx.update(agentKeys).set({ status: "revoked", revokedAt: now }).where(eq(agentKeys.keyId, target.keyId)).run();
     if (replacement) tx.insert(agentKeys).values(keyRow(replacement, now)).run();
-    const version = publishKeySetChange(tx, plan, now);
-    if (replacement?.role === "signing") announce(tx, ctx, target.keyId, version, now);
-    return version;
+    const keySetVersion = publishKeySetChange(tx, plan, now);
+    if (replacement?.role === "signing") announce(tx, ctx, target.keyId, keySetVersion, now);
+    return { target, replacement, now, keySetVersion };
   });
   const result = { revokedKeyId: target.keyId, role: target.role, revokedAt: new Date(now).toISOString(), replacementKeyId: replacement?.keyId ?? null, keySetVersion };
   ctx.log.info("key revoked", { ...result });

@@ -1,11 +1,11 @@
 import { and, eq } from "drizzle-orm";
-import { transaction } from "../../db/client.ts";
 import { agentKeys } from "../../db/schema/index.ts";
 import type { RotationLinkKey } from "../../ink/index.ts";
 import { generateAgentKey, newKeyId, type AgentKey, type KeyRole } from "../../security/agent-keys.ts";
 import type { With } from "../context.ts";
 import { notFound } from "../internal/errors.ts";
 import { findAgentRow } from "../agent/find-agent-row.ts";
+import { changeKeys } from "./internal/key-change.ts";
 import { keyRow } from "./internal/key-row.ts";
 import { planKeySetChange, publishKeySetChange } from "./internal/rotation-links.ts";
 import { requireOwner } from "../internal/actors.ts";
@@ -21,23 +21,22 @@ export interface RotationResult {
  * `retired` with `validUntil` = now, so it still verifies what it signed before, but never a new
  * live request. `keySetVersion` goes up by one and the card shows it on its next read, with a new
  * `rotationChain` link signed by the previous active key (INK §13), stored in the same transaction.
- * The private key is written to agent-key.json before the database switches to it, so a crash in
- * between leaves an unused key, never an active key without its private half.
+ * The private key is written to agent-key.json before the database switches to it, all under one
+ * lock (internal/key-change.ts), so concurrent key changes cannot lose a key and a crash in between
+ * leaves an unused key, never an active key without its private half.
  */
 export function rotateSigningKey(
   ctx: With<"vault">,
   options: { generateKey?: (role: KeyRole, keyId: string, nowMs: number) => AgentKey } = {},
 ): RotationResult {
   requireOwner(ctx, "can rotate keys");
-  if (!findAgentRow(ctx.db)) throw notFound("agent");
-  ctx.vault.all(); // fail early (wrong passphrase, insecure file) before generating anything
-  const now = ctx.clock.now();
-  const privateKeyOf = (keyId: string) => ctx.vault.find(keyId)?.privateKey ?? null;
-  // Dry run with a placeholder: refuse (chain full, key missing) before a key is generated and kept.
-  planKeySetChange(ctx.db, rotated({ keyId: "~next", publicKeyMultibase: "" }), privateKeyOf);
-  const key = (options.generateKey ?? generateAgentKey)("signing", newKeyId("signing", now), now);
-  ctx.vault.append(key);
-  const result = transaction(ctx.db, (tx) => {
+  const result = changeKeys(ctx, (tx, now) => {
+    if (!findAgentRow(tx)) throw notFound("agent");
+    const privateKeyOf = (keyId: string) => ctx.vault.find(keyId)?.privateKey ?? null;
+    // Dry run with a placeholder: refuse (chain full, key missing) before a key is generated and kept.
+    planKeySetChange(tx, rotated({ keyId: "~next", publicKeyMultibase: "" }), privateKeyOf);
+    const key = (options.generateKey ?? generateAgentKey)("signing", newKeyId("signing", now), now);
+    ctx.vault.append(key);
     const plan = planKeySetChange(tx, rotated(key), privateKeyOf);
     const retired = tx
       .update(agentKeys)

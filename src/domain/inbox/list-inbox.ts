@@ -1,7 +1,7 @@
 import { and, desc, eq, gte, inArray, lt, lte, ne, or, sql, type SQL } from "drizzle-orm";
 import * as v from "valibot";
 import { messageLabels, messages } from "../../db/schema/index.ts";
-import { normalizePrincipal, parseTimestamp } from "../../ink/index.ts";
+import { parseTimestamp } from "../../ink/index.ts";
 import type { With } from "../context.ts";
 import { invalidInput } from "../internal/errors.ts";
 import { ownIdentity } from "../agent/own-identity.ts";
@@ -9,6 +9,7 @@ import { labelsOf } from "./internal/labels-of.ts";
 import { messageView, type MessageView } from "../messages/message-view.ts";
 import { DEFAULT_LIMIT, decodeCursor, PageQuery, pageOf, type Page } from "../internal/pagination.ts";
 import { requireOwner } from "../internal/actors.ts";
+import { principalOf } from "../internal/principal-of.ts";
 
 const INBOX_STATUS = v.picklist(["unread", "read", "pending", "responded", "rejected", "expired"], "status: one of unread, read, pending, responded, rejected, expired");
 
@@ -41,8 +42,8 @@ export function listInbox(ctx: With<"node">, query: InboxSearchQuery): Page<Mess
     filters.push(sql`${messages.searchText} LIKE ${needle} ESCAPE '\\'`);
   }
   if (query.from) {
-    const p = normalizePrincipal(query.from);
-    filters.push(or(eq(messages.peerAgentId, query.from), ...(p.ok ? [eq(messages.peerPrincipal, p.principal)] : []))!);
+    const p = principalOf(query.from);
+    filters.push(or(eq(messages.peerAgentId, query.from), ...(p !== null ? [eq(messages.peerPrincipal, p)] : []))!);
   }
   if (query.after) filters.push(gte(messages.receivedAt, timestamp("after", query.after)));
   if (query.before) filters.push(lte(messages.receivedAt, timestamp("before", query.before)));

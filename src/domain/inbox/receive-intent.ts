@@ -12,11 +12,13 @@ import { type PeerCardUpdate } from "../peers/peer-cards.ts";
 import { savePeerCard } from "../peers/save-peer-card.ts";
 import type { PeerRefusalReason, PeerRequests } from "../peers/peer-requests.ts";
 import { recordNonce } from "../peers/record-nonce.ts";
+import { hasRelationship } from "../peers/has-relationship.ts";
 import { checkForeignSender, type ForeignSenderDecision } from "../policy/check-foreign-sender.ts";
 import { type OwnerPolicy } from "../policy/owner-policy.ts";
 import { policyFromRow } from "../policy/policy-from-row.ts";
 import { storeInbound, type StoreContext, type StoredMessage } from "./internal/store-inbound.ts";
 import { findAnsweredRequest } from "./internal/find-answered-request.ts";
+import { chargeSender } from "./internal/charge-sender.ts";
 
 export interface ReceiveInput {
   /** The intent as authenticated at the edge (peers/authenticate-peer.ts). */
@@ -87,7 +89,8 @@ export async function receiveIntent(ctx: With<"node" | "vault" | "peers" | "limi
       // INK §9 step 11: the nonce, then the per-sender limit (the owner's maxInboundRate, intents per
       // hour), so neither a forged `from` nor a replay spends a sender's budget. A limited message
       // keeps its nonce spent (committed) and is not stored.
-      const hourly = ctx.limiter.consume("ink-sender-hour", agent.principal, { limit: Math.max(1, owner.maxInboundRate), windowMs: 3_600_000 }, now);
+      // Senders the node has to do with and strangers have separate budgets (charge-sender.ts).
+      const hourly = chargeSender(ctx.limiter, { principal: agent.principal, intent: envelope.intent, related: hasRelationship(ctx.db, agent.principal, connection), perHour: owner.maxInboundRate, now });
       if (!hourly.allowed) {
         if (store.learned) savePeerCard(tx, store.learned, now);
         return { ok: false as const, reason: "rate_limited" as const, retryAfterSeconds: hourly.retryAfterSeconds };

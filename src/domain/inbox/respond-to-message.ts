@@ -12,7 +12,7 @@ import { checkIntent } from "../outbox/check-intent.ts";
 import { findInboxRow } from "./find-inbox-row.ts";
 import { requireOwner } from "../internal/actors.ts";
 
-export const RespondInput = v.object({
+export const RespondInput = v.strictObject({
   payload: v.pipe(v.record(v.string(), v.unknown()), v.description("Payload of the matching _response intent")),
   intent: v.optional(v.pipe(v.string(), v.maxLength(253), v.description("Defaults to the _response intent matching the message"))),
   cardUrl: v.optional(v.pipe(v.string(), v.maxLength(2048), v.description("The sender's Agent Card URL, if the node does not know where to reply"))),

@@ -1,4 +1,4 @@
-import type { AgentActor, Ctx } from "../context.ts";
+import type { AgentActor, Ctx, ExtensionActor } from "../context.ts";
 import { DomainError } from "../errors.ts";
 
 /**
@@ -16,4 +16,17 @@ export function requireOwner(ctx: Pick<Ctx, "actor">, what: string): void {
 export function requireAgent(ctx: Pick<Ctx, "actor">): AgentActor {
   if (ctx.actor.kind === "agent") return ctx.actor;
   throw new DomainError("forbidden", "only a verified INK sender can make this request");
+}
+
+/**
+ * The first line of every extension-API verb: an authenticated installation
+ * (http/plugins/extension-auth.ts) holding `permission` when one is named; 403
+ * `permission_missing` with `required` otherwise (EXTENSIONS §1.7: a flat membership test).
+ */
+export function requireExtension(ctx: Pick<Ctx, "actor">, permission?: string): ExtensionActor {
+  if (ctx.actor.kind !== "extension") throw new DomainError("forbidden", "only an installed extension can make this request");
+  if (permission !== undefined && !ctx.actor.permissions.includes(permission)) {
+    throw new DomainError("forbidden", `this installation was not granted ${permission}`, { reason: "permission_missing", fields: { required: permission } });
+  }
+  return ctx.actor;
 }

@@ -16,6 +16,8 @@ export interface OutboundDraft {
   expiresAt?: number | null;
   /** `held`: stored for owner approval, not queued (pending action of kind outbound_intent). */
   hold?: boolean;
+  /** INK §2 envelope `provenance` of a message an extension sends (origin becomes agent_approved when the owner approves it). */
+  provenance?: { origin: "agent_autonomous" | "agent_approved"; extensionId: string; installationId: string };
 }
 
 export interface Enqueued {
@@ -53,11 +55,17 @@ export function enqueueOutbound(tx: Tx, ids: Ids, draft: OutboundDraft, at: numb
       expiresAt: draft.expiresAt ?? null,
       inReplyTo: draft.inReplyTo ?? null,
       searchText: searchTextOf(draft.intent, draft.peerAgentId, draft.payload),
+      provenanceJson: draft.provenance ? JSON.stringify(draft.provenance) : null,
     })
     .run();
   if (!draft.hold) queueDelivery(tx, ids, messageId, draft.peerPrincipal, at);
   touchConnection(tx, draft.peerPrincipal, at);
-  recordEvent(tx, draft.hold ? "message.held" : "message.queued", at, { subjectId: envelopeId, peerPrincipal: draft.peerPrincipal, intent: draft.intent });
+  recordEvent(tx, draft.hold ? "message.held" : "message.queued", at, {
+    subjectId: envelopeId,
+    peerPrincipal: draft.peerPrincipal,
+    intent: draft.intent,
+    ...(draft.provenance ? { installationId: draft.provenance.installationId } : {}),
+  });
   return { messageId, envelopeId, correlationId, conversationId };
 }
 

@@ -1,6 +1,6 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, ne, sql } from "drizzle-orm";
 import { transaction } from "../../db/client.ts";
-import { messages, outbox } from "../../db/schema/index.ts";
+import { agentKeys, messages, outbox } from "../../db/schema/index.ts";
 import {
   buildSignedEnvelope,
   formatTimestamp,
@@ -27,6 +27,11 @@ export type OutboxRow = typeof outbox.$inferSelect;
 /** Versions we can emit, most preferred first: 0.2 goes only to peers that advertise it (INK §16). */
 const OUR_VERSIONS = ["ink/0.2", "ink/0.1"] as const;
 const DELIVERY_TIMEOUT_MS = 10_000;
+/**
+ * How long after this node's signing key changed (rotation, revocation) a peer's refusal of the
+ * signature is taken as its cache not having caught up yet (docs/decisions/key-revocation.md).
+ */
+export const NEW_KEY_GRACE_MS = 15 * 60 * 1000;
 
 /**
  * One delivery attempt: the envelope is signed afresh (new timestamp and nonce, same id) so a
@@ -70,6 +75,7 @@ async function attemptDelivery(
     signingKeyId: key.keyId,
   };
   if (message.expiresAt !== null) draft.expiresAt = formatTimestamp(message.expiresAt);
+  if (message.provenanceJson !== null) draft.provenance = JSON.parse(message.provenanceJson);
   const built = buildSignedEnvelope(draft, key.privateKey, ctx.node.wordmark);
   if (!built.ok) return { outcome: { kind: "failed", error: `cannot sign: ${built.reason}${built.issue ? ` (${built.issue})` : ""}` } };
   const prepared = prepareOutbound({
@@ -97,11 +103,23 @@ async function attemptDelivery(
   }
   if (res.status >= 200 && res.status < 300) return { outcome: { kind: "delivered", status: res.status }, envelopeJson, protocol };
   const reason = errorOf(jsonObjectOf(res.body)) ?? `HTTP ${res.status}`;
-  if (isTransientStatus(res.status)) {
+  if (isTransientStatus(res.status) || refusedNewKey(ctx, res.status, jsonObjectOf(res.body), key.since, now)) {
     const retryAfterMs = parseRetryAfter(res.headers.get("retry-after"), now);
     return { outcome: { kind: "retry", error: reason, status: res.status, ...(retryAfterMs !== null ? { retryAfterMs } : {}) }, envelopeJson, protocol };
   }
   return { outcome: { kind: "failed", error: reason, status: res.status }, envelopeJson, protocol };
+}
+
+/**
+ * A 401 for the signature or the key shortly after our key changed: the peer still has our old card
+ * (a receiver refreshes a card at most once a minute), so trying again later works — retried with
+ * backoff (1 s, 2 s, 4 s … reaches past the minute well inside the grace) instead of failing for good.
+ */
+function refusedNewKey(ctx: Ctx, status: number, body: Record<string, unknown> | null, keySince: number, now: number): boolean {
+  const code = typeof body?.code === "string" ? body.code : typeof body?.error === "string" ? body.error : null;
+  if (status !== 401 || (code !== "signature_verification_failed" && code !== "unresolvable_sender_key") || now - keySince >= NEW_KEY_GRACE_MS) return false;
+  // The genesis key is not a change: a new node's refused first message fails as before.
+  return ctx.db.select({ keyId: agentKeys.keyId }).from(agentKeys).where(and(eq(agentKeys.role, "signing"), ne(agentKeys.status, "active"))).get() !== undefined;
 }
 
 /** The peer's card for delivery: cached while fresh, refetched when stale (a stale one serves within the grace period). */
@@ -136,8 +154,13 @@ function settle(ctx: Ctx, item: OutboxRow, outcome: AttemptOutcome, envelopeJson
       .where(and(eq(messages.id, item.messageId), sql`${messages.status} != 'cancelled'`))
       .run();
     if (final.kind !== "retry") {
-      const message = tx.select({ envelopeId: messages.envelopeId }).from(messages).where(eq(messages.id, item.messageId)).get();
-      recordEvent(tx, final.kind === "delivered" ? "message.delivered" : "message.rejected", now, { subjectId: message?.envelopeId, peerPrincipal: item.peerPrincipal, ...(final.kind === "failed" ? { error: final.error } : {}) });
+      const message = tx.select({ envelopeId: messages.envelopeId, provenanceJson: messages.provenanceJson }).from(messages).where(eq(messages.id, item.messageId)).get();
+      recordEvent(tx, final.kind === "delivered" ? "message.delivered" : "message.rejected", now, {
+        subjectId: message?.envelopeId,
+        peerPrincipal: item.peerPrincipal,
+        ...(final.kind === "failed" ? { error: final.error } : {}),
+        ...(message?.provenanceJson ? { installationId: (JSON.parse(message.provenanceJson) as { installationId: string }).installationId } : {}),
+      });
     }
   });
   if (final.kind !== "delivered") ctx.log.warn("delivery attempt failed", { outbox: item.id, peer: item.peerPrincipal, attempts: update.attempts, outcome: final.kind, error: final.error });

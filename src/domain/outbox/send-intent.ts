@@ -12,8 +12,9 @@ import { resolveRecipient, type Recipient } from "../peers/resolve-recipient.ts"
 import { enqueueOutbound, type OutboundDraft } from "../messages/enqueue-outbound.ts";
 import { requireOwner } from "../internal/actors.ts";
 import { checkIntent } from "./check-intent.ts";
+import { principalOf } from "../internal/principal-of.ts";
 
-export const SendIntentInput = v.object({
+export const SendIntentInput = v.strictObject({
   to: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(512), v.description("The recipient's agent id"))),
   intent: v.pipe(v.string(), v.minLength(1), v.maxLength(253), v.description("One of the 15 INK intents")),
   payload: v.pipe(v.record(v.string(), v.unknown()), v.description("The intent's payload (strict INK schema)")),
@@ -69,8 +70,7 @@ export async function sendIntent(ctx: With<"node" | "vault" | "peers" | "wake">,
 
 function checkRecipient(r: Recipient, to: string | undefined, ownAgentId: string, intent: string, now: number): void {
   if (to !== undefined) {
-    const asked = normalizePrincipal(to);
-    if (!asked.ok || asked.principal !== r.principal) throw invalidInput("the card at cardUrl belongs to another agent than `to`");
+    if (principalOf(to) !== r.principal) throw invalidInput("the card at cardUrl belongs to another agent than `to`");
   }
   const self = normalizePrincipal(ownAgentId);
   if (self.ok && self.principal === r.principal) throw invalidInput("that is this node's own agent");

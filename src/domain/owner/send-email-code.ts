@@ -8,12 +8,14 @@ import { invalidInput } from "../internal/errors.ts";
 import { prepareCode, storeCode } from "./internal/code-store.ts";
 import type { MailMessage } from "./mailer.ts";
 import { CODE_TTL_MS, type SignInDeps } from "./sign-in.ts";
-import { findOwnerEmail, hashedClient, isEmailAddress, normalizeEmail } from "./internal/owner-email.ts";
+import { findOwnerEmail, hashedClient, hashedDevice, isEmailAddress, normalizeEmail } from "./internal/owner-email.ts";
 
 /** Per address and client, durable (a restart does not reset it): 3 codes an hour, so one client cannot use up... */
 export const SEND_PER_ADDRESS_AND_CLIENT = { limit: 3, windowMs: 60 * 60 * 1000 };
 /** ...the address's ceiling, which bounds the codes a guesser can aim at and the mail the owner gets: 6 an hour. */
 export const SEND_PER_ADDRESS = { limit: 6, windowMs: 60 * 60 * 1000 };
+/** A device the owner signed in from (device cookie) is outside both, with 3 codes an hour of its own. */
+export const SEND_PER_DEVICE = { limit: 3, windowMs: 60 * 60 * 1000 };
 
 /**
  * `POST /auth/email/send`. Only the owner's address gets a code; every other address gets the
@@ -22,18 +24,27 @@ export const SEND_PER_ADDRESS = { limit: 6, windowMs: 60 * 60 * 1000 };
  * The mail leaves after the answer, off the request path, so its delivery time does not show
  * either. The code belongs to the client that asked (its own try budget; a later request from
  * another client does not retire it). A request refused by the per-client limit does not count
- * against the address's ceiling.
+ * against the address's ceiling. A request from a device the owner signed in from before (`device`:
+ * the id of a valid device cookie, checked at the edge) counts only against that device's own
+ * limit, so strangers who hold the address at its ceiling do not deny the owner a code, and the
+ * code belongs to the device (docs/decisions/owner-sign-in.md, "Device cookies").
  */
-export function sendEmailCode(ctx: Ctx, input: { email: string }, deps: Pick<SignInDeps, "codeKey" | "ownerEmail" | "mailer" | "publicUrl">): { sent: true; expiresIn: number } {
+export function sendEmailCode(ctx: Ctx, input: { email: string; device?: string | null }, deps: Pick<SignInDeps, "codeKey" | "ownerEmail" | "mailer" | "publicUrl">): { sent: true; expiresIn: number } {
   if (ctx.actor.kind !== "public") throw new DomainError("forbidden", "sign-in codes are requested anonymously");
   const email = normalizeEmail(input.email);
   if (!isEmailAddress(email)) throw invalidInput("email: not a valid email address");
   const now = ctx.clock.now();
   const owner = findOwnerEmail(ctx.db, deps.ownerEmail);
   const isOwner = owner !== null && owner === email;
-  const client = hashedClient(ctx.actor.ip);
+  const device = input.device ? hashedDevice(input.device) : null;
+  const client = device ?? hashedClient(ctx.actor.ip);
   const prepared = prepareCode({ id: ctx.ids.next(), email, origin: "email", requester: client, now, codeKey: deps.codeKey });
   const decision = transaction(ctx.db, (tx) => {
+    if (device) {
+      const perDevice = consumeRateLimit(ctx, "email-send-device", sha256Base64url(`${email}\n${device}`), SEND_PER_DEVICE);
+      if (perDevice.allowed && isOwner) storeCode(tx, prepared, now);
+      return perDevice;
+    }
     // The limiter keys are hashes: strangers' addresses are not kept in the database.
     const perClient = consumeRateLimit(ctx, "email-send-client", sha256Base64url(`${email}\n${client}`), SEND_PER_ADDRESS_AND_CLIENT);
     if (!perClient.allowed) return perClient;
@@ -41,7 +52,7 @@ export function sendEmailCode(ctx: Ctx, input: { email: string }, deps: Pick<Sig
     if (result.allowed && isOwner) storeCode(tx, prepared, now);
     return result;
   });
-  enforce(decision, "sign-in codes for this address");
+  enforce(decision, device ? "sign-in codes for this device" : "sign-in codes for this address");
   if (isOwner) {
     const message = codeMessage(email, prepared.code, deps.publicUrl);
     setTimeout(() => {

@@ -1,5 +1,6 @@
 import type { AtprotoClient } from "../../adapters/atproto-oauth.ts";
 import type { OidcClient } from "../../adapters/oidc.ts";
+import type { DeviceTokens } from "../../security/device-token.ts";
 import type { OwnerTokens } from "../../security/owner-token.ts";
 import type { Mailer } from "./mailer.ts";
 
@@ -13,6 +14,8 @@ export interface SignInDeps {
   codeKey: Uint8Array;
   /** HMAC key that derives a rotated refresh token's successor, derived from the node secret. */
   refreshKey: Uint8Array;
+  /** Signs and checks device cookies (a device the owner signed in from), keyed by the node secret. */
+  devices: DeviceTokens;
   /** The owner email from flag or environment (or stored when the node started); the stored setting is read when null. */
   ownerEmail: string | null;
   mailer: Mailer;

@@ -2,6 +2,7 @@ import { decodeEd25519PublicKey } from "../../ink/index.ts";
 import type { With } from "../context.ts";
 import { type PeerCardUpdate } from "./peer-cards.ts";
 import { hasSigningSet } from "./has-signing-set.ts";
+import { isCardUrlOf } from "./is-card-url-of.ts";
 import { strangerFetches } from "./internal/stranger-fetches.ts";
 
 /**
@@ -10,7 +11,7 @@ import { strangerFetches } from "./internal/stranger-fetches.ts";
  * who saw the request could deliver it first with another hint, so the hint may only narrow: the
  * card is kept only when its proof roots in the sender's id (INK §13, basis `proof`: signed by the
  * genesis key or through its rotation chain) and it lists the key that signed the request as
- * active. The caller asks only for a request whose nonce was never seen (a replay fetches
+ * active; and only the sender's own INK card URL is fetched (no other path, no query). The caller asks only for a request whose nonce was never seen (a replay fetches
  * nothing) and stores what is returned with the message, in its transaction (so the card is known
  * before the owner can answer the message).
  */
@@ -18,6 +19,11 @@ export async function learnHintedCard(
   ctx: With<"node" | "vault" | "peers">,
   input: { from: string; principal: string; hintUrl: string; authenticatedKey: Uint8Array },
 ): Promise<PeerCardUpdate | null> {
+  // Only the sender's own INK card URL, as for listings: a hint is covered by no signature.
+  if (!isCardUrlOf(input.hintUrl, input.from)) {
+    ctx.log.info("card hint ignored: not an INK card URL of the sender", { peer: input.principal });
+    return null;
+  }
   const fetched = await strangerFetches(ctx).card({ cardUrl: input.hintUrl, agentId: input.from });
   if (!fetched.ok) {
     ctx.log.info("hinted card not usable", { peer: input.principal, reason: fetched.reason });

@@ -8,7 +8,7 @@ import type { PeerCardUpdate } from "./peer-cards.ts";
  * checks before the signature (INK's order for it) and its own key source; all four end in an
  * `agent` actor whose nonce the answering verb records last, in its own transaction.
  */
-export type PeerScheme = "intent" | "agent_card_query" | "directory_listing" | "discovery_query";
+export type PeerScheme = "intent" | "agent_card_query" | "directory_listing" | "discovery_query" | "marketplace_review";
 
 /** One signed request as it came in: the raw body, read once (http/plugins/ink-signature.ts). */
 export interface SignedPeerRequest<S extends PeerScheme = PeerScheme> {
@@ -19,6 +19,11 @@ export interface SignedPeerRequest<S extends PeerScheme = PeerScheme> {
   authorization: string | null;
   /** The path actually posted to (the signature base's PATH). */
   requestPath: string;
+  /**
+   * When the request reached the node's endpoint, if not now: a request held by a mailbox is
+   * judged fresh (INK §8) at the time the mailbox accepted it (docs/decisions/mailbox.md).
+   */
+  receivedAt?: number;
 }
 
 /** What each kind of request carries once authenticated. */
@@ -35,6 +40,7 @@ export interface PeerRequests {
   agent_card_query: Record<string, never>;
   directory_listing: ListingRequest;
   discovery_query: DiscoveryQueryEnvelope;
+  marketplace_review: MarketplaceReviewRequest;
 }
 
 /** An authenticated request: the sender, what it asked, and what was learned of its card (to save with the answer). */
@@ -53,7 +59,8 @@ export type PeerRefusalReason =
   | "invalid_listing"
   | "self_listing"
   | "unsupported_principal"
-  | "card_url_mismatch";
+  | "card_url_mismatch"
+  | "invalid_review";
 
 export interface PeerRefusal {
   ok: false;
@@ -79,3 +86,24 @@ export const ListingRequest = v.strictObject({
   timestamp: v.string(),
 });
 export type ListingRequest = v.InferOutput<typeof ListingRequest>;
+
+/** The largest marketplace review request read. */
+export const MAX_REVIEW_BYTES = 4096;
+
+/**
+ * A rating from another node's agent for an extension in this node's marketplace: strict, under
+ * an INK transport signature by `from` (`type` network.<w>.marketplace_review, checked by the
+ * signed-request phase), so one agent is one vote and nobody rates as someone else.
+ */
+export const MarketplaceReviewRequest = v.strictObject({
+  protocol: v.literal("ink/0.1"),
+  type: v.string(),
+  from: v.pipe(v.string(), v.minLength(1), v.maxLength(256)),
+  to: v.pipe(v.string(), v.minLength(1), v.maxLength(512)),
+  nonce: v.string(),
+  timestamp: v.string(),
+  extensionId: v.pipe(v.string(), v.minLength(1), v.maxLength(128)),
+  rating: v.pipe(v.number(), v.integer("rating: an integer from 1 to 5"), v.minValue(1, "rating: at least 1"), v.maxValue(5, "rating: at most 5")),
+  comment: v.optional(v.pipe(v.string(), v.maxLength(1000, "comment: at most 1000 characters"))),
+});
+export type MarketplaceReviewRequest = v.InferOutput<typeof MarketplaceReviewRequest>;

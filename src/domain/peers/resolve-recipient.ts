@@ -10,6 +10,7 @@ import { hasSigningSet } from "./has-signing-set.ts";
 import { cardOf } from "./card-of.ts";
 import { findPeerCard } from "./find-peer-card.ts";
 import { isNetworkFailure } from "../internal/retry.ts";
+import { principalOf } from "../internal/principal-of.ts";
 
 export interface Recipient {
   principal: string;
@@ -26,22 +27,23 @@ export interface Recipient {
 export async function resolveRecipient(ctx: With<"node" | "vault" | "peers">, input: { to?: string | undefined; cardUrl?: string | undefined }): Promise<Recipient> {
   const now = ctx.clock.now();
   if (input.cardUrl) {
-    const agentId = input.to ?? agentIdFromCardUrl(input.cardUrl);
+    // `to` in its canonical spelling (key:z…) names no card's agentId: the card URL's id does, when it is that agent.
+    const fromUrl = agentIdFromCardUrl(input.cardUrl);
+    const agentId = input.to?.startsWith("key:") ? (fromUrl !== null && principalOf(fromUrl) === input.to ? fromUrl : null) : (input.to ?? fromUrl);
     if (!agentId) throw invalidInput("cardUrl: not an INK card URL (…/ink/v1/<agentId>/agent.json); pass `to` as well");
     const fetched = await fetchPeerCard(ctx, { cardUrl: input.cardUrl, agentId });
     const card = cardOrThrow(fetched, input.cardUrl);
     return learnedRecipient(card.card, card.cardJson, input.cardUrl);
   }
   if (!input.to) throw invalidInput("to or cardUrl is required");
-  const normalized = normalizePrincipal(input.to);
-  if (!normalized.ok) throw invalidInput("to: not an agent id");
-  const principal = normalized.principal;
+  const principal = principalOf(input.to);
+  if (principal === null) throw invalidInput("to: not an agent id (svc:z…, tulpa:z…, ink:z…, key:z… or a DID)");
   const row = findPeerCard(ctx.db, principal);
   const cached = cardOf(row);
   const url = row?.cardUrl ?? (input.to.startsWith("did:web:") ? await didWebCardUrl(ctx.peers.http, input.to) : null);
   if (cached && (row?.expiresAt ?? 0) >= now) return { principal, agentId: cached.agentId, card: cached, learned: null };
   if (!url) throw invalidInput(`unknown agent ${input.to}: pass cardUrl (its Agent Card URL) the first time`);
-  const fetched = await fetchPeerCard(ctx, { cardUrl: url, agentId: cached?.agentId ?? input.to });
+  const fetched = await fetchPeerCard(ctx, { cardUrl: url, agentId: cached?.agentId ?? row?.agentId ?? input.to });
   if (!fetched.ok && cached && (fetched.reason === "card_continuity" || now - (row?.fetchedAt ?? 0) <= STALE_CARD_GRACE_MS)) {
     return { principal, agentId: cached.agentId, card: cached, learned: { principal, agentId: cached.agentId, refreshAttempt: true } };
   }

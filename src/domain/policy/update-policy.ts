@@ -6,7 +6,8 @@ import { recordEvent } from "../internal/events.ts";
 import { getPolicy } from "./get-policy.ts";
 import { DEFAULT_POLICY } from "./owner-policy.ts";
 import { policyView, type PolicyView } from "./internal/policy-view.ts";
-import { canonicalAgent, canonicalAgents, canonicalMethod } from "./internal/principals.ts";
+import { canonicalAgents, canonicalMethod } from "./internal/principals.ts";
+import { principalOf } from "../internal/principal-of.ts";
 import { requireOwner } from "../internal/actors.ts";
 
 const LIST_MAX = 200;
@@ -25,7 +26,7 @@ const list = (name: string, itemMax: number, what: string, [pattern, shape]: rea
           v.string(`${name}: strings`),
           v.minLength(1, `${name}: no empty entries`),
           v.maxLength(itemMax, `${name}: each at most ${itemMax} characters`),
-          v.check((s: string) => pattern.test(s) && (pattern !== AGENT[0] || canonicalAgent(s) !== null), (issue) => `${name}: ${JSON.stringify(issue.input)} is not ${shape}`),
+          v.check((s: string) => pattern.test(s) && (pattern !== AGENT[0] || principalOf(s) !== null), (issue) => `${name}: ${JSON.stringify(issue.input)} is not ${shape}`),
         ),
         `${name}: an array of strings`,
       ),
@@ -55,8 +56,10 @@ export const PolicyInput = v.strictObject(
     allowedHosts: list("allowedHosts", 253, "did:web hosts allowed to ask to connect (subdomains included); empty = any", HOST),
     allowedDids: list("allowedDids", 512, "When set, only these strangers may ask to connect (canonical principals, like trustedDids)", AGENT),
     blockedDids: list("blockedDids", 512, "Agents refused outright (every intent), whichever spelling of their id they send (canonical principals, like trustedDids)", AGENT),
+    // Read-only: what GET answered may be sent back as it is (read, edit, write); the node sets it.
+    updatedAt: v.optional(v.pipe(v.nullable(v.pipe(v.string("updatedAt: read-only, ignored"), v.maxLength(64))), v.description("Read-only (what GET answered); ignored"))),
   },
-  (issue) => `unknown member ${JSON.stringify(issue.expected === "never" ? issue.input : issue.received)}; allowed: maxAutonomyLevel, trustedDids, maxInboundRate, acceptForeignAgents, allowedMethods, allowedHosts, allowedDids, blockedDids`,
+  (issue) => `unknown member ${JSON.stringify(issue.expected === "never" ? issue.input : issue.received)}; allowed: maxAutonomyLevel, trustedDids, maxInboundRate, acceptForeignAgents, allowedMethods, allowedHosts, allowedDids, blockedDids (and the read-only updatedAt)`,
 );
 export type PolicyInput = v.InferOutput<typeof PolicyInput>;
 

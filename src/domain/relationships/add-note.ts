@@ -10,7 +10,7 @@ import { requireOwner } from "../internal/actors.ts";
 export const NOTE_MAX_CHARS = 5000;
 export const NOTES_PER_CONNECTION = 1000;
 
-export const AddNoteInput = v.object({
+export const AddNoteInput = v.strictObject({
   text: v.pipe(
     v.string("text: a string"),
     v.transform((s) => s.trim()),

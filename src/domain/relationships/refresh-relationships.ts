@@ -43,9 +43,11 @@ export function refreshRelationships(ctx: Ctx, shouldYield: () => boolean = () =
     const after = readCursor(ctx.db, CURSOR);
     const batch = eventPeersAfter(ctx.db, after, BATCH);
     if (batch.length === 0) return { read, more: false };
-    for (const e of batch) if (e.peerPrincipal) waiting.add(e.peerPrincipal);
+    // Events without a peer (among them the layer and health changes this job logs) move the cursor and nothing else.
+    const peers = batch.filter((e) => e.peerPrincipal !== null);
+    for (const e of peers) waiting.add(e.peerPrincipal!);
     transaction(ctx.db, (tx) => writeCursor(tx, CURSOR, batch.at(-1)!.seq, now));
-    read += batch.length;
-    if (shouldYield()) return { read, more: true };
+    read += peers.length;
+    if (peers.length > 0 && shouldYield()) return { read, more: true };
   }
 }

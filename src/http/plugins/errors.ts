@@ -10,6 +10,7 @@ export const STATUS_OF: Record<DomainErrorCode, number> = {
   forbidden: 403,
   not_found: 404,
   conflict: 409,
+  unprocessable: 422,
   payload_too_large: 413,
   unsupported_media_type: 415,
   headers_too_large: 431,
@@ -43,7 +44,7 @@ export function errorHandler(log: Logger) {
       set.status = STATUS_OF[error.code];
       if (error.retryAfterSeconds !== undefined) set.headers["retry-after"] = String(Math.max(1, Math.ceil(error.retryAfterSeconds)));
       if (set.status >= 500) log.error("request failed", { reqId: set.headers["x-request-id"], errorCode: error.code, cause: describe(error.cause), path: pathOf(request) });
-      return body(error.code, error.message);
+      return { ...error.fields, ...body(error.reason ?? error.code, error.message) };
     }
     switch (code) {
       case "NOT_FOUND":

@@ -48,5 +48,6 @@ export function inkSignature(deps: SurfaceDeps) {
     inkCardQuery: (route: InkSignedRoute) => signed("agent_card_query", route),
     inkListing: (route: InkSignedRoute) => signed("directory_listing", route),
     inkDiscoveryQuery: (route: InkSignedRoute) => signed("discovery_query", route),
+    inkMarketplaceReview: (route: InkSignedRoute) => signed("marketplace_review", route),
   });
 }

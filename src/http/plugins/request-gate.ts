@@ -2,7 +2,8 @@ import { Elysia, type AnyElysia } from "elysia";
 import { DomainError } from "../../domain/errors.ts";
 import { invalidUtf8Offset, jsonPathAtEnd, scanJsonText, type TextLimits } from "../body-text.ts";
 import { throttle, type SurfaceDeps } from "../deps.ts";
-import { bodySpecOf, type BodySpec } from "../schemas/body.ts";
+import { bodySpecOf, lenientObjectAt, type BodySpec, type SchemaNode } from "../schemas/body.ts";
+import { ownerCheckOf, refuse, type OwnerCheck } from "./owner-auth.ts";
 import { isJsonRequest, readRawBody } from "./raw-body.ts";
 import { bodyReader, type PerIpRule, type RouteHooks } from "./route-options.ts";
 
@@ -19,7 +20,15 @@ interface RouteSpec {
   kind: ReturnType<typeof bodyReader>;
   body: BodySpec | null;
   perIp: PerIpRule | null;
+  /** The owner bearer check of an owner route (plugins/owner-auth.ts), run before any body is read. */
+  owner: OwnerCheck | null;
 }
+
+/**
+ * Failed owner-token checks a client address may make (per minute) before its requests to owner
+ * routes are answered 429 (a valid token still passes): the owner API is not a place to guess.
+ */
+export const OWNER_AUTH_FAILURES: PerIpRule = { bucket: "owner-auth-failures", limit: 30, windowMs: 60_000 };
 
 type RouteList = AnyElysia["routes"];
 
@@ -39,11 +48,12 @@ export type RouteTable = Map<string, RouteSpec>;
 export function requestGate(deps: SurfaceDeps, table: () => RouteTable) {
   // Each hook reads `context.route` itself: Elysia sets it only where it sees a hook use it.
   const specOf = (method: string, route: string): RouteSpec | undefined => table().get(`${method} ${route}`);
-  const gate = async (context: { request: Request; route: string }, _contentType: string): Promise<unknown> => {
+  const gate = async (context: GateContext, _contentType: string): Promise<unknown> => {
     const spec = specOf(context.request.method, context.route);
     // Never fall back to Elysia's own parsers: they are what this gate replaces.
     if (!spec) throw new Error(`request gate: no route ${context.request.method} ${context.route}`);
     if (spec.perIp) throttle(deps, spec.perIp.bucket, context.request, spec.perIp);
+    if (spec.owner) await requireOwnerToken(deps, spec.owner, context);
     if (spec.kind === "raw") return null; // read by the route itself, after its own checks
     if (spec.kind === "own") return undefined;
     return readBody(context.request, spec.body);
@@ -56,15 +66,41 @@ export function requestGate(deps: SurfaceDeps, table: () => RouteTable) {
       // Elysia's router reads the path from the URL's 11th character on ("http://" and a host of
       // at least four), so a one- to three-character Host would route GET /abc/api/… as /api/….
       const url = request.url;
-      if (url.indexOf("/", url.indexOf("://") + 3) < 11) throw new DomainError("invalid_input", "the Host header is too short (at least 4 characters)");
+      if (url.indexOf("/", url.indexOf("://") + 3) < 11) throw new DomainError("invalid_input", hostProblem(request.headers.get("host")));
     })
     .onParse({ as: "global" }, gate)
-    .onTransform({ as: "global" }, (context) => {
+    .onTransform({ as: "global" }, async (context) => {
       // Requests without a parse stage (GET, HEAD) are counted here, still before validation.
       if (context.request.method !== "GET" && context.request.method !== "HEAD") return;
       const spec = specOf(context.request.method, context.route);
       if (spec?.perIp) throttle(deps, spec.perIp.bucket, context.request, spec.perIp);
+      if (spec?.owner) await requireOwnerToken(deps, spec.owner, context);
     });
+}
+
+type GateContext = { request: Request; route: string; set: { headers: Record<string, string | number> } };
+
+/**
+ * The owner token, before the body is read (review of issue 21: anonymous 4 MiB bodies were read
+ * and parsed before the check, and an invalid one answered 400 instead of 401). A failed check
+ * counts against the client address; past OWNER_AUTH_FAILURES it is 429.
+ */
+async function requireOwnerToken(deps: SurfaceDeps, check: OwnerCheck, context: GateContext): Promise<void> {
+  const verdict = await check(context.request);
+  if (verdict.ok) return;
+  // An unread body would still be received to keep the connection: close it instead.
+  if (context.request.body !== null) context.set.headers.connection = "close";
+  throttle(deps, OWNER_AUTH_FAILURES.bucket, context.request, OWNER_AUTH_FAILURES);
+  throw refuse(context.set, verdict);
+}
+
+/** What is wrong with a Host header the router cannot use (RFC 9110 §7.2: `host[:port]`). */
+function hostProblem(host: string | null): string {
+  if (host === null || host.trim() === "") return "the Host header is missing: send Host: <name or address>[:port] (RFC 9110 §7.2)";
+  if (!/^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._~%!$&'()*+,;=-]+)(:\d{0,5})?$/.test(host)) {
+    return `the Host header ${JSON.stringify(host.slice(0, 100))} is not a host name or address with an optional :port (RFC 9110 §7.2)`;
+  }
+  return "the Host header is too short (at least 4 characters)";
 }
 
 function headerBytes(request: Request): number {
@@ -88,7 +124,11 @@ export function routeTableOf(routes: RouteList): RouteTable {
     const body = hooks.body === undefined ? null : bodySpecOf(hooks.body);
     // A plain schema would let Elysia build its own validation error (the cost this gate exists to avoid).
     if (kind === "json" && hooks.body !== undefined && !body) throw new Error(`${route.method} ${route.path}: declare the body with jsonBody(schema)`);
-    table.set(`${route.method} ${route.path}`, { kind, body, perIp: hooks.perIp ?? null });
+    // Unknown members are refused, never dropped; a PATCH that names nothing is refused (body.ts).
+    const lenient = body ? lenientObjectAt(body.schema as SchemaNode) : null;
+    if (lenient) throw new Error(`${route.method} ${route.path}: ${lenient} would drop unknown members: use v.strictObject (or v.looseObject where a standard says to ignore them)`);
+    if (body && route.method === "PATCH" && !body.update) throw new Error(`${route.method} ${route.path}: declare the body with jsonBody(schema, { update: true })`);
+    table.set(`${route.method} ${route.path}`, { kind, body, perIp: hooks.perIp ?? null, owner: ownerCheckOf(hooks.transform) });
   }
   return table;
 }

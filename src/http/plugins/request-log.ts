@@ -29,7 +29,7 @@ export function requestLog(log: Logger, ids: Ids) {
       log.info("request", {
         reqId: t?.id,
         method: request.method,
-        path: new URL(request.url).pathname,
+        path: new URL(request.url, "http://no-host.invalid").pathname, // relative when the Host header is missing or bad
         status,
         ms: t ? Math.round((performance.now() - t.start) * 100) / 100 : undefined,
       });

@@ -23,6 +23,7 @@ export interface RouteHooks {
   parse?: Array<{ fn: unknown; scope?: string }>;
   perIp?: PerIpRule;
   bodyDoc?: v.GenericSchema;
+  transform?: Array<{ fn: unknown }>;
 }
 
 /**

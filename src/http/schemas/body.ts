@@ -9,12 +9,15 @@ export interface BodyOptions {
   maxBytes?: number;
   /** Also accept `application/x-www-form-urlencoded` (the OAuth token and revocation endpoints). */
   form?: boolean;
+  /** A partial update (every PATCH): a body that names no member is refused, not a 200 that changes nothing. */
+  update?: boolean;
 }
 
 export interface BodySpec {
   schema: v.GenericSchema;
   maxBytes: number | undefined;
   form: boolean;
+  update: boolean;
 }
 
 /** A route's `body`: a Standard Schema Elysia validates with, carrying what the request gate needs. */
@@ -39,8 +42,8 @@ export interface JsonBody<S extends v.GenericSchema> {
  */
 export function jsonBody<S extends v.GenericSchema>(schema: S, options: BodyOptions = {}): JsonBody<S> {
   return {
-    "~standard": { version: 1, vendor: "kith", validate: (value) => ({ value: checkBody(schema, value) }) },
-    [BODY]: { schema, maxBytes: options.maxBytes, form: options.form ?? false },
+    "~standard": { version: 1, vendor: "kith", validate: (value) => ({ value: checkBody(schema, value, options.update ?? false) }) },
+    [BODY]: { schema, maxBytes: options.maxBytes, form: options.form ?? false, update: options.update ?? false },
   };
 }
 
@@ -49,14 +52,41 @@ export function bodySpecOf(schema: unknown): BodySpec | null {
   return schema !== null && typeof schema === "object" && BODY in schema ? (schema as { [BODY]: BodySpec })[BODY] : null;
 }
 
-function checkBody<S extends v.GenericSchema>(schema: S, raw: unknown): v.InferOutput<S> {
+/**
+ * Where a body schema would drop members it does not know (a plain `v.object`), or null. Owner
+ * writes are strict: `{"stauts":"blocked"}` must be a 400 naming `stauts`, not a 200 that changes
+ * nothing. `v.looseObject` is the deliberate exception, where a standard says to ignore unknown
+ * parameters (RFC 6749 §3.2). The request gate refuses to build an app with such a route.
+ */
+export function lenientObjectAt(node: SchemaNode | undefined, path = "body", depth = 0): string | null {
+  let s = node;
+  while (s?.wrapped) s = s.wrapped;
+  if (!s?.type || depth > 32) return null;
+  if (s.type === "object" || s.type === "object_with_rest") return path;
+  const children: Array<[string, SchemaNode | undefined]> = [
+    ...Object.entries(s.entries ?? {}).map(([k, c]): [string, SchemaNode] => [`${path}.${k}`, c]),
+    [`${path}[]`, s.item],
+    [`${path}.*`, s.type === "record" ? s.value : undefined],
+    ...(s.options ?? []).map((o): [string, SchemaNode] => [path, o]),
+  ];
+  for (const [at, child] of children) {
+    const found = child ? lenientObjectAt(child, at, depth + 1) : null;
+    if (found) return found;
+  }
+  return null;
+}
+
+function checkBody<S extends v.GenericSchema>(schema: S, raw: unknown, update: boolean): v.InferOutput<S> {
   const value = raw === null ? undefined : raw; // the gate's "no body"; a JSON `null` body means the same
   const refused = firstRefusedValue(value);
   if (refused) throw invalid(refused);
   const arrayAt = arrayWhereObject(schema, value, "body", 0);
   if (arrayAt) throw invalid(`${arrayAt}: a JSON object is expected, not an array`);
   const result = v.safeParse(schema, value, { abortEarly: true });
-  if (result.success) return result.output;
+  if (result.success) {
+    if (update && isEmptyObject(result.output)) throw invalid(`body: nothing to update: give at least one of ${memberNames(schema).join(", ")}`);
+    return result.output;
+  }
   if (value === undefined) throw invalid("body: a JSON object is required");
   throw invalid(issueMessage(result.issues[0], "body"));
 }
@@ -68,6 +98,8 @@ function checkBody<S extends v.GenericSchema>(schema: S, raw: unknown): v.InferO
 export function issueMessage(issue: v.BaseIssue<unknown>, where: string): string {
   // the same spelling as the request gate's paths: body.rules[3].match
   const path = (issue.path ?? []).map((p) => (p.type === "array" ? `[${String(p.key)}]` : `.${String(p.key)}`)).join("");
+  // v.strictObject's issue for a member it does not know: "Invalid key: Expected never but received …".
+  if (issue.expected === "never" && issue.message.startsWith("Invalid key") && issue.path?.length) return `${where}${path}: unknown member (not part of this request; check its spelling)`;
   let message = issue.message;
   if (typeof issue.input === "string" && issue.input.length > 40 && issue.received === `"${issue.input}"`) {
     message = message.replace(issue.received, `a string of ${issue.input.length} characters`);
@@ -75,11 +107,21 @@ export function issueMessage(issue: v.BaseIssue<unknown>, where: string): string
   return `${where}${path}: ${message}`;
 }
 
+function isEmptyObject(value: unknown): boolean {
+  return value !== null && typeof value === "object" && Object.values(value).every((member) => member === undefined);
+}
+
+function memberNames(schema: SchemaNode): string[] {
+  let s: SchemaNode | undefined = schema;
+  while (s?.wrapped) s = s.wrapped;
+  return Object.keys(s?.entries ?? {});
+}
+
 function invalid(detail: string): DomainError {
   return new DomainError("invalid_input", `invalid request: ${detail}`);
 }
 
-interface SchemaNode {
+export interface SchemaNode {
   type?: string;
   wrapped?: SchemaNode;
   entries?: Record<string, SchemaNode>;

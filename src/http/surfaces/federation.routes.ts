@@ -85,7 +85,7 @@ export function federationRoutes(deps: SurfaceDeps, o: { tokens: Pick<OwnerToken
     })
     .patch("/connections/:id", ({ actor, params, body }) => updateConnection(deps.ctx(actor), params.id, body), {
       params: IdParam,
-      body: jsonBody(UpdateConnectionInput),
+      body: jsonBody(UpdateConnectionInput, { update: true }),
       response: { 200: ConnectionDoc, ...errors(400, 401, 404, 409) },
       detail: doc("Connections", "Change a connection's status or Dunbar layer", "status: pending → connected/declined answers the request with a connection_response (to cardUrl when given, else the card known for the peer; 409 when there is none); requested → disconnected withdraws it; blocked refuses everything from that agent. layer: overrides the computed layer until cleared with null (the health band is then measured against that layer's cadence)."),
     })

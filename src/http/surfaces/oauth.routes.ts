@@ -5,12 +5,13 @@ import { finishOAuth } from "../../domain/owner/finish-oauth.ts";
 import type { SignInDeps } from "../../domain/owner/sign-in.ts";
 import { startOAuth } from "../../domain/owner/start-oauth.ts";
 import { CODE_CHALLENGE_PATTERN, CODE_VERIFIER_PATTERN } from "../../security/pkce.ts";
-import type { SurfaceDeps } from "../deps.ts";
+import { PUBLIC, type SurfaceDeps } from "../deps.ts";
 import { routeOptions } from "../plugins/route-options.ts";
 import { jsonBody } from "../schemas/body.ts";
 import { COOKIE_SIGN_IN, CookieSessionDoc, OAuthProvider, State, TokenPairDoc } from "../schemas/auth.ts";
 import { errorResponse, errors } from "../schemas/common.ts";
 import { deliverPair } from "../session-cookie.ts";
+import { renewDevice } from "../device-cookie.ts";
 import { jsonDocument } from "./wellknown.routes.ts";
 
 const MINUTE = 60_000;
@@ -81,13 +82,17 @@ export function oauthRoutes(deps: SurfaceDeps, signIn: SignInDeps, atprotoClient
       async ({ params, body, request, set }) => {
         set.headers["cache-control"] = "no-store";
         const pair = await finishOAuth(publicCtx(request), { provider: params.provider, code: body.code, state: body.state, redirectUri: body.redirect_uri, codeVerifier: body.code_verifier, iss: body.iss }, signIn);
-        return deliverPair(pair, request, set.headers, deps.node.publicUrl);
+        const answer = deliverPair(pair, request, set.headers, deps.node.publicUrl);
+        renewDevice(set.headers, request, signIn, () => deps.ctx(PUBLIC).ids.next()); // this device signed the owner in
+        return answer;
       },
       {
         perIp: { bucket: "oauth-callback-ip", limit: 20, windowMs: MINUTE },
         params: v.object({ provider: OAuthProvider }),
         body: jsonBody(
-          v.object({
+          // The authorization response as the client received it: providers add parameters of their
+          // own (scope, authuser, session_state), which RFC 6749 §4.1.2 says to ignore.
+          v.looseObject({
             code: v.pipe(v.string(), v.minLength(1), v.maxLength(2048)),
             state: State,
             redirect_uri: Uri,

@@ -68,7 +68,7 @@ export function ruleRoutes(deps: SurfaceDeps, o: { tokens: Pick<OwnerTokens, "ve
     })
     .patch("/rules/:id", ({ actor, params, body }) => updateRule(deps.ctx(actor), params.id, body), {
       params: IdParam,
-      body: jsonBody(UpdateRuleInput),
+      body: jsonBody(UpdateRuleInput, { update: true }),
       response: { 200: RuleDoc, ...errors(400, 401, 404) },
       detail: doc("Rules", "Update a rule", "The members given replace the rule's; match and action each as a whole, checked like on creation."),
     })

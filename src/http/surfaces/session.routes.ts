@@ -8,6 +8,8 @@ import type { SurfaceDeps } from "../deps.ts";
 import { routeOptions } from "../plugins/route-options.ts";
 import { CookieSessionDoc } from "../schemas/auth.ts";
 import { errors } from "../schemas/common.ts";
+import { renewDevice } from "../device-cookie.ts";
+import { PUBLIC } from "../deps.ts";
 import { clearedSessionCookie, COOKIE_MODE_HEADER, cookieSession, isSecureContext, readSessionCookie } from "../session-cookie.ts";
 
 const MINUTE = 60_000;
@@ -35,7 +37,9 @@ export function sessionRoutes(deps: SurfaceDeps, signIn: SignInDeps) {
           throw new DomainError("unauthorized", "no session cookie; sign in");
         }
         try {
-          return cookieSession(await refreshSession(publicCtx(request), { refreshToken: token }, signIn), request, set.headers, deps.node.publicUrl);
+          const answer = cookieSession(await refreshSession(publicCtx(request), { refreshToken: token }, signIn), request, set.headers, deps.node.publicUrl);
+          renewDevice(set.headers, request, signIn, () => deps.ctx(PUBLIC).ids.next()); // as /auth/refresh does
+          return answer;
         } catch (e) {
           // A dead session's cookie is useless; drop it so the browser stops sending it.
           if (e instanceof DomainError && e.code === "unauthorized") set.headers["set-cookie"] = clearedSessionCookie(secure);

@@ -8,6 +8,7 @@ import { buildAuthorizationHeader, buildSignatureBase, canonicalize, checkReplay
 import { auditEventCanonical, auditEventHash, messageHash, signAuditEvent, verifyAuditEventChain, verifyAuditEventSignature } from "../../../src/ink/profiles.ts";
 import { hex, loadTestVectors, toHexString } from "./fixtures.ts";
 import { keyRotationScenarios } from "./key-rotation-scenarios.ts";
+import { witnessChecks } from "./witness-checks.ts";
 
 export type VectorCheck = { file: string; name: string; signatures: boolean; run: (verifier: Ed25519Verifier) => void };
 
@@ -24,6 +25,7 @@ export function testVectorChecks(): VectorCheck[] {
     ...handshake(),
     ...encryption(),
     ...keyRotationScenarios(),
+    ...witnessChecks(),
   ];
 }
 

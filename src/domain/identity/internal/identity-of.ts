@@ -1,6 +1,7 @@
 import type { With } from "../../context.ts";
 import { getAgentCard } from "../../agent-card/get-agent-card.ts";
 import { type AgentRow } from "../../agent/find-agent-row.ts";
+import { inboundBaseOf } from "../../agent/inbound-base-of.ts";
 
 /** What the owner sees of the agent's identity: its ids, its names, its card and current keys. */
 export interface AgentIdentity {
@@ -27,7 +28,7 @@ export function identityOf(ctx: With<"node">, agent: AgentRow): AgentIdentity {
     handle: agent.handle,
     displayName: agent.displayName,
     timezone: agent.timezone,
-    cardUrl: `${ctx.node.publicUrl}/ink/v1/${encodeURIComponent(card.agentId)}/agent.json`,
+    cardUrl: `${inboundBaseOf(ctx.node)}/ink/v1/${encodeURIComponent(card.agentId)}/agent.json`,
     endpoint: card.endpoint,
     publicKeyMultibase: card.publicKeyMultibase,
     currentSigningKeyId: card.currentSigningKeyId,

@@ -18,6 +18,11 @@ export function hashedClient(ip: string | null): string {
   return sha256Base64url(`client\n${clientKey(ip)}`);
 }
 
+/** A device the owner signed in from (the id of a valid device cookie), as a requester and limiter key. */
+export function hashedDevice(deviceId: string): string {
+  return sha256Base64url(`device\n${deviceId}`);
+}
+
 /** The owner's email: the configured one, else the one `kith init` or `kith owner code --email` stored. */
 export function findOwnerEmail(db: Db, configured: string | null): string | null {
   if (configured) return configured;

@@ -5,7 +5,7 @@ import { ownIdentity } from "../../agent/own-identity.ts";
 import type { SignedPeerRequest } from "../peer-requests.ts";
 import { resolveInboundSenderKeys } from "./resolve-inbound-sender-keys.ts";
 import type { Authenticated } from "./authenticated.ts";
-import { isNonceSeen } from "./nonces.ts";
+import { claimNonceForFetch, isNonceSeen } from "./nonces.ts";
 
 /**
  * A signed INK discovery-query envelope (INK §18), verified from the raw bytes in INK's order
@@ -27,7 +27,7 @@ export async function authenticateDiscoveryQuery(ctx: With<"node" | "vault" | "p
   // The checks that need no key (audience, freshness, an unused nonce) decide whether the
   // requester's card may be fetched; the answer still follows INK's order, with stored keys.
   const timestampMs = parseTimestamp(env.timestamp) ?? now;
-  const cheap = env.to === own.agentId && checkFreshness(timestampMs, now) === "fresh" && !isNonceSeen(ctx.db, principal.principal, env.nonce);
+  const cheap = env.to === own.agentId && checkFreshness(timestampMs, now) === "fresh" && claimNonceForFetch(ctx, principal.principal, env.nonce);
   const resolved = await resolveInboundSenderKeys(ctx, { from: env.from, principal: principal.principal, keyIdHint: null, network: cheap });
   let candidates = usableKeys(resolved.keys, timestampMs);
   if (candidates.length === 0) candidates = [new Uint8Array(32)]; // no usable key: the answer is `signature`

@@ -14,9 +14,12 @@ import type { With } from "../../context.ts";
 import { decryptionKeys } from "../../agent/decryption-keys.ts";
 import { cachedOwnIdentity } from "../../agent/cached-own-identity.ts";
 import { policyFromRow } from "../../policy/policy-from-row.ts";
+import { cardVisibilityOf } from "../../agent/card-visibility-of.ts";
+import { hasRelationship } from "../has-relationship.ts";
 import type { SignedPeerRequest } from "../peer-requests.ts";
 import { resolveInboundSenderKeys } from "./resolve-inbound-sender-keys.ts";
 import type { Authenticated } from "./authenticated.ts";
+import { claimNonceForFetch } from "./nonces.ts";
 
 /**
  * An INK intent (INK §9): structure and transport checks on the raw bytes, the owner's block list
@@ -24,21 +27,26 @@ import type { Authenticated } from "./authenticated.ts";
  * contact; stored keys only for a nonce already seen), then the signatures and decryption.
  */
 export async function authenticateIntent(ctx: With<"node" | "vault" | "peers">, input: SignedPeerRequest<"intent">): Promise<Authenticated<"intent">> {
-  const now = ctx.clock.now();
+  const now = input.receivedAt ?? ctx.clock.now();
   const own = cachedOwnIdentity(ctx.db, ctx.node);
   if (!own || input.pathAgentId !== own.agentId) return { ok: false, reason: "unknown_recipient" };
   const policy: InboundPolicy = { ownAgentId: own.agentId, endpointPath: own.endpointPath, wordmark: ctx.node.wordmark, supportedIntents: REGISTERED_INTENTS, acceptsSealed: true };
   const pending = inspectInbound({ body: input.body, authorization: input.authorization, now }, policy);
-  if (!pending.ok) return refusal(pending.reason, pending.detail);
+  // A private card (card-visibility.md): to anyone the node has no relationship with, the agent is
+  // not here — the same 404 as an id this node does not host, whatever else is wrong with the request.
+  const hidden = cardVisibilityOf(ctx.db) === "private";
+  if (!pending.ok) return hidden ? refusal("unknown_recipient") : refusal(pending.reason, pending.detail);
 
   const q = ingestStatements(ctx.db);
   const owner = policyFromRow(q.policy.get());
   const connection = q.connectionByPrincipal.get(pending.principal) ?? null;
+  if (hidden && !hasRelationship(ctx.db, pending.principal, connection)) return refusal("unknown_recipient");
   if (connection?.status === "blocked" || owner.blockedDids.includes(pending.principal)) return { ok: false, reason: "sender_blocked" };
 
   // A replay (nonce already recorded) may still be answered nonce_replay in INK's order, but it
   // resolves keys from what is stored: it never makes the node fetch anything.
-  const replayed = q.nonceSeen.get(pending.principal, pending.nonce) != null;
+  // A copy of a request in flight counts as one: its nonce is claimed before any fetch.
+  const replayed = !claimNonceForFetch(ctx, pending.principal, pending.nonce);
   const resolved = await resolveInboundSenderKeys(ctx, { from: pending.from, principal: pending.principal, keyIdHint: pending.keyIdHint, network: !replayed });
   const decision = await verify(ctx, pending, resolved.keys, input, policy);
   if (!decision.ok) return { ...refusal(decision.reason, decision.detail), learned: resolved.learned };
@@ -65,7 +73,7 @@ async function verify(ctx: With<"vault" | "peers">, pending: InboundPending, key
   const decision = authenticateInbound(pending, context);
   if (decision.ok || input.requestPath === policy.endpointPath || !SIGNATURE_FAILURES.has(decision.reason)) return decision;
   // A sender posting to /agents/:id/inbox may have signed that path instead of the card endpoint's.
-  const alternative = inspectInbound({ body: input.body, authorization: input.authorization, now: ctx.clock.now() }, { ...policy, endpointPath: input.requestPath });
+  const alternative = inspectInbound({ body: input.body, authorization: input.authorization, now: input.receivedAt ?? ctx.clock.now() }, { ...policy, endpointPath: input.requestPath });
   if (!alternative.ok) return decision;
   const second = authenticateInbound(alternative, context);
   return second.ok ? second : decision;

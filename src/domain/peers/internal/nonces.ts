@@ -1,5 +1,6 @@
 import type { Db } from "../../../db/client.ts";
 import { ingestStatements } from "../../../db/ingest-statements.ts";
+import type { With } from "../../context.ts";
 
 /**
  * Whether a nonce was already recorded for this principal: the read a request makes before anything
@@ -7,4 +8,14 @@ import { ingestStatements } from "../../../db/ingest-statements.ts";
  */
 export function isNonceSeen(db: Db, scope: string, nonce: string): boolean {
   return ingestStatements(db).nonceSeen.get(scope, nonce) != null;
+}
+
+/**
+ * Whether this request may make the node fetch (a sender's card, a hint, a listing's card): its
+ * nonce is not recorded and no copy of it is in flight. The claim is taken in memory before any
+ * fetch (adapters/fetch-budget.ts), since the nonce is recorded only when the verb answers: five
+ * copies of one request sent at once used to fetch five times (review of issue 21).
+ */
+export function claimNonceForFetch(ctx: With<"peers">, scope: string, nonce: string): boolean {
+  return !isNonceSeen(ctx.db, scope, nonce) && ctx.peers.fetchBudget.claim(`${scope} ${nonce}`, ctx.clock.now());
 }

@@ -8,6 +8,7 @@ import { ingestStatements } from "../../../db/ingest-statements.ts";
 import { REFRESH_THROTTLE_MS, STALE_CARD_GRACE_MS, type PeerCardRow, type PeerCardUpdate } from "../peer-cards.ts";
 import { hasSigningSet } from "../has-signing-set.ts";
 import { cardOf } from "../card-of.ts";
+import { listsKey } from "./lists-key.ts";
 
 export interface SenderKeyResolution {
   keys: SenderKeys;
@@ -40,7 +41,12 @@ export async function resolveInboundSenderKeys(
   const stale = row?.cardJson != null && (row.expiresAt ?? 0) < now;
   const cached = parsed(ctx.db, row);
   const unknownKey = cached !== null && input.keyIdHint !== null && !listsKey(cached.card, input.keyIdHint);
-  const throttled = row?.lastRefreshAt != null && now - row.lastRefreshAt < REFRESH_THROTTLE_MS;
+  const fetches = strangerFetches(ctx);
+  // Inside the throttle, a key id the card does not list and that was never tried for this card
+  // gets one fetch (bounded per card URL): a peer that just rotated or revoked its key is heard at
+  // once instead of being refused for a minute (review of issue 21; key-revocation.md).
+  const throttled =
+    row?.lastRefreshAt != null && now - row.lastRefreshAt < REFRESH_THROTTLE_MS && !(input.network !== false && unknownKey && row.cardUrl !== null && fetches.mayRecheck(row.cardUrl, input.keyIdHint!));
   // The common case: a fresh verified card that lists the hinted key. No I/O, no parsing.
   if (cached && !stale && !(unknownKey && !throttled)) return { keys: cached.keys, card: cached.card, learned: null };
 
@@ -48,11 +54,11 @@ export async function resolveInboundSenderKeys(
   let learned: PeerCardUpdate | null = null;
   // A peer whose card keeps failing (down, refused for continuity) is not asked on every message.
   if (input.network !== false && !throttled && (card === null || stale || unknownKey)) {
-    const fetches = strangerFetches(ctx);
     const connection = row?.cardUrl ? null : ctx.db.select({ cardUrl: connections.cardUrl }).from(connections).where(eq(connections.principal, input.principal)).get();
     // A did:web names its host: its DID document says where the card is (INK §12).
     const url = row?.cardUrl ?? connection?.cardUrl ?? (input.from.startsWith("did:web:") ? await didWebCardUrl(fetches.http, input.from) : null);
     const fetched = url ? await fetches.card({ cardUrl: url, agentId: input.from }) : null;
+    if (url && input.keyIdHint !== null) fetches.tried(url, input.keyIdHint);
     if (url && fetched?.ok) {
       card = fetched.card;
       learned = { principal: input.principal, agentId: input.from, cardUrl: url, card: { json: fetched.cardJson, signingSet: hasSigningSet(fetched.card) }, refreshAttempt: true };
@@ -89,9 +95,4 @@ function parsed(db: Ctx["db"], row: PeerCardRow | null): { card: AgentCard; keys
   if (byPrincipal.size >= MAX_PARSED) byPrincipal.delete(byPrincipal.keys().next().value!);
   byPrincipal.set(row.principal, entry);
   return entry;
-}
-
-function listsKey(card: AgentCard, keyId: string): boolean {
-  if (Array.isArray(card.keys?.signing)) return card.keys.signing.some((k) => k.keyId === keyId);
-  return keyId === "legacy" || keyId === "bootstrap";
 }

@@ -1,4 +1,5 @@
 import type { PeerHttp } from "../../../adapters/peer-http.ts";
+import type { AgentCard } from "../../../ink/index.ts";
 import type { With } from "../../context.ts";
 import { fetchPeerCard, type FetchCardResult } from "../fetch-peer-card.ts";
 
@@ -7,6 +8,14 @@ export interface StrangerFetches {
   http: PeerHttp;
   /** `fetchPeerCard` under the budgets; a card that fails its checks is not fetched again for a while. */
   card(input: { cardUrl: string; agentId: string }): Promise<FetchCardResult>;
+  /** The card `cardUrl` gave a moment ago, when it passed every check for `agentId` (no I/O). */
+  recent(input: { cardUrl: string; agentId: string }): AgentCard | null;
+  /** Whether a card fetched a moment ago may be fetched again for a key id it does not list (adapters/fetch-budget.ts). */
+  mayRecheck(cardUrl: string, keyId: string): boolean;
+  /** A card was fetched for a request naming `keyId`: it counts as tried for that card. */
+  tried(cardUrl: string, keyId: string): void;
+  /** `fetchPeerCard` outside the budgets, for a request already shown to be the agent's own. */
+  cardForAgent(input: { cardUrl: string; agentId: string }): Promise<FetchCardResult>;
 }
 
 /**
@@ -26,7 +35,20 @@ export function strangerFetches(ctx: With<"node" | "vault" | "peers">): Stranger
       const fetched = await fetchPeerCard({ ...ctx, peers: { ...ctx.peers, http } }, input);
       // A continuity refusal keeps the stored card and is already throttled per principal.
       if (!fetched.ok && fetched.reason !== "throttled" && fetched.reason !== "card_continuity") ctx.peers.fetchBudget.failed(input.cardUrl, now);
+      if (fetched.ok) ctx.peers.fetchBudget.verified(input.cardUrl, fetched.cardJson, now);
       return fetched;
+    },
+    async cardForAgent(input) {
+      const fetched = await fetchPeerCard(ctx, input);
+      if (fetched.ok) ctx.peers.fetchBudget.verified(input.cardUrl, fetched.cardJson, now);
+      return fetched;
+    },
+    mayRecheck: (cardUrl, keyId) => ctx.peers.fetchBudget.mayRecheck(cardUrl, keyId, now),
+    tried: (cardUrl, keyId) => ctx.peers.fetchBudget.tried(cardUrl, keyId, now),
+    recent(input) {
+      const json = ctx.peers.fetchBudget.recentCard(input.cardUrl, now);
+      const card = json === null ? null : (JSON.parse(json) as AgentCard);
+      return card !== null && card.agentId === input.agentId ? card : null;
     },
   };
 }

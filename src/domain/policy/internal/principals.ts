@@ -1,21 +1,9 @@
-import { decodeEd25519PublicKey, KEY_DERIVED_PREFIXES, normalizePrincipal } from "../../../ink/index.ts";
-
-/**
- * The canonical principal (INK §2.2) an agent id the owner wrote stands for, so that lists of
- * agents (blocked, trusted, allowed) are stored and compared the way INK keys every per-sender
- * state: `svc:z…`, `tulpa:z…` and `ink:z…` of one key are the same `key:z…`; a `key:z…` the owner
- * wrote (the canonical form, as the API shows it) is kept; DIDs pass through unchanged. Null when
- * the entry is not an agent id (a key-derived spelling whose key does not decode).
- */
-export function canonicalAgent(entry: string): string | null {
-  if (entry.startsWith("key:")) return decodeEd25519PublicKey(entry.slice(4)) !== null ? entry : null;
-  const normalized = normalizePrincipal(entry);
-  return normalized.ok && !normalized.principal.startsWith("raw:") ? normalized.principal : null;
-}
+import { KEY_DERIVED_PREFIXES } from "../../../ink/index.ts";
+import { principalOf } from "../../internal/principal-of.ts";
 
 /** Stored lists read back canonical (rows written before canonical storage included). */
 export function canonicalAgents(entries: readonly string[]): string[] {
-  return [...new Set(entries.map((e) => canonicalAgent(e) ?? e))];
+  return [...new Set(entries.map((e) => principalOf(e) ?? e))];
 }
 
 const KEY_METHODS = new Set([...KEY_DERIVED_PREFIXES, "key:"].flatMap((p) => [p, p.slice(0, -1)]));

@@ -1,6 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import type { Tx } from "../../../db/client.ts";
 import { connections } from "../../../db/schema/index.ts";
+import { recordEvent } from "../../internal/events.ts";
 import { scoreRelationship, WINDOW_DAYS, type InteractionStats } from "./score.ts";
 
 const DAY = 86_400_000;
@@ -23,6 +24,10 @@ export function applyScores(tx: Tx, now: number, rows: ConnectionRow[]): number 
     if (row.layer === result.layer && row.health === health && row.healthScore === result.score && row.relationshipJson === factors) continue;
     // updatedAt stays: it orders the connection list by what the owner or the peer changed.
     tx.update(connections).set({ layer: result.layer, health, healthScore: result.score, relationshipJson: factors, layerComputedAt: now }).where(eq(connections.id, row.id)).run();
+    // The extension feed's kinds (EXTENSIONS §3.2), in the transaction that makes the change.
+    const [before, after] = [row.layerOverride ?? row.layer, row.layerOverride ?? result.layer];
+    if (before !== after) recordEvent(tx, "connection.layer_changed", now, { subjectId: row.id, from: before, to: after });
+    if (row.health !== null && row.health !== health) recordEvent(tx, "relationship.health_changed", now, { subjectId: row.id, from: row.health, to: health });
     changed++;
   }
   return changed;

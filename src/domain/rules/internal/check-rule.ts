@@ -1,4 +1,5 @@
-import { isRegisteredIntent, normalizePrincipal, validateIntentPayload } from "../../../ink/index.ts";
+import { isRegisteredIntent, validateIntentPayload } from "../../../ink/index.ts";
+import { principalOf } from "../../internal/principal-of.ts";
 import { invalidInput } from "../../internal/errors.ts";
 import { RESPONSE_OF } from "../../internal/response-intents.ts";
 import type { RuleMatch } from "./match.ts";
@@ -16,10 +17,9 @@ const TEMPLATE_MAX_BYTES = 10_000;
 export function checkRule(match: RuleMatch, action: RuleAction): string[] {
   for (const intent of match.intents ?? []) if (!isRegisteredIntent(intent)) throw invalidInput(`match.intents: ${JSON.stringify(intent)} is not one of the 15 INK intents`);
   const principals = (match.senders ?? []).map((s) => {
-    const p = normalizePrincipal(s);
-    const agentLike = p.ok && (p.principal.startsWith("key:") || /^did:[a-z0-9]+:[^\s]+$/.test(p.principal));
-    if (!p.ok || !agentLike) throw invalidInput(`match.senders: ${JSON.stringify(s.slice(0, 80))} is not an agent id (svc:z…, tulpa:z…, ink:z… or a DID)`);
-    return p.principal;
+    const p = principalOf(s);
+    if (p === null || !(p.startsWith("key:") || /^did:[a-z0-9]+:[^\s]+$/.test(p))) throw invalidInput(`match.senders: ${JSON.stringify(s.slice(0, 80))} is not an agent id (svc:z…, tulpa:z…, ink:z…, key:z… or a DID)`);
+    return p;
   });
   const answering = action.type === "auto_respond" || action.type === "decline";
   if (answering && match.intents?.includes("connection_request")) {

@@ -1,0 +1,159 @@
+// Network analytics benchmark (issue 15) at N contacts / ~9·N ties (default 10k / ~92k): planted
+// communities of 100 (ties inside with p ≈ 0.18, 10% of ties across), written as stated relations
+// into a migrated temp database, then, in one run:
+//  1. full recompute in the Worker (load from SQLite, Louvain + split, Tarjan, sole connectors,
+//     then storing the snapshot), medians of R runs, the SQLite load measured in the same run as
+//     the baseline;
+//  2. the owner's graph endpoints through the real app (app.handle, owner bearer) and the
+//     extension verbs for a 4-layer grant, served from the snapshot: p50/p95 against GET /health
+//     through the same stack;
+//  3. the longest event-loop stall (a 1 ms interval's worst lateness) while a full recompute runs,
+//     against the same measure with nothing running.
+// Usage: bun scripts/bench/graph.ts [contacts=10000] [runs=5] [requests=400]
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createKeyVault } from "../../src/adapters/key-vault.ts";
+import { createLogMailer } from "../../src/adapters/log-mailer.ts";
+import { openDatabase } from "../../src/db/client.ts";
+import { migrate } from "../../src/db/migrate.ts";
+import type { Actor, Logger } from "../../src/domain/context.ts";
+import { getExtHealth } from "../../src/domain/network/get-ext-health.ts";
+import { listExtBridges } from "../../src/domain/network/list-ext-bridges.ts";
+import { listExtClusters } from "../../src/domain/network/list-ext-clusters.ts";
+import { listExtDecaying } from "../../src/domain/network/list-ext-decaying.ts";
+import { refreshNetwork } from "../../src/domain/network/refresh-network.ts";
+import { createSequentialIds } from "../../src/ids.ts";
+import { createNode } from "../../src/node/create-node.ts";
+import { createNetworkRunner } from "../../src/node/network-runner.ts";
+import { deriveKey } from "../../src/security/node-secret.ts";
+import { createOwnerTokens } from "../../src/security/owner-token.ts";
+
+const N = Number(process.argv[2] ?? 10_000);
+const RUNS = Number(process.argv[3] ?? 5);
+const REQUESTS = Number(process.argv[4] ?? 400);
+const LAYERS = ["inner", "active", "sympathy", "recognition", "known"] as const;
+const BANDS = ["strong", "healthy", "cooling", "at_risk", "dormant"] as const;
+
+let seed = 7;
+const rand = () => ((seed = (seed * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+const silent: Logger = { debug() {}, info() {}, warn() {}, error: (m, f) => console.error(m, f), child: () => silent };
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
+const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
+const ms = (x: number) => `${x.toFixed(1)} ms`;
+
+const dir = mkdtempSync(join(tmpdir(), "kith-bench-graph-"));
+const file = join(dir, "kith.db");
+const db = openDatabase(file);
+migrate(db.$client, { file, now: Date.now() });
+
+// ── the network ──────────────────────────────────────────────────────────────────────────────
+const now = Date.now();
+const id = (i: number) => `c${String(i).padStart(6, "0")}`;
+const layer = () => { const r = rand(); return r < 0.01 ? "inner" : r < 0.04 ? "active" : r < 0.14 ? "sympathy" : r < 0.44 ? "recognition" : "known"; };
+const insertContact = db.$client.prepare("INSERT INTO connections (id, status, initiated_by, created_at, updated_at, layer, health, display_name, company, source, last_message_at) VALUES (?, 'contact', 'us', ?, ?, ?, ?, ?, ?, 'linkedin', ?)");
+const insertTie = db.$client.prepare("INSERT OR IGNORE INTO contact_relations (id, a_id, b_id, source, weight, created_at) VALUES (?, ?, ?, 'import', 1, ?)");
+const t0 = performance.now();
+let ties = 0;
+db.$client.transaction(() => {
+  for (let i = 0; i < N; i++) insertContact.run(id(i), now, now, layer(), BANDS[Math.floor(rand() * 5)]!, `Contact ${i}`, `Company ${Math.floor(i / 100)}`, now - Math.floor(rand() * 400) * 86_400_000);
+  const size = 100;
+  const inside = Math.round(N * 9);
+  const across = Math.round(N * 1);
+  for (let k = 0; k < inside; k++) {
+    const c = Math.floor(rand() * (N / size));
+    const a = c * size + Math.floor(rand() * size);
+    const b = c * size + Math.floor(rand() * size);
+    if (a !== b) ties += insertTie.run(`t${k}`, id(Math.min(a, b)), id(Math.max(a, b)), now).changes;
+  }
+  for (let k = 0; k < across; k++) {
+    const a = Math.floor(rand() * N);
+    const b = Math.floor(rand() * N);
+    if (a !== b) ties += insertTie.run(`x${k}`, id(Math.min(a, b)), id(Math.max(a, b)), now).changes;
+  }
+})();
+console.log(`Network analytics, ${N} contacts / ${ties} ties (100-contact communities), Bun ${Bun.version}; written in ${ms(performance.now() - t0)}\n`);
+
+// ── 1. full recompute in the Worker ─────────────────────────────────────────────────────────
+const runner = createNetworkRunner(db, silent);
+const timings: Array<{ wall: number; loadMs: number; computeMs: number; storeMs: number }> = [];
+for (let r = 0; r < RUNS + 1; r++) {
+  const start = performance.now();
+  await runner.compute({ now, changeKey: "bench", previous: null, audiences: [] });
+  const t = runner.lastTimings!;
+  if (r > 0) timings.push({ wall: performance.now() - start, ...t }); // first run: Worker start-up and JIT
+}
+const compute = median(timings.map((t) => t.computeMs));
+const load = median(timings.map((t) => t.loadMs));
+console.log(`1. full recompute in the Worker (median of ${RUNS}, after one warm-up run)`);
+console.log(`   analysis (Louvain + components, Tarjan, sole connectors): ${ms(compute)}   [target < 250 ms]`);
+console.log(`   baseline, loading the graph from SQLite in the same Worker: ${ms(load)}  → analysis/load = ${(compute / load).toFixed(2)}`);
+console.log(`   storing the snapshot (JSON, one transaction with its events): ${ms(median(timings.map((t) => t.storeMs)))}; wall time seen by the main thread: ${ms(median(timings.map((t) => t.wall)))}\n`);
+runner.close();
+
+// ── 2. endpoints from the snapshot ──────────────────────────────────────────────────────────
+const secret = new Uint8Array(32);
+const clock = { now: () => Date.now() };
+const node = createNode({
+  db, clock, ids: createSequentialIds("B"), log: silent, vault: createKeyVault(join(dir, "agent-key.json"), null),
+  node: { publicUrl: "https://bench.example", wordmark: "svc", version: "bench" }, allowPrivatePeers: false,
+  auth: { secret, ownerEmail: null, mailer: createLogMailer(silent), redirectUris: [], google: null, apple: null, atproto: null },
+});
+const token = await createOwnerTokens({ key: deriveKey(secret, "owner-jwt"), publicUrl: "https://bench.example", now: clock.now }).sign({ sessionId: "bench", method: "test", tokenId: "bench" });
+const get = async (path: string, auth = true) => {
+  const res = await node.app.handle(new Request(`http://localhost${path}`, { headers: auth ? { authorization: `Bearer ${token}` } : {} }));
+  if (res.status !== 200) throw new Error(`${path}: HTTP ${res.status} ${await res.text()}`);
+  return res.text();
+};
+const first = performance.now();
+await get("/api/svc/network/clusters");
+console.log(`2. graph endpoints served from the snapshot (${REQUESTS} requests each after 20 warm-up; the first request of the node computed the snapshot: ${ms(performance.now() - first)})`);
+const time = async (label: string, f: () => Promise<unknown>, base?: number) => {
+  for (let i = 0; i < 20; i++) await f();
+  const xs: number[] = [];
+  for (let i = 0; i < REQUESTS; i++) {
+    const s = performance.now();
+    await f();
+    xs.push(performance.now() - s);
+  }
+  const p95 = pct(xs, 0.95);
+  console.log(`   ${label.padEnd(44)} p50 ${ms(pct(xs, 0.5)).padStart(9)}  p95 ${ms(p95).padStart(9)}${base ? `  (p95 ${(p95 / base).toFixed(1)}× /health)` : ""}`);
+  return p95;
+};
+const health = await time("GET /health (baseline)", () => get("/health", false));
+for (const p of ["clusters", "bridges", "decaying", "health", "graph?limit=500"]) await time(`GET /api/svc/network/${p}`, () => get(`/api/svc/network/${p}`), health);
+const ext: Actor = { kind: "extension", installationId: "bench", extensionId: "com.bench", permissions: ["layers:read", "graph:read:clusters:summary", "graph:read:clusters:members", "graph:read:bridges"], layers: ["active", "sympathy", "recognition", "known"], maxAutonomyTier: "transactional", publicKeyMultibase: "z" };
+const firstView = performance.now();
+await listExtClusters(node.ctx(ext));
+console.log(`   (first read for a 4-layer grant builds its view, on the request path: ${ms(performance.now() - firstView)})`);
+await time("ext verb clusters (4-layer grant, no HTTP)", () => listExtClusters(node.ctx(ext)), health);
+await time("ext verb bridges", () => listExtBridges(node.ctx(ext)), health);
+await time("ext verb decaying", () => listExtDecaying(node.ctx(ext), { limit: 100 }), health);
+await time("ext verb health", async () => getExtHealth(node.ctx(ext)), health);
+
+// ── 3. the event loop while recomputing ─────────────────────────────────────────────────────
+const stall = async (during: () => Promise<unknown>) => {
+  let worst = 0;
+  let last = performance.now();
+  const timer = setInterval(() => {
+    const t = performance.now();
+    worst = Math.max(worst, t - last - 1);
+    last = t;
+  }, 1);
+  await new Promise((r) => setTimeout(r, 20));
+  await during();
+  await new Promise((r) => setTimeout(r, 20));
+  clearInterval(timer);
+  return worst;
+};
+const stalls: number[] = [];
+const idle: number[] = [];
+for (let r = 0; r < RUNS; r++) {
+  db.$client.prepare("INSERT INTO contact_relations (id, a_id, b_id, source, weight, created_at) VALUES (?, ?, ?, 'owner', 1, ?)").run(`bench-${r}`, id(r), id(N - 1 - r), now);
+  idle.push(await stall(() => new Promise((res) => setTimeout(res, 400))));
+  stalls.push(await stall(() => refreshNetwork(node.ctx({ kind: "system", job: "bench" }), { force: true })));
+}
+console.log(`\n3. longest event-loop stall while a full recompute runs (Worker + storing the snapshot), median of ${RUNS}: ${ms(median(stalls))} (worst ${ms(Math.max(...stalls))})   [target < 50 ms]`);
+console.log(`   baseline, the same measure with nothing running: ${ms(median(idle))}`);
+await node.close();
+rmSync(dir, { recursive: true, force: true });

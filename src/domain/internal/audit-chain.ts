@@ -1,0 +1,68 @@
+import { and, asc, eq, sql } from "drizzle-orm";
+import type { Db, Tx } from "../../db/client.ts";
+import { extensionStatements } from "../../db/extension-statements.ts";
+import { auditEvents } from "../../db/schema/index.ts";
+import { concatBytes, utf8 } from "../../ink/bytes.ts";
+import { encodeSignature, formatTimestamp } from "../../ink/index.ts";
+import { auditEventCanonical, type AuditEvent } from "../../ink/profiles.ts";
+import { nativeEd25519Sign } from "../../security/ed25519-native.ts";
+import { sha256Hex } from "../../security/native-hash.ts";
+
+const EVENT_DOMAIN = utf8("ink/audit-event\n");
+
+/** Who signs a chain's events: the agent (its id and its active signing key), on the node's database. */
+export interface AuditSigner {
+  db: Db;
+  agentId: string;
+  keyId: string;
+  privateKey: Uint8Array;
+}
+
+export interface AuditEntry {
+  eventType: string;
+  messageId?: string;
+  correlationId?: string;
+  counterpartyId?: string;
+  data?: Record<string, unknown>;
+}
+
+/**
+ * Appends one event to chain `chainId` in INK's audit record form (AUDIT.md §2): `sequence` +1
+ * from the chain's last, `previousEventHash` = that event's chain hash (null for the first),
+ * `agentSignature` by the agent's active key over `ink/audit-event\n` + JCS. Runs inside the
+ * caller's transaction, so the event commits with what it records; the chain's primary key
+ * (chainId, sequence) refuses a fork outright. Reusable by any log keyed by a chain id (an
+ * extension installation now, the node's own INK audit log later).
+ */
+export function appendAuditEvent(tx: Tx, chainId: string, signer: AuditSigner, id: string, at: number, entry: AuditEntry): AuditEvent {
+  const sql = extensionStatements(signer.db);
+  const last = sql.lastAuditEvent.get(chainId);
+  const event: AuditEvent = {
+    id,
+    version: "ink-audit/1",
+    agentId: signer.agentId,
+    sequence: (last?.sequence ?? 0) + 1,
+    previousEventHash: last?.hash ?? null,
+    eventType: entry.eventType,
+    timestamp: formatTimestamp(at),
+    signingKeyId: signer.keyId,
+    ...(entry.messageId !== undefined ? { messageId: entry.messageId } : {}),
+    ...(entry.correlationId !== undefined ? { correlationId: entry.correlationId } : {}),
+    ...(entry.counterpartyId !== undefined ? { counterpartyId: entry.counterpartyId } : {}),
+    ...(entry.data !== undefined ? { data: entry.data } : {}),
+  };
+  const canonical = auditEventCanonical(event);
+  if (canonical === null) throw new TypeError(`audit event not canonicalizable: ${entry.eventType}`);
+  const bytes = utf8(canonical);
+  // AUDIT.md §2: chain hash = SHA-256(JCS), agentSignature = Ed25519("ink/audit-event\n" + JCS), signed natively (hot path)
+  const signed: AuditEvent = { ...event, agentSignature: encodeSignature(nativeEd25519Sign(concatBytes(EVENT_DOMAIN, bytes), signer.privateKey)) };
+  sql.insertAuditEvent.run(chainId, event.sequence, event.eventType, JSON.stringify(signed), sha256Hex(bytes), at);
+  return signed;
+}
+
+/** A page of chain `chainId`, oldest first, and the chain's length. */
+export function listAuditEvents(db: Db | Tx, chainId: string, limit: number, offset: number): { events: AuditEvent[]; total: number } {
+  const rows = db.select({ eventJson: auditEvents.eventJson }).from(auditEvents).where(eq(auditEvents.chainId, chainId)).orderBy(asc(auditEvents.sequence)).limit(limit).offset(offset).all();
+  const total = db.select({ n: sql<number>`count(*)` }).from(auditEvents).where(and(eq(auditEvents.chainId, chainId))).get()?.n ?? 0;
+  return { events: rows.map((r) => JSON.parse(r.eventJson) as AuditEvent), total };
+}

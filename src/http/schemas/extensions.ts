@@ -1,0 +1,38 @@
+import * as v from "valibot";
+
+const Tier = v.picklist(["transactional", "social", "personal"]);
+
+export const InstallationDoc = v.object({
+  installationId: v.pipe(v.string(), v.description("UUID")),
+  extensionId: v.string(),
+  name: v.string(),
+  version: v.string(),
+  manifestHash: v.string(),
+  source: v.picklist(["inline", "url", "marketplace"]),
+  status: v.pipe(v.picklist(["active", "pending_update", "uninstalled"]), v.description("pending_update: a newer manifest asks for more and waits for accept-update; the old grant keeps running")),
+  permissions: v.array(v.string()),
+  layers: v.array(v.string()),
+  maxAutonomyTier: Tier,
+  keys: v.array(v.object({ keyId: v.string(), publicKeyMultibase: v.string(), status: v.picklist(["active", "retired"]), graceUntil: v.optional(v.string()) })),
+  pendingUpdate: v.nullable(v.object({ version: v.string(), manifestHash: v.string() })),
+  tokenExpiresAt: v.nullable(v.string()),
+  createdAt: v.string(),
+  updatedAt: v.string(),
+});
+
+export const InstalledDoc = v.object({
+  installation: InstallationDoc,
+  delegationToken: v.pipe(v.string(), v.description("base64url(JCS(payload)).base64url(signature); hand it to the extension (docs/extensions.md)")),
+  tokenExpiresAt: v.string(),
+});
+
+/** 4xx of the extension API: `error` names the failed check or rule; `required` the missing permission. */
+export const ExtErrorBody = v.object({
+  error: v.string(),
+  message: v.string(),
+  required: v.optional(v.string()),
+});
+
+export function extErrors(...statuses: number[]): Record<number, typeof ExtErrorBody> {
+  return Object.fromEntries(statuses.map((s) => [s, ExtErrorBody]));
+}
