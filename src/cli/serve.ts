@@ -25,6 +25,7 @@ import { acquireServeLock } from "./serve-lock.ts";
 import { nodeSecret, ownerSignInHint, signInOptions } from "./sign-in.ts";
 import { startWarnings } from "./start-warnings.ts";
 import { guardStorage, openStorage, storageFailure } from "./storage.ts";
+import { sharedVerifyPool } from "../adapters/verify-pool.ts";
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -132,6 +133,7 @@ export const serveCommand: Command = {
         allowPrivatePeers: config.allowPrivatePeers,
         ...(peerCa ? { peerCa } : {}),
         directory: { directories: config.directories, revalidateMs: config.directoryRevalidateSeconds * 1000 },
+        signatures: sharedVerifyPool({ workers: config.verifyWorkers, onCrash: (reason) => log.warn("verify worker failed; verifying on the main thread", { reason }) }),
         trustProxy: config.trustProxy,
         remoteAddress: (r) => remote.get(r) ?? null,
         auth,
