@@ -3,7 +3,9 @@ import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sig
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { api, innerCirclePair, initProcessNode, signIn, startProcessNode, tfetch, type ProcessNode } from "../helpers/network-process.ts";
+import { readFileSync } from "node:fs";
+import { api as ownerApi, innerCirclePair, tfetch, type ProcessNode } from "../helpers/network-process.ts";
+import { ROOT } from "../helpers/process.ts";
 
 setDefaultTimeout(60_000);
 
@@ -56,6 +58,22 @@ function publicKeyOf(multibase: string): KeyObject {
   return createPublicKey({ key: { kty: "OKP", crv: "Ed25519", x: b64u(bytes.slice(2)) }, format: "jwk" });
 }
 
+/** Every `error` code this client met: docs §12 must explain each one. */
+const seenErrors = new Set<string>();
+
+/** The owner API (the test's own helper), noting the error codes it meets. */
+async function api(node: ProcessNode, path: string, body?: unknown, method?: string) {
+  const r = await ownerApi(node, path, body, method);
+  if (typeof r.body?.error === "string") seenErrors.add(r.body.error);
+  return r;
+}
+async function publicJson(url: string, init: RequestInit = {}) {
+  const res = await tfetch(url, init);
+  const body = (await res.json()) as any;
+  if (typeof body?.error === "string") seenErrors.add(body.error);
+  return { status: res.status, body, headers: res.headers };
+}
+
 /** One /ext/v1 request signed as docs §4 says. `raw` sends exactly these headers instead. */
 class Client {
   constructor(public base: string, public key: Key, public token: string | null, public installationId: string) {}
@@ -80,6 +98,7 @@ class Client {
     const raw = await res.text();
     let parsed: any = raw;
     try { parsed = JSON.parse(raw); } catch { /* not JSON */ }
+    if (typeof parsed?.error === "string") seenErrors.add(parsed.error);
     return { status: res.status, body: parsed, headers: res.headers, sent };
   }
   get = (target: string) => this.send("GET", target);
@@ -357,6 +376,12 @@ describe("attacks: another installation, another layer", () => {
     expect(feed.status).toBe(200);
     for (const e of feed.body.events) expect(["intent.status_changed", "approval.resolved"]).not.toContain(e.kind);
     expect(JSON.stringify(feed.body)).not.toContain(client.installationId);
+    // Idempotency keys and nonces belong to one installation: the same key elsewhere is a new intent.
+    const ping = { to: bobContact.id, intent: "ping", payload: {} };
+    const mine = await client.send("POST", "/ext/v1/intents", ping, { "idempotency-key": "shared-key" });
+    const theirs = await other.send("POST", "/ext/v1/intents", ping, { "idempotency-key": "shared-key" });
+    expect([theirs.status < 300, theirs.body.intentId === mine.body.intentId]).toEqual([true, false]);
+    expect((await other.send("GET", "/ext/v1/identity", undefined, { "x-request-nonce": mine.sent["x-request-nonce"]! })).status).toBe(200);
   });
 
   test("a contact outside the granted layers cannot be reached by id, agent id or query", async () => {
@@ -375,13 +400,64 @@ describe("attacks: another installation, another layer", () => {
         expect([path, r.status < 500]).toEqual([path, true]);
         expect([path, JSON.stringify(r.body).includes(bobContact.id) || JSON.stringify(r.body).includes(bob.agentId)]).toEqual([path, false]);
       }
-      for (const to of [bobContact.id, bob.agentId]) {
+      for (const message of ["Find Bob", "who is bob?", "Who is decaying?", "Who connects my clusters?"]) {
+        const r = await client.send("POST", "/ext/v1/agent/chat", { message });
+        expect([message, r.status, /bob/i.test(JSON.stringify(r.body).replace(/matching \\"bob\\"/i, ""))]).toEqual([message, 200, false]);
+      }
+      for (const to of [bobContact.id, bob.agentId, "bob", "@bob", bob.cardUrl, bob.agentId.toUpperCase(), bobContact.id.toLowerCase()]) {
         const r = await client.send("POST", "/ext/v1/intents", { to, intent: "ping", payload: {} });
         expect([to, r.status, r.body.error]).toEqual([to, 404, "not_found"]);
       }
     } finally {
       expect((await api(alice, `/connections/${bobContact.id}`, { layer: "inner" }, "PATCH")).status).toBe(200);
     }
+    const found = await client.send("POST", "/ext/v1/agent/chat", { message: "Find Bob" });
+    expect(found.body.reply).toContain("Bob");
+  });
+});
+
+
+describe("docs §2–3: key rotation by manifest update", () => {
+  test("a retired key signs nothing; after a rotation the dropped key keeps working and the new one renews", async () => {
+    const a1 = newKey(), a2 = newKey(), a3 = newKey();
+    const m = manifestFor(a1, { id: "org.indie.rotate", keys: [{ keyId: "a1", algorithm: "Ed25519", publicKeyMultibase: a1.multibase, status: "active" }, { keyId: "a2", algorithm: "Ed25519", publicKeyMultibase: a2.multibase, status: "retired" }] });
+    const r = await api(alice, "/extensions/install", { source: "inline", manifest: m, manifestHash: hashOf(m), grant: { permissions: ["connections:list"], layers: ["inner"] } });
+    expect(r.status).toBe(201);
+    const iid = r.body.installation.installationId;
+    const retired = new Client(alice.base, a2, r.body.delegationToken, iid);
+    expect((await retired.get("/ext/v1/identity")).body.error).toBe("signature_invalid");
+    expect((await retired.renew()).body.error).toBe("signature_invalid");
+    const m2 = { ...m, version: "1.0.1", keys: [{ keyId: "a3", algorithm: "Ed25519", publicKeyMultibase: a3.multibase, status: "active" }] };
+    const updated = await api(alice, `/extensions/${iid}/update`, { source: "inline", manifest: m2, manifestHash: hashOf(m2) });
+    expect([updated.status, updated.body.version]).toEqual([200, "1.0.1"]);
+    expect((await new Client(alice.base, a1, r.body.delegationToken, iid).get("/ext/v1/identity")).status).toBe(200);
+    const fresh = new Client(alice.base, a3, null, iid);
+    expect((await fresh.renew()).status).toBe(200);
+    expect(JSON.parse(Buffer.from(fresh.token!.split(".")[0]!, "base64url").toString()).publicKeyMultibase).toBe(a3.multibase);
+    expect((await fresh.get("/ext/v1/identity")).status).toBe(200);
+    const removed = await api(alice, `/extensions/${iid}`, undefined, "DELETE");
+    expect(removed.status).toBe(200);
+    expect((await fresh.get("/ext/v1/identity")).body.error).toBe("installation_inactive");
+    expect((await fresh.renew()).body.error).toBe("installation_inactive");
+  });
+});
+
+describe("hostile bodies on the signed POST routes (docs §9, §12)", () => {
+  test("chat and intents refuse each with 4xx {error, message}", async () => {
+    const deep = (n: number) => "[".repeat(n) + "]".repeat(n);
+    const bodies: Array<[string, string]> = [["nested", `{"message":${deep(15000)}}`], ["array", `{"message":[${Array(20000).fill('"x"').join(",")}]}`], ["[]", "[]"], ["1e309", `{"message":1e309}`], ["lone surrogate", `{"message":"\\ud800"}`], ["4001", JSON.stringify({ message: "x".repeat(4001) })], ["extra", JSON.stringify({ message: "hi", x: 1 })], ["null", "null"], ["empty", ""]];
+    for (const target of ["/ext/v1/agent/chat", "/ext/v1/intents"]) {
+      for (const [label, body] of bodies) {
+        const r = await client.send("POST", target, body, { "content-type": "application/json" });
+        expect([target, label, r.status >= 400 && r.status < 500, typeof r.body.error, typeof r.body.message]).toEqual([target, label, true, "string", "string"]);
+      }
+      const typed = await client.send("POST", target, "message=hi", { "content-type": "text/plain" });
+      expect([typed.status, typed.body.error]).toEqual([415, "unsupported_media_type"]);
+    }
+    const big = await client.send("POST", "/ext/v1/intents", { to: bobContact.id, intent: "ping", payload: { note: "x".repeat(70_000) } });
+    expect([big.status, big.body.error]).toEqual([413, "payload_too_large"]);
+    const bigChat = await client.send("POST", "/ext/v1/agent/chat", { message: "x".repeat(17_000) });
+    expect([bigChat.status, bigChat.body.error]).toEqual([413, "payload_too_large"]);
   });
 });
 
@@ -391,7 +467,9 @@ describe("docs §10: the marketplace", () => {
     const m3 = manifestFor(k3, { id: "org.indie.market", name: "Market client", permissions: [{ name: "connections:list", required: true, reason: "To list the people you keep in touch with" }] });
     const mk = async (path: string, body?: unknown, method?: string) => {
       const res = await tfetch(alice.base + path, { method: method ?? (body === undefined ? "GET" : "POST"), headers: { authorization: `Bearer ${alice.token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
-      return { status: res.status, body: (await res.json()) as any };
+      const answer = (await res.json()) as any;
+      if (typeof answer?.error === "string") seenErrors.add(answer.error);
+      return { status: res.status, body: answer };
     };
     const sub = await mk("/marketplace/submit", { manifest: m3 });
     expect(sub.status).toBe(201);
@@ -434,11 +512,36 @@ describe("docs §10: the marketplace", () => {
 
     // Review spoofing: an unsigned network review, and one claiming to be Alice's agent, are refused.
     const spoof = { protocol: "ink/0.1", type: `network.${alice.agentId.split(":")[0]}.marketplace_review`, from: alice.agentId, to: alice.agentId, nonce: crypto.randomUUID(), timestamp: new Date().toISOString(), extensionId: "org.indie.market", rating: 1 };
-    const unsigned = await tfetch(`${alice.base}/marketplace/extensions/org.indie.market/reviews`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(spoof) });
+    const unsigned = await publicJson(`${alice.base}/marketplace/extensions/org.indie.market/reviews`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(spoof) });
     expect(unsigned.status).toBe(401);
-    const forged = await tfetch(`${alice.base}/marketplace/extensions/org.indie.market/reviews`, { method: "POST", headers: { "content-type": "application/json", authorization: `INK-Ed25519 ${b64u(sign(null, Buffer.from(jcs(spoof)), k3.priv))} keyId=${alice.agentId}#k1` }, body: JSON.stringify(spoof) });
+    const forged = await publicJson(`${alice.base}/marketplace/extensions/org.indie.market/reviews`, { method: "POST", headers: { "content-type": "application/json", authorization: `INK-Ed25519 ${b64u(sign(null, Buffer.from(jcs(spoof)), k3.priv))} keyId=${alice.agentId}#k1` }, body: JSON.stringify(spoof) });
     expect(forged.status).toBe(401);
     const stats = (await (await tfetch(`${alice.base}/marketplace/extensions/org.indie.market`)).json()) as any;
     expect(stats.reviewStats.count).toBe(1);
+  });
+});
+
+describe("docs §9, §12: limits, and every error explained", () => {
+  test("renewals past 30 a minute and browsing past 30 a minute answer 429 rate_limited with Retry-After", async () => {
+    const k = newKey();
+    const m = manifestFor(k, { id: "org.indie.renewer", permissions: [{ name: "connections:list", required: true, reason: "To list the people you keep in touch with" }] });
+    const r = await api(alice, "/extensions/install", { source: "inline", manifest: m, manifestHash: hashOf(m), grant: { permissions: ["connections:list"], layers: ["inner"] } });
+    const renewer = new Client(alice.base, k, r.body.delegationToken, r.body.installation.installationId);
+    const statuses: number[] = [];
+    let last: any;
+    for (let i = 0; i < 31; i++) statuses.push((last = await renewer.renew()).status);
+    expect(statuses).toEqual([...Array(30).fill(200), 429]);
+    expect([last.body.error, Number(last.headers.get("retry-after")) > 0]).toEqual(["rate_limited", true]);
+    let browse: any;
+    for (let i = 0; i < 31; i++) browse = await publicJson(`${alice.base}/marketplace/extensions?q=indie`);
+    expect([browse.status, browse.body.error, Number(browse.headers.get("retry-after")) > 0]).toEqual([429, "rate_limited", true]);
+  });
+
+  test("docs §12 lists every error code this client met", () => {
+    const doc = readFileSync(join(ROOT, "docs/extensions.md"), "utf8");
+    const table = doc.slice(doc.indexOf("## 12."));
+    const missing = [...seenErrors].filter((code) => !table.includes(`\`${code}\``));
+    expect(missing).toEqual([]);
+    expect(seenErrors.size).toBeGreaterThan(15);
   });
 });
