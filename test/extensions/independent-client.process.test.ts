@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { readFileSync } from "node:fs";
-import { api as ownerApi, innerCirclePair, tfetch, type ProcessNode } from "../helpers/network-process.ts";
+import { api as ownerApi, innerCirclePair, startProcessNode, tfetch, type ProcessNode } from "../helpers/network-process.ts";
 import { ROOT } from "../helpers/process.ts";
 
 setDefaultTimeout(60_000);
@@ -535,6 +535,16 @@ describe("docs §9, §12: limits, and every error explained", () => {
     let browse: any;
     for (let i = 0; i < 31; i++) browse = await publicJson(`${alice.base}/marketplace/extensions?q=indie`);
     expect([browse.status, browse.body.error, Number(browse.headers.get("retry-after")) > 0]).toEqual([429, "rate_limited", true]);
+  });
+
+  test("a restart keeps tokens and nonces: a request replayed after it is nonce_replayed", async () => {
+    const first = await client.get("/ext/v1/identity");
+    expect(first.status).toBe(200);
+    await alice.running!.stop("SIGTERM");
+    await startProcessNode(alice);
+    const replayed = await publicJson(alice.base + "/ext/v1/identity", { headers: first.sent });
+    expect([replayed.status, replayed.body.error]).toEqual([401, "nonce_replayed"]);
+    expect((await client.get("/ext/v1/identity")).status).toBe(200);
   });
 
   test("docs §12 lists every error code this client met", () => {
