@@ -461,6 +461,25 @@ describe("hostile bodies on the signed POST routes (docs §9, §12)", () => {
   });
 });
 
+describe("docs §6: contacts without an agent", () => {
+  test("an imported contact in a granted layer is listed, and an intent to it is 409 no_agent, not 404", async () => {
+    const csv = "First Name,Last Name,URL,Email Address,Company,Position,Connected On\nZelda,Quarry,https://www.linkedin.com/in/zq,,Quarry Inc,CEO,01 Jan 2020\n";
+    expect((await api(alice, "/import/linkedin", { csv })).status).toBe(200);
+    const zelda = ((await api(alice, "/connections")).body.items as Array<{ id: string; displayName: string }>).find((c) => c.displayName === "Zelda Quarry")!;
+    expect((await client.get(`/ext/v1/connections/${zelda.id}`)).status).toBe(404);
+    expect((await client.send("POST", "/ext/v1/intents", { to: zelda.id, intent: "ping", payload: {} })).status).toBe(404);
+    expect((await api(alice, `/connections/${zelda.id}`, { layer: "inner" }, "PATCH")).status).toBe(200);
+    try {
+      const seen = await client.get(`/ext/v1/connections/${zelda.id}`);
+      expect([seen.status, seen.body.agentId]).toEqual([200, null]);
+      const sent = await client.send("POST", "/ext/v1/intents", { to: zelda.id, intent: "ping", payload: {} });
+      expect([sent.status, sent.body.error]).toEqual([409, "no_agent"]);
+    } finally {
+      expect((await api(alice, `/connections/${zelda.id}`, { layer: "known" }, "PATCH")).status).toBe(200);
+    }
+  });
+});
+
 describe("docs §10: the marketplace", () => {
   test("submit → review → listed → browse → detail → install from the marketplace → rate", async () => {
     const k3 = newKey();
