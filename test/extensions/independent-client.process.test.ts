@@ -273,6 +273,14 @@ describe("docs §5–8: every endpoint", () => {
       const r = await client.get(path);
       expect([path, r.status]).toEqual([path, 200]);
     }
+    // docs §7a: the four relationship reads carry an ETag; If-None-Match answers 304 when nothing changed.
+    for (const path of ["/ext/v1/health", "/ext/v1/decaying", "/ext/v1/clusters", "/ext/v1/bridges"]) {
+      const first = await client.get(path);
+      const etag = first.headers.get("etag");
+      expect([path, typeof etag]).toEqual([path, "string"]);
+      const again = await client.send("GET", path, undefined, { "if-none-match": etag! });
+      expect([path, again.status]).toEqual([path, 304]);
+    }
     const chat = await client.send("POST", "/ext/v1/agent/chat", { message: "Who is decaying?" });
     expect(chat.status).toBe(200);
     expect(typeof chat.body.reply).toBe("string");
@@ -537,6 +545,20 @@ describe("docs §10: the marketplace", () => {
     expect(forged.status).toBe(401);
     const stats = (await (await tfetch(`${alice.base}/marketplace/extensions/org.indie.market`)).json()) as any;
     expect(stats.reviewStats.count).toBe(1);
+
+    // Listing states: unlisted leaves search but stays installable; delisted and suspended leave both.
+    const listing = (listingState: string) => api(alice, "/marketplace/extensions/org.indie.market/listing", { listingState }, "PUT");
+    expect((await listing("unlisted")).status).toBe(200);
+    expect((await publicJson(`${alice.base}/marketplace/extensions?q=market`)).body.results.map((r: any) => r.extensionId)).not.toContain("org.indie.market");
+    expect((await publicJson(`${alice.base}/marketplace/extensions/org.indie.market`)).status).toBe(200);
+    for (const state of ["delisted", "suspended"]) {
+      expect((await listing(state)).status).toBe(200);
+      expect([state, (await publicJson(`${alice.base}/marketplace/extensions/org.indie.market`)).status]).toEqual([state, 404]);
+      const refused = await api(bob, "/extensions/install", { source: "marketplace", marketplaceUrl: alice.base, extensionId: "org.indie.market", manifestHash: d.manifestHash, grant: { permissions: ["connections:list"], layers: ["inner"] } });
+      expect([state, refused.status, refused.body.error]).toEqual([state, 422, "manifest_unavailable"]);
+    }
+    const notListable = await api(alice, "/marketplace/extensions/org.indie.nothing/listing", { listingState: "listed" }, "PUT");
+    expect(notListable.status).toBe(404);
   });
 });
 
