@@ -219,6 +219,17 @@ describe("docs §4–5: signing and the seven checks", () => {
     }
   });
 
+  test("the Bearer scheme is case-insensitive (RFC 7235 §2.1), on the extension API as on the owner API", async () => {
+    for (const scheme of ["bearer", "BEARER", "Bearer "]) {
+      const r = await client.send("GET", "/ext/v1/identity", undefined, { authorization: `${scheme} ${client.token}` });
+      expect([scheme, r.status]).toEqual([scheme, 200]);
+      const owner = await tfetch(`${alice.base}/api/svc/extensions`, { headers: { authorization: `${scheme} ${alice.token}` } });
+      expect([scheme, owner.status]).toEqual([scheme, 200]);
+    }
+    const malformed = await client.send("GET", "/ext/v1/identity", undefined, { authorization: `Bearer\t${client.token}` });
+    expect([malformed.status, malformed.body.error]).toEqual([401, "token_invalid"]);
+  });
+
   test("replaying a signed request — same path, another path, another query — is refused", async () => {
     const first = await client.get("/ext/v1/connections?limit=5");
     expect(first.status).toBe(200);
