@@ -1,6 +1,8 @@
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex } from "@noble/hashes/utils.js";
 import { buildAdjacency } from "./internal/adjacency.ts";
+import type Graph from "graphology";
+import type { Adjacency } from "./internal/adjacency.ts";
 import { findCommunities } from "./internal/communities.ts";
 import { cutStructure } from "./internal/cut-structure.ts";
 import { soleConnectors } from "./internal/sole-connectors.ts";
@@ -14,11 +16,14 @@ export type { PreviousCluster } from "./internal/stable-ids.ts";
  * The full analysis of the contact graph: Louvain clusters (ids kept from `previous` when
  * membership mostly holds), articulation points, bridge edges and sole connectors. Pure and
  * CPU-bound: the node runs it in a Worker (src/node/network-worker.ts), off the event loop.
+ * `louvainGraph` gives the graphology graph for Louvain (the Worker's cache, which reuses the last
+ * one when only weights moved); by default it is built afresh. `graphVersion` may be passed when
+ * already computed.
  */
-export function computeNetwork(input: GraphInput, previous: PreviousCluster[]): NetworkStructure {
+export function computeNetwork(input: GraphInput, previous: PreviousCluster[], opts: { louvainGraph?: (ids: string[], g: Adjacency, edges: GraphInput["edges"]) => Graph; graphVersion?: string } = {}): NetworkStructure {
   const n = input.ids.length;
   const g = buildAdjacency(n, input.edges);
-  const cluster = findCommunities(g, input.edges);
+  const cluster = findCommunities(g, input.edges, opts.louvainGraph?.(input.ids, g, input.edges));
   const members: string[][] = [];
   for (let v = 0; v < n; v++) if (cluster[v]! >= 0) (members[cluster[v]!] ??= []).push(input.ids[v]!);
   const clusterIds = stableClusterIds(members, previous);
@@ -26,15 +31,18 @@ export function computeNetwork(input: GraphInput, previous: PreviousCluster[]): 
   const sole: NetworkStructure["sole"] = [];
   for (const [v, links] of soleConnectors(g, cluster)) for (const l of links) sole.push([v, l.from, l.to, l.edgesBetween]);
   sole.sort((x, y) => x[0] - y[0] || x[2] - y[2]);
-  return { graphVersion: graphVersionOf(input), algoVersion: ALGO_VERSION, ids: input.ids, edges: input.edges, cluster, clusterIds, articulation, bridgeEdge, sole };
+  return { graphVersion: opts.graphVersion ?? graphVersionOf(input), algoVersion: ALGO_VERSION, ids: input.ids, edges: input.edges, cluster, clusterIds, articulation, bridgeEdge, sole };
 }
 
 /** Content hash of the graph (ids, ties, weights to 1/100): the same graph has the same version. */
-function graphVersionOf(input: GraphInput): string {
+export function graphVersionOf(input: GraphInput): string {
   const h = sha256.create();
   h.update(new TextEncoder().encode(input.ids.join("\n")));
   h.update(new Uint8Array(input.edges.a.buffer, input.edges.a.byteOffset, input.edges.a.byteLength));
   h.update(new Uint8Array(input.edges.b.buffer, input.edges.b.byteOffset, input.edges.b.byteLength));
-  h.update(new Uint8Array(Int32Array.from(input.edges.w, (w) => Math.round(w * 100)).buffer));
+  const w = input.edges.w;
+  const rounded = new Int32Array(w.length);
+  for (let i = 0; i < w.length; i++) rounded[i] = Math.round(w[i]! * 100);
+  h.update(new Uint8Array(rounded.buffer));
   return `g_${bytesToHex(h.digest()).slice(0, 20)}`;
 }
