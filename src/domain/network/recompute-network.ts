@@ -17,7 +17,15 @@ export interface RecomputeRequest {
   audiences: string[];
 }
 
-export type RecomputeResult = { timings: { loadMs: number; computeMs: number; storeMs: number } } & (
+/** Milliseconds: loading the graph (with its content hash and the previous snapshot), analysing it, storing it; `phases` splits the analysis. */
+export interface RecomputeTimings {
+  loadMs: number;
+  computeMs: number;
+  storeMs: number;
+  phases: Record<string, number>;
+}
+
+export type RecomputeResult = { timings: RecomputeTimings } & (
   | { outcome: "recomputed"; meta: SnapshotMeta; structure: NetworkStructure }
   | { outcome: "unchanged"; meta: SnapshotMeta }
 );
@@ -53,15 +61,22 @@ export function recomputeNetwork(db: Db, request: RecomputeRequest, clock: () =>
   if (request.previous && before && request.previous.graphVersion === graphVersion) {
     const id = request.previous.id;
     const meta = transaction(db, (tx) => touchSnapshot(tx, id, request.changeKey, request.now));
-    return { outcome: "unchanged", meta, timings: { loadMs: t1 - t0, computeMs: 0, storeMs: clock() - t1 } };
+    return { outcome: "unchanged", meta, timings: { loadMs: t1 - t0, computeMs: 0, storeMs: clock() - t1, phases: {} } };
   }
-  const structure = computeNetwork(input, previousClusters(before), { louvainGraph: memory.louvainGraph, graphVersion });
+  const phases: Record<string, number> = {};
+  let last = t1;
+  const mark = (phase: string) => {
+    const t = clock();
+    phases[phase] = t - last;
+    last = t;
+  };
+  const structure = computeNetwork(input, previousClusters(before), { louvainGraph: memory.louvainGraph, graphVersion, mark });
   const t2 = clock();
   const changes = request.audiences.length ? audienceChanges(before, structure, readContactFacts(db), request.audiences) : [];
   const json = structureToJson(structure);
   const meta = transaction(db, (tx) => saveSnapshot(tx, structure, json, request.changeKey, request.now, before, changes));
   memory.last = { id: meta.id, structure };
-  return { outcome: "recomputed", meta, structure, timings: { loadMs: t1 - t0, computeMs: t2 - t1, storeMs: clock() - t2 } };
+  return { outcome: "recomputed", meta, structure, timings: { loadMs: t1 - t0, computeMs: t2 - t1, storeMs: clock() - t2, phases } };
 }
 
 /** The snapshot in force: the one this runner stored last when it is that one, else read back. */
