@@ -1,8 +1,9 @@
 import { transaction, type Db } from "../../db/client.ts";
 import { computeNetwork, graphVersionOf } from "./compute-network.ts";
 import { audienceChanges } from "./internal/audience-changes.ts";
-import { readContactFacts } from "./internal/contact-facts.ts";
+import { contactsKey, readContactFacts } from "./internal/contact-facts.ts";
 import { createLouvainGraphCache } from "./internal/louvain-graph.ts";
+import type { NetworkView } from "./internal/network-view.ts";
 import { readSnapshotStructure, saveSnapshot, touchSnapshot } from "./internal/snapshot-store.ts";
 import type { SnapshotMeta } from "./internal/state.ts";
 import type { PreviousCluster } from "./internal/stable-ids.ts";
@@ -26,9 +27,19 @@ export interface RecomputeTimings {
 }
 
 export type RecomputeResult = { timings: RecomputeTimings } & (
-  | { outcome: "recomputed"; meta: SnapshotMeta; structure: NetworkStructure }
+  | { outcome: "recomputed"; meta: SnapshotMeta; structure: NetworkStructure; views: AudienceViews }
   | { outcome: "unchanged"; meta: SnapshotMeta }
 );
+
+/**
+ * The new analysis as each installed audience sees it, built anyway to find what each sees change:
+ * the reads take them as they are (keyed by the contact facts they were built with) instead of
+ * building a view on the request path at the first read of each grant.
+ */
+export interface AudienceViews {
+  factsKey: string;
+  byAudience: Array<[audience: string, view: NetworkView]>;
+}
 
 /**
  * What a long-lived runner (the Worker) keeps between recomputes: the graphology graph (reused when
@@ -72,11 +83,19 @@ export function recomputeNetwork(db: Db, request: RecomputeRequest, clock: () =>
   };
   const structure = computeNetwork(input, previousClusters(before), { louvainGraph: memory.louvainGraph, graphVersion, mark });
   const t2 = clock();
-  const changes = request.audiences.length ? audienceChanges(before, structure, readContactFacts(db), request.audiences) : [];
+  const afterViews = new Map<string, NetworkView>();
+  let factsKey = "";
+  const changes = request.audiences.length
+    ? db.$client.transaction(() => {
+        // the key and the facts from one read transaction: a view is never filed under another version
+        factsKey = contactsKey(db);
+        return audienceChanges(before, structure, readContactFacts(db), request.audiences, afterViews);
+      })()
+    : [];
   const json = structureToJson(structure);
   const meta = transaction(db, (tx) => saveSnapshot(tx, structure, json, request.changeKey, request.now, before, changes));
   memory.last = { id: meta.id, structure };
-  return { outcome: "recomputed", meta, structure, timings: { loadMs: t1 - t0, computeMs: t2 - t1, storeMs: clock() - t2, phases } };
+  return { outcome: "recomputed", meta, structure, views: { factsKey, byAudience: [...afterViews] }, timings: { loadMs: t1 - t0, computeMs: t2 - t1, storeMs: clock() - t2, phases } };
 }
 
 /** The snapshot in force: the one this runner stored last when it is that one, else read back. */
