@@ -68,13 +68,12 @@ export function createNetworkRunner(db: Db, log: Logger, opts: { inline?: boolea
 }
 
 function inlineRunner(db: Db): ClosableNetworkRunner {
-  let memory: RecomputeMemory | null = null;
+  const memory: RecomputeMemory = {};
   const runner: ClosableNetworkRunner = {
     mode: "inline",
     lastTimings: null,
     async compute(request) {
-      const { createRecomputeMemory, recomputeNetwork } = await import("../domain/network/recompute-network.ts");
-      memory ??= createRecomputeMemory();
+      const { recomputeNetwork } = await import("../domain/network/recompute-network.ts");
       const result = recomputeNetwork(db, request, () => performance.now(), memory);
       runner.lastTimings = result.timings;
       return result;

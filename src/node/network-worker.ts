@@ -5,13 +5,13 @@
 // originals as the previous snapshot of its next run, with the graph it analysed).
 // scripts/build.ts compiles it as a second entrypoint of the binary.
 import { openDatabase, type Db } from "../db/client.ts";
-import { createRecomputeMemory, recomputeNetwork, type RecomputeMemory } from "../domain/network/recompute-network.ts";
+import { recomputeNetwork, type RecomputeMemory } from "../domain/network/recompute-network.ts";
 import type { WorkerRequest, WorkerReply } from "./network-runner.ts";
 
 declare const self: Worker;
 let db: Db | null = null;
 let dbFile = "";
-let memory: RecomputeMemory = createRecomputeMemory();
+let memory: RecomputeMemory = {};
 
 self.onmessage = (event: MessageEvent<WorkerRequest>) => {
   const { id, file, request } = event.data;
@@ -19,7 +19,7 @@ self.onmessage = (event: MessageEvent<WorkerRequest>) => {
     if (!db || dbFile !== file) {
       db = openDatabase(file);
       dbFile = file;
-      memory = createRecomputeMemory();
+      memory = {};
     }
     const result = recomputeNetwork(db, request, () => performance.now(), memory);
     if (result.outcome !== "recomputed") return self.postMessage({ id, ok: true, result } satisfies WorkerReply);

@@ -1,5 +1,6 @@
 import { transaction, type Db } from "../../db/client.ts";
-import { computeNetwork, graphVersionOf } from "./compute-network.ts";
+import { computeNetwork } from "./compute-network.ts";
+import { graphVersionOf } from "./internal/graph-version.ts";
 import { audienceChanges } from "./internal/audience-changes.ts";
 import { contactsKey, readContactFacts } from "./internal/contact-facts.ts";
 import { createLouvainGraphCache } from "./internal/louvain-graph.ts";
@@ -45,14 +46,11 @@ export interface AudienceViews {
  * What a long-lived runner (the Worker) keeps between recomputes: the graphology graph (reused when
  * only weights moved) and the snapshot it stored last, so the previous analysis is not parsed back
  * from its ~1.5 MB of JSON. Results never depend on it: it only saves rebuilding the same thing.
+ * A runner starts with `{}` and passes the same object to every run.
  */
 export interface RecomputeMemory {
-  louvainGraph: ReturnType<typeof createLouvainGraphCache>;
-  last: { id: number; structure: NetworkStructure } | null;
-}
-
-export function createRecomputeMemory(): RecomputeMemory {
-  return { louvainGraph: createLouvainGraphCache(), last: null };
+  louvainGraph?: ReturnType<typeof createLouvainGraphCache>;
+  last?: { id: number; structure: NetworkStructure };
 }
 
 /**
@@ -63,7 +61,7 @@ export function createRecomputeMemory(): RecomputeMemory {
  * ~1.5 MB to write at 10k contacts: the node runs it in the Worker (src/node/network-worker.ts) on
  * its own connection, so none of it stalls the event loop; `clock` only times the steps.
  */
-export function recomputeNetwork(db: Db, request: RecomputeRequest, clock: () => number, memory: RecomputeMemory = createRecomputeMemory()): RecomputeResult {
+export function recomputeNetwork(db: Db, request: RecomputeRequest, clock: () => number, memory: RecomputeMemory = {}): RecomputeResult {
   const t0 = clock();
   const input = loadContactGraph(db, request.now);
   const graphVersion = graphVersionOf(input);
@@ -81,7 +79,7 @@ export function recomputeNetwork(db: Db, request: RecomputeRequest, clock: () =>
     phases[phase] = t - last;
     last = t;
   };
-  const structure = computeNetwork(input, previousClusters(before), { louvainGraph: memory.louvainGraph, graphVersion, mark });
+  const structure = computeNetwork(input, previousClusters(before), { louvainGraph: (memory.louvainGraph ??= createLouvainGraphCache()), graphVersion, mark });
   const t2 = clock();
   const afterViews = new Map<string, NetworkView>();
   let factsKey = "";
