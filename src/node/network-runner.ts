@@ -1,6 +1,6 @@
 import type { Db } from "../db/client.ts";
 import type { Logger, NetworkRunner } from "../domain/context.ts";
-import type { RecomputeRequest, RecomputeResult } from "../domain/network/recompute-network.ts";
+import type { RecomputeMemory, RecomputeRequest, RecomputeResult } from "../domain/network/recompute-network.ts";
 
 export interface WorkerRequest {
   id: number;
@@ -68,15 +68,19 @@ export function createNetworkRunner(db: Db, log: Logger, opts: { inline?: boolea
 }
 
 function inlineRunner(db: Db): ClosableNetworkRunner {
-  return {
+  const memory: RecomputeMemory = {};
+  const runner: ClosableNetworkRunner = {
     mode: "inline",
     lastTimings: null,
     async compute(request) {
       const { recomputeNetwork } = await import("../domain/network/recompute-network.ts");
-      return recomputeNetwork(db, request, () => performance.now());
+      const result = recomputeNetwork(db, request, () => performance.now(), memory);
+      runner.lastTimings = result.timings;
+      return result;
     },
     close() {},
   };
+  return runner;
 }
 
 /**

@@ -8,7 +8,7 @@ import { contactsKey, readContactFacts, type ContactFacts } from "./contact-fact
 import { buildView, type NetworkView } from "./network-view.ts";
 import { refreshSnapshot } from "./refresh.ts";
 import { readSnapshotMeta, readSnapshotStructure } from "./snapshot-store.ts";
-import { MAX_VIEWS, networkState, type SnapshotMeta } from "./state.ts";
+import { MAX_VIEWS, networkState, viewKey, type SnapshotMeta } from "./state.ts";
 import { ALGO_VERSION, type NetworkStructure } from "./structure.ts";
 
 /** What every network read serves from: the snapshot, today's contact facts, the view for the audience. */
@@ -46,12 +46,12 @@ export async function readAnalytics(ctx: With<"network">, layers: ReadonlySet<Du
   if (!s.structure) throw new DomainError("unavailable", "the network snapshot cannot be read; it is being recomputed", { retryAfterSeconds: 5 });
   const { key: fkey, map: facts } = readFacts(ctx);
   const grant = DUNBAR_LAYERS.filter((l) => layers.has(l)).join(",");
-  const viewKey = `${meta.id}|${fkey}|${grant}`;
-  let view = s.views.get(viewKey);
+  const key = viewKey(meta.id, fkey, grant);
+  let view = s.views.get(key);
   if (!view) {
     view = buildView(s.structure, facts, layers);
     if (s.views.size >= MAX_VIEWS) s.views.delete(s.views.keys().next().value!);
-    s.views.set(viewKey, view);
+    s.views.set(key, view);
   }
   const stale = s.computing !== null || graphChangeKey(ctx.db, fkey) !== meta.changeKey || ctx.clock.now() - meta.computedAt >= ctx.network.refreshMs;
   const etag = `"${bytesToHex(sha256(utf8ToBytes(`${meta.graphVersion}|${meta.id}|${meta.computedAt}|${fkey}|${grant}|${stale}`))).slice(0, 24)}"`;

@@ -13,13 +13,16 @@ export interface AudienceChange {
 /**
  * For each audience, the clusters and connectors as it sees them before and after, compared with
  * today's contact facts on both sides: an event tells an installation only what changed in what it
- * can see (a change among hidden contacts alone is no event for it).
+ * can see (a change among hidden contacts alone is no event for it). The views of `after` go into
+ * `afterViews` when given: the reads then start from them (see recompute-network.ts).
  */
-export function audienceChanges(before: NetworkStructure | null, after: NetworkStructure, facts: Map<string, ContactFacts>, keys: string[]): AudienceChange[] {
+export function audienceChanges(before: NetworkStructure | null, after: NetworkStructure, facts: Map<string, ContactFacts>, keys: string[], afterViews?: Map<string, NetworkView>): AudienceChange[] {
   return keys.map((key) => {
     const layers = new Set(key.split(",").filter(Boolean) as DunbarLayer[]);
     const b = before ? digest(before, buildView(before, facts, layers)) : { clusters: new Map<string, string>(), bridges: "" };
-    const a = digest(after, buildView(after, facts, layers));
+    const view = buildView(after, facts, layers);
+    afterViews?.set(key, view);
+    const a = digest(after, view);
     const ids = new Set([...b.clusters.keys(), ...a.clusters.keys()]);
     return { key, changedClusterIds: [...ids].filter((id) => b.clusters.get(id) !== a.clusters.get(id)).sort(), bridgesChanged: b.bridges !== a.bridges };
   });

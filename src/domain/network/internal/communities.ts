@@ -1,6 +1,7 @@
-import Graph from "graphology";
+import type Graph from "graphology";
 import louvain from "graphology-communities-louvain";
 import type { Adjacency, EdgeList } from "./adjacency.ts";
+import { buildLouvainGraph } from "./louvain-graph.ts";
 
 /** Communities smaller than this are "unclustered" (../shared/notes/EXTENSIONS.md §2.5). */
 export const MIN_CLUSTER_SIZE = 3;
@@ -12,13 +13,11 @@ const SEED = 0x6b697468;
  * nodes inserted in index order), then each community split into its connected components
  * (Louvain can return internally disconnected communities, the flaw Leiden fixes and graphology
  * has not published), and components smaller than MIN_CLUSTER_SIZE dropped. Returns the cluster
- * index of each node (-1: unclustered), clusters numbered by their smallest member.
+ * index of each node (-1: unclustered), clusters numbered by their smallest member. `graph` is
+ * the graphology form of `g` (internal/louvain-graph.ts), kept by the Worker between runs.
  */
-export function findCommunities(g: Adjacency, edges: EdgeList): Int32Array {
+export function findCommunities(g: Adjacency, edges: EdgeList, graph: Graph = buildLouvainGraph(g, edges).graph): Int32Array {
   const { n, start, adj } = g;
-  const graph = new Graph({ type: "undirected", multi: false, allowSelfLoops: false });
-  for (let v = 0; v < n; v++) if (start[v + 1]! > start[v]!) graph.addNode(String(v));
-  for (let i = 0; i < edges.a.length; i++) graph.addEdge(String(edges.a[i]), String(edges.b[i]), { weight: edges.w[i] });
   const community = new Int32Array(n).fill(-1);
   if (graph.order === 0) return community;
   const found = louvain(graph, { getEdgeWeight: "weight", resolution: 1, rng: seededRng(SEED) });

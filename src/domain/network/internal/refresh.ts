@@ -4,7 +4,7 @@ import { audienceKey } from "../audience-key.ts";
 import type { With } from "../../context.ts";
 import { graphChangeKey } from "./change-key.ts";
 import { readSnapshotMeta, readSnapshotStructure } from "./snapshot-store.ts";
-import { networkState, type NetworkState } from "./state.ts";
+import { MAX_VIEWS, networkState, viewKey, type NetworkState } from "./state.ts";
 import { ALGO_VERSION, type NetworkStructure } from "./structure.ts";
 
 export type RefreshOutcome = "idle" | "fresh" | "waiting" | "recomputed" | "unchanged";
@@ -60,6 +60,8 @@ async function recompute(ctx: With<"network">, s: NetworkState, key: string, now
   if (result.outcome === "recomputed") {
     s.structure = result.structure;
     s.views.clear();
+    // the views the recompute built for each installed audience (analytics.ts files them the same way)
+    for (const [audience, view] of result.views.byAudience.slice(0, MAX_VIEWS)) s.views.set(viewKey(result.meta.id, result.views.factsKey, audience), view);
   }
   return result.outcome;
 }

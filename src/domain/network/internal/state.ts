@@ -31,6 +31,11 @@ export interface NetworkState {
   lastChangeAt: number;
 }
 
+/** The key of a view: the snapshot, the contact facts' version, the audience's layers (audienceKey). */
+export function viewKey(snapshotId: number, factsKey: string, audience: string): string {
+  return `${snapshotId}|${factsKey}|${audience}`;
+}
+
 /** Views kept per database (a view per layer set and contact-facts version; there are 31 layer sets). */
 export const MAX_VIEWS = 40;
 
