@@ -1,5 +1,5 @@
 import { Elysia, type AnyElysia } from "elysia";
-import type { Actor, Collaborators, Ctx, Ids, Logger, NodeIdentity } from "../domain/context.ts";
+import type { Actor, Collaborators, Ctx, Ids, Logger, Metrics, NodeIdentity } from "../domain/context.ts";
 import { listSignInProviders } from "../domain/owner/list-sign-in-providers.ts";
 import { REFRESH_REUSE_GRACE_MS, type SignInDeps } from "../domain/owner/sign-in.ts";
 import { ownerAudience } from "../security/owner-token.ts";
@@ -19,6 +19,7 @@ import { federationRoutes } from "./surfaces/federation.routes.ts";
 import { handleRoutes } from "./surfaces/handle.routes.ts";
 import { inkRoutes } from "./surfaces/ink.routes.ts";
 import { keysRoutes } from "./surfaces/keys.routes.ts";
+import { metricsRoutes, type MetricsEndpoint } from "./surfaces/metrics.routes.ts";
 import { oauthRoutes } from "./surfaces/oauth.routes.ts";
 import { ownerRoutes } from "./surfaces/owner.routes.ts";
 import { wellKnownRoutes } from "./surfaces/wellknown.routes.ts";
@@ -38,6 +39,8 @@ export interface AppDeps {
   remoteAddress: (request: Request) => string | null;
   signIn: SignInDeps;
   atprotoClientMetadata(): Record<string, unknown> | null;
+  /** What requests are counted into, and GET /metrics (KITH_METRICS_TOKEN); both absent by default. */
+  metrics?: { recorder: Metrics; endpoint: MetricsEndpoint } | null;
 }
 
 /** The HTTP app: every surface, behind the error handler, the request log and the request gate. No import-time side effects. */
@@ -73,7 +76,9 @@ export function createApp(deps: AppDeps) {
       .use(discoveryOwnerRoutes(surface, { tokens: signIn.tokens }))
       .use(directoryRoutes(surface))
       .use(discoverRoutes(surface))
-      .use(handleRoutes(surface)),
+      .use(handleRoutes(surface))
+      .use(metricsRoutes(deps.metrics?.endpoint ?? null)),
+    deps.metrics?.recorder,
   );
   root = app;
   return app;
@@ -87,12 +92,12 @@ export type App = ReturnType<typeof createApp>;
  * cannot read (a body declared without jsonBody) fails the app's construction, by name, instead
  * of answering 500 to every request.
  */
-export function composeApp<T extends AnyElysia>(surface: SurfaceDeps, ids: Ids, addRoutes: (base: AnyElysia) => T): T {
+export function composeApp<T extends AnyElysia>(surface: SurfaceDeps, ids: Ids, addRoutes: (base: AnyElysia) => T, metrics?: Metrics): T {
   let table: RouteTable | null = null;
   const app = addRoutes(
     new Elysia({ name: "kith" })
       .use(errorHandler(surface.log))
-      .use(requestLog(surface.log, ids))
+      .use(requestLog(surface.log, ids, metrics))
       .use(requestGate(surface, () => table!)),
   );
   table = routeTableOf(app.routes);

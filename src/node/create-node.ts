@@ -6,8 +6,9 @@ import type { FetchLike } from "../adapters/outbound.ts";
 import { createPeerHttp, type PeerHttp } from "../adapters/peer-http.ts";
 import type { Db } from "../db/client.ts";
 import { createWriteQueue } from "../db/write-queue.ts";
-import type { Actor, AssistantBackends, Clock, Collaborators, Ctx, DirectorySettings, Ids, Logger, NodeIdentity, Wake } from "../domain/context.ts";
+import type { Actor, AssistantBackends, Clock, Collaborators, Ctx, DirectorySettings, Ids, Logger, Metrics, NodeIdentity, Wake } from "../domain/context.ts";
 import { createApp, type App } from "../http/app.ts";
+import type { MetricsEndpoint } from "../http/surfaces/metrics.routes.ts";
 import { createMemoryRateLimiter } from "../security/rate-limit.ts";
 import { startJobs, type Jobs } from "./jobs.ts";
 import { buildSignIn, defaultAuthOptions, type AuthOptions } from "./sign-in.ts";
@@ -38,6 +39,8 @@ export interface NodeSettings {
   auth?: AuthOptions;
   /** AI backends of the owner's assistant (KITH_LLM_*, KITH_TRANSCRIBE_*); none by default. */
   assistant?: AssistantOptions;
+  /** KITH_METRICS_TOKEN: what requests and deliveries are counted into, and GET /metrics (node/metrics.ts). */
+  metrics?: { recorder: Metrics; endpoint: MetricsEndpoint } | null;
   /** Told of every after-commit nudge, besides the job it wakes (tests count them). */
   onWake?: (job: keyof Wake) => void;
 }
@@ -105,10 +108,11 @@ export function createNode(settings: NodeSettings): KithNode {
     remoteAddress: settings.remoteAddress ?? (() => null),
     signIn,
     atprotoClientMetadata,
+    metrics: settings.metrics ?? null,
   });
   const handle: Jobs = {
     start() {
-      jobs ??= startJobs(ctx, log);
+      jobs ??= startJobs(ctx, log, settings.metrics?.recorder);
     },
     wake: (job) => jobs?.wake(job),
     async stop() {
