@@ -2,6 +2,8 @@ import type { DiscoveryQueryOutcome } from "../domain/discovery/answer-discovery
 import type { ListingReason } from "../domain/discovery/receive-listing.ts";
 import type { CardQueryResult } from "../domain/agent-card/query-agent-card.ts";
 import type { ReceiveReason } from "../domain/inbox/receive-intent.ts";
+import type { ReceiveReceiptReason } from "../domain/receipts/receive-receipt.ts";
+import type { AuditQueryOutcome } from "../domain/audit/answer-audit-query.ts";
 
 /** Every reason an INK endpoint can answer: the edge's, the authentication's and each verb's. */
 export type InkReason =
@@ -9,6 +11,8 @@ export type InkReason =
   | Extract<CardQueryResult, { ok: false }>["reason"]
   | ListingReason
   | Extract<DiscoveryQueryOutcome, { ok: false }>["reason"]
+  | ReceiveReceiptReason
+  | Extract<AuditQueryOutcome, { ok: false }>["reason"]
   | "unsupported_media_type";
 
 /**
@@ -75,6 +79,14 @@ const INK_ERRORS: Record<InkReason, { status: number; message: string }> = {
   block_host_not_in_user_allow_list: { status: 403, message: "block host not in user allow list" },
   discovery_not_enabled: { status: 403, message: "the Agent Card's discovery descriptor does not opt in (enabled: true, scope public)" },
   unsupported_media_type: { status: 415, message: "send the envelope as application/json" },
+  malformed_receipt: { status: 400, message: "the receipt is malformed" },
+  from_mismatch: { status: 400, message: "the receipt's from is not the agent that received the message" },
+  to_mismatch: { status: 400, message: "the receipt's to is not this agent" },
+  message_id_mismatch: { status: 400, message: "message id mismatch" },
+  disposition_mismatch: { status: 400, message: "disposition mismatch" },
+  message_hash_mismatch: { status: 400, message: "messageHash is not the hash of the message this node sent" },
+  unknown_message: { status: 404, message: "no message with this id was sent to you" },
+  access_denied: { status: 403, message: "only the sender or the recipient of a message may query its audit events" },
 };
 
 /** An INK refusal on its way to the app's one error handler (plugins/errors.ts), which answers it with the INK error body. */

@@ -18,3 +18,5 @@ export * from "./profile-snapshots.ts";
 export * from "./events.ts";
 export * from "./directory-pushes.ts";
 export * from "./inbound-nonces.ts";
+export * from "./audit-events.ts";
+export * from "./message-receipts.ts";

@@ -16,6 +16,8 @@ import { checkForeignSender, type ForeignSenderDecision } from "../policy/check-
 import { type OwnerPolicy } from "../policy/owner-policy.ts";
 import { policyFromRow } from "../policy/policy-from-row.ts";
 import { storeInbound, type StoreContext, type StoredMessage } from "./internal/store-inbound.ts";
+import { recordInkEvent } from "../audit/record-ink-event.ts";
+import { sendReceipt } from "../receipts/send-receipt.ts";
 import { findAnsweredRequest } from "./internal/find-answered-request.ts";
 
 export interface ReceiveInput {
@@ -94,6 +96,8 @@ export async function receiveIntent(ctx: With<"node" | "vault" | "peers" | "limi
       }
       const stored = storeInbound(tx, ctx, store);
       if (!stored.ok) throw new Rollback(stored); // nothing of a refused message is kept, its nonce included
+      // The INK audit log (AUDIT §2), with the message: a retried delivery of it adds nothing.
+      if (!stored.duplicate) recordInkEvent(tx, ctx, agent.principal, { eventType: "message.received", messageId: envelope.id, correlationId: envelope.correlationId, counterpartyId: agent.agentId });
       return stored;
     });
   } catch (e) {
@@ -102,6 +106,8 @@ export async function receiveIntent(ctx: With<"node" | "vault" | "peers" | "limi
   }
   if (!result.ok) return result;
   if (result.queuedReply) ctx.wake.outbox();
+  // AUDIT §1: a receipt to the sender, after commit and fire-and-forget (the sender's answer does not wait for it).
+  if (!result.duplicate) void sendReceipt(ctx, { messageId: result.messageId }).catch((e) => ctx.log.warn("receipt failed", { messageId: envelope.id, error: e }));
   const { queuedReply: _q, ...outcome } = result;
   return outcome;
 }

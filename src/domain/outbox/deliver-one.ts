@@ -10,10 +10,11 @@ import {
   type AgentCard,
   type EnvelopeDraft,
 } from "../../ink/index.ts";
-import type { Ctx, With } from "../context.ts";
+import type { With } from "../context.ts";
 import { ownIdentity } from "../agent/own-identity.ts";
 import { activeSigningKey } from "../agent/active-signing-key.ts";
 import { recordEvent } from "../internal/events.ts";
+import { recordInkEvent } from "../audit/record-ink-event.ts";
 import { errorOf, jsonObjectOf, parseRetryAfter, settleAttempt, isTransientStatus, type AttemptOutcome } from "../internal/retry.ts";
 import { fetchPeerCard } from "../peers/fetch-peer-card.ts";
 import { STALE_CARD_GRACE_MS } from "../peers/peer-cards.ts";
@@ -125,7 +126,7 @@ async function currentCard(ctx: With<"node" | "vault" | "peers">, principal: str
   return { ok: false, outcome: { kind: "retry", error: `peer card unavailable: ${fetched.reason}` } };
 }
 
-function settle(ctx: Ctx, item: OutboxRow, outcome: AttemptOutcome, envelopeJson?: string, protocol?: string): AttemptOutcome {
+function settle(ctx: With<"node" | "vault">, item: OutboxRow, outcome: AttemptOutcome, envelopeJson?: string, protocol?: string): AttemptOutcome {
   const now = ctx.clock.now();
   const { final, update } = settleAttempt(outcome, item.attempts, now);
   transaction(ctx.db, (tx) => {
@@ -136,8 +137,10 @@ function settle(ctx: Ctx, item: OutboxRow, outcome: AttemptOutcome, envelopeJson
       .where(and(eq(messages.id, item.messageId), sql`${messages.status} != 'cancelled'`))
       .run();
     if (final.kind !== "retry") {
-      const message = tx.select({ envelopeId: messages.envelopeId }).from(messages).where(eq(messages.id, item.messageId)).get();
+      const message = tx.select({ envelopeId: messages.envelopeId, correlationId: messages.correlationId, peerAgentId: messages.peerAgentId }).from(messages).where(eq(messages.id, item.messageId)).get();
       recordEvent(tx, final.kind === "delivered" ? "message.delivered" : "message.rejected", now, { subjectId: message?.envelopeId, peerPrincipal: item.peerPrincipal, ...(final.kind === "failed" ? { error: final.error } : {}) });
+      // The INK audit log (AUDIT §2): the peer accepted it. Its receipt, if any, follows as receipt.received.
+      if (final.kind === "delivered" && message) recordInkEvent(tx, ctx, item.peerPrincipal, { eventType: "message.sent", messageId: message.envelopeId, correlationId: message.correlationId, counterpartyId: message.peerAgentId });
     }
   });
   if (final.kind !== "delivered") ctx.log.warn("delivery attempt failed", { outbox: item.id, peer: item.peerPrincipal, attempts: update.attempts, outcome: final.kind, error: final.error });

@@ -3,7 +3,7 @@ import type { With } from "../context.ts";
 import type { Authenticated } from "./internal/authenticated.ts";
 import { authenticateDiscoveryQuery } from "./internal/authenticate-discovery-query.ts";
 import { authenticateIntent } from "./internal/authenticate-intent.ts";
-import { authenticateCardQuery, authenticateListing } from "./internal/authenticate-signed-request.ts";
+import { authenticateAddressedMessage, authenticateCardQuery, authenticateListing } from "./internal/authenticate-signed-request.ts";
 import { savePeerCard } from "./save-peer-card.ts";
 import type { AuthenticatedPeer, PeerRefusal, PeerScheme, SignedPeerRequest } from "./peer-requests.ts";
 
@@ -43,5 +43,8 @@ function byScheme(ctx: With<"node" | "vault" | "peers">, input: SignedPeerReques
       return authenticateListing(ctx, input as SignedPeerRequest<"directory_listing">);
     case "discovery_query":
       return authenticateDiscoveryQuery(ctx, input as SignedPeerRequest<"discovery_query">);
+    case "receipt":
+    case "audit_query":
+      return authenticateAddressedMessage(ctx, input as SignedPeerRequest<"receipt" | "audit_query">);
   }
 }

@@ -48,5 +48,7 @@ export function inkSignature(deps: SurfaceDeps) {
     inkCardQuery: (route: InkSignedRoute) => signed("agent_card_query", route),
     inkListing: (route: InkSignedRoute) => signed("directory_listing", route),
     inkDiscoveryQuery: (route: InkSignedRoute) => signed("discovery_query", route),
+    inkReceipt: (route: InkSignedRoute) => signed("receipt", route),
+    inkAuditQuery: (route: InkSignedRoute) => signed("audit_query", route),
   });
 }

@@ -7,7 +7,7 @@ import { cardUrlFor } from "../card-url-for.ts";
 import { didWebBase } from "./did-web-base.ts";
 import { agentIdFromCardUrl } from "../agent-id-from-card-url.ts";
 import type { FetchCardResult } from "../fetch-peer-card.ts";
-import { ListingRequest, MAX_LISTING_BYTES, type PeerRefusal, type SignedPeerRequest } from "../peer-requests.ts";
+import { ListingRequest, MAX_LISTING_BYTES, type PeerRefusal, type PeerRequests, type SignedPeerRequest } from "../peer-requests.ts";
 import { resolveInboundSenderKeys } from "./resolve-inbound-sender-keys.ts";
 import { strangerFetches } from "./stranger-fetches.ts";
 import type { Authenticated } from "./authenticated.ts";
@@ -32,6 +32,30 @@ export async function authenticateCardQuery(ctx: PeerCtx, input: SignedPeerReque
   const accepted = authenticateSignedRequest(pending, { keys: resolved.keys, verifier: nativeStrictVerifier });
   if (!accepted.ok) return { ...accepted, learned: resolved.learned };
   return { ok: true, principal: accepted.principal, agentId: pending.from, keys: resolved.keys, card: resolved.card, nonce: accepted.nonce, request: {}, learned: resolved.learned };
+}
+
+/**
+ * `POST /ink/v1/receipt` and `POST /ink/v1/audit` (AUDIT §1, §4): protocol messages addressed to
+ * this agent (`to`), under an INK transport signature over their path, checked against the keys
+ * the node knows for `from` (stored keys only for a nonce already seen), like the card query.
+ */
+export async function authenticateAddressedMessage<S extends "receipt" | "audit_query">(ctx: PeerCtx, input: SignedPeerRequest<S>): Promise<Authenticated<S>> {
+  const now = ctx.clock.now();
+  const own = ownIdentity(ctx.db, ctx.node);
+  if (!own) return { ok: false, reason: "unknown_recipient" };
+  const pending = inspectSignedRequest({ body: input.body, authorization: input.authorization, now }, { ownAgentId: own.agentId, path: input.requestPath, wordmark: ctx.node.wordmark, typeSuffix: input.scheme });
+  if (!pending.ok) return pending;
+  let request: PeerRequests[S];
+  if (input.scheme === "audit_query") {
+    const messageId = pending.body.messageId;
+    if (typeof messageId !== "string" || messageId.length === 0 || messageId.length > 256) return { ok: false, reason: "invalid_envelope", detail: "messageId: a string of 1 to 256 characters" };
+    request = { messageId } as PeerRequests[S];
+  } else request = pending.body as PeerRequests[S];
+  const network = !isNonceSeen(ctx.db, pending.principal, pending.nonce);
+  const resolved = await resolveInboundSenderKeys(ctx, { from: pending.from, principal: pending.principal, keyIdHint: pending.keyIdHint, network });
+  const accepted = authenticateSignedRequest(pending, { keys: resolved.keys, verifier: nativeStrictVerifier });
+  if (!accepted.ok) return { ...accepted, learned: resolved.learned };
+  return { ok: true, principal: accepted.principal, agentId: pending.from, keys: resolved.keys, card: resolved.card, nonce: accepted.nonce, request, learned: resolved.learned };
 }
 
 /**
