@@ -2,7 +2,7 @@
 // machine class (notes/STACK.md §B.5). This is the one module that imports node:crypto for it.
 // BoringSSL accepts small-order and non-canonical public keys, so the exported verifier is
 // wrapped by the INK core's strict pre-checks (S < L per signature, key validated once).
-import { createPublicKey, type KeyObject, verify } from "node:crypto";
+import { createPrivateKey, createPublicKey, type KeyObject, sign, verify } from "node:crypto";
 import { createStrictVerifier, type Ed25519Verifier } from "../ink/index.ts";
 
 // DER SubjectPublicKeyInfo prefix for an Ed25519 key (RFC 8410): SEQUENCE { algId 1.3.101.112, BIT STRING }.
@@ -22,6 +22,26 @@ export const nativeEd25519Verify: Ed25519Verifier = (publicKey, message, signatu
     return false;
   }
 };
+
+// DER PKCS#8 prefix for an Ed25519 private key (RFC 8410): the 32-byte seed follows.
+const PKCS8_PREFIX = Uint8Array.from([0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20]);
+let lastSeed: Uint8Array | null = null;
+let lastPrivate: KeyObject | null = null;
+
+/**
+ * Native Ed25519 signing (~1 ms for noble's pure-JS sign, ~50 µs here): for signatures made on a
+ * hot path (an audit event per message). Deterministic, so byte-identical to noble's.
+ */
+export function nativeEd25519Sign(message: Uint8Array, seed: Uint8Array): Uint8Array {
+  if (lastPrivate === null || lastSeed === null || !sameKey(lastSeed, seed)) {
+    const der = new Uint8Array(PKCS8_PREFIX.length + 32);
+    der.set(PKCS8_PREFIX);
+    der.set(seed, PKCS8_PREFIX.length);
+    lastPrivate = createPrivateKey({ key: Buffer.from(der), format: "der", type: "pkcs8" });
+    lastSeed = Uint8Array.from(seed);
+  }
+  return new Uint8Array(sign(null, message, lastPrivate));
+}
 
 /** Native verify under RFC 8032 strict rules: the backend the app should pass to src/ink. */
 export const nativeStrictVerifier: Ed25519Verifier = createStrictVerifier(nativeEd25519Verify);

@@ -3,6 +3,7 @@ import type { Tx } from "../../db/client.ts";
 import { auditEvents } from "../../db/schema/index.ts";
 import { formatTimestamp } from "../../ink/index.ts";
 import { auditEventHash, signAuditEvent, type AuditEvent } from "../../ink/profiles.ts";
+import { nativeEd25519Sign } from "../../security/ed25519-native.ts";
 
 /** Who signs a chain's events: the agent (its id and its active signing key). */
 export interface AuditSigner {
@@ -44,7 +45,7 @@ export function appendAuditEvent(tx: Tx, chainId: string, signer: AuditSigner, i
     ...(entry.counterpartyId !== undefined ? { counterpartyId: entry.counterpartyId } : {}),
     ...(entry.data !== undefined ? { data: entry.data } : {}),
   };
-  const signed = signAuditEvent(event, signer.privateKey);
+  const signed = signAuditEvent(event, signer.privateKey, nativeEd25519Sign);
   const hash = auditEventHash(event);
   if (!signed.ok || hash === null) throw new TypeError(`audit event not canonicalizable: ${entry.eventType}`);
   tx.insert(auditEvents).values({ chainId, sequence: event.sequence, eventType: event.eventType, eventJson: JSON.stringify(signed.event), hash, createdAt: at }).run();

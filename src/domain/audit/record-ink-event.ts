@@ -2,7 +2,7 @@ import type { Tx } from "../../db/client.ts";
 import type { AuditEvent } from "../../ink/profiles.ts";
 import type { With } from "../context.ts";
 import { activeSigningKey } from "../agent/active-signing-key.ts";
-import { ownIdentity } from "../agent/own-identity.ts";
+import { cachedOwnIdentity } from "../agent/cached-own-identity.ts";
 import { appendAuditEvent, type AuditEntry } from "./append-audit-event.ts";
 import { inkChainOf } from "./internal/ink-chain.ts";
 
@@ -12,7 +12,7 @@ import { inkChainOf } from "./internal/ink-chain.ts";
  * Nothing when the node has no agent or key yet (no INK traffic is possible then).
  */
 export function recordInkEvent(tx: Tx, ctx: With<"node" | "vault">, peerPrincipal: string, entry: AuditEntry): AuditEvent | null {
-  const own = ownIdentity(ctx.db, ctx.node);
+  const own = cachedOwnIdentity(ctx.db, ctx.node);
   const key = activeSigningKey(ctx.db, ctx.vault);
   if (!own || !key) return null;
   return appendAuditEvent(tx, inkChainOf(peerPrincipal), { agentId: own.agentId, keyId: key.keyId, privateKey: key.privateKey }, ctx.ids.next(), ctx.clock.now(), entry);

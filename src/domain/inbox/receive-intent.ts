@@ -106,8 +106,9 @@ export async function receiveIntent(ctx: With<"node" | "vault" | "peers" | "limi
   }
   if (!result.ok) return result;
   if (result.queuedReply) ctx.wake.outbox();
-  // AUDIT §1: a receipt to the sender, after commit and fire-and-forget (the sender's answer does not wait for it).
-  if (!result.duplicate) void sendReceipt(ctx, { messageId: result.messageId }).catch((e) => ctx.log.warn("receipt failed", { messageId: envelope.id, error: e }));
+  // AUDIT §1: a receipt to a sender whose card asks for them, after commit and fire-and-forget
+  // (the sender's answer does not wait for it; a sender without receipts costs nothing more).
+  if (!result.duplicate && agent.card?.capabilities.receipts) void sendReceipt(ctx, { messageId: result.messageId }).catch((e) => ctx.log.warn("receipt failed", { messageId: envelope.id, error: e }));
   const { queuedReply: _q, ...outcome } = result;
   return outcome;
 }
