@@ -57,6 +57,24 @@ test("the compiled binary starts on a fresh data directory and serves /health an
   }
 });
 
+test("the compiled binary loads prom-client on demand: /metrics with KITH_METRICS_TOKEN, and kith doctor beside it", async () => {
+  const token = "m".repeat(40);
+  const data = join(work, "metrics");
+  const node = await startKith(["--data-dir", data], { bin: [bin], cwd: join(work, "cwd"), env: { KITH_METRICS_TOKEN: token } });
+  try {
+    expect((await fetch(`${node.url}/metrics`)).status).toBe(401);
+    const res = await fetch(`${node.url}/metrics`, { headers: { authorization: `Bearer ${token}` } });
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    expect(text).toContain('kith_http_requests_total{method="GET",route="/metrics",status="401"} 1');
+    expect(text).toContain("nodejs_eventloop_lag_seconds");
+    const doctor = await runKith(["doctor", "--data-dir", data, "--json"], { bin: [bin] });
+    expect(JSON.parse(doctor.stdout)).toMatchObject({ running: true });
+  } finally {
+    expect(await node.stop()).toBe(0);
+  }
+});
+
 test("the compiled binary runs the CLI verbs (init, keys show, version)", async () => {
   const data = join(work, "data2");
   const init = await runKith(["init", "--data-dir", data, "--handle", "bin", "--public-url", "https://bin.example"], { bin: [bin], cwd: join(work, "cwd") });
