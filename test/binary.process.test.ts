@@ -30,6 +30,8 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 test("the compiled binary starts on a fresh data directory and serves /health and a valid card", async () => {
   const node = await startKith(["--data-dir", join(work, "data"), "--public-url", "https://kith.example.net"], { bin: [bin], cwd: join(work, "cwd") });
   try {
+    // the banner's sign-in command is this binary as it was run (a checkout says npm run kith --)
+    expect(node.stderr()).toContain(`run \`${bin} owner code --data-dir ${join(work, "data")} --email you@example.com\``);
     const health = await fetch(`${node.url}/health`);
     expect(health.status).toBe(200);
     expect(await json(health)).toMatchObject({ status: "ok", database: "ok", agent: true });
