@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { validateAgentCard } from "../src/ink/index.ts";
@@ -107,5 +107,29 @@ test("the compiled binary signs the owner in with a CLI code and loads the Linke
     expect(await json(imported)).toMatchObject({ created: 1, total: 1, skipped: [] });
   } finally {
     expect(await node.stop()).toBe(0);
+  }
+});
+
+// The Containerfile runs the binary as uid 10001 with /data (owned by it, 0700) as the data
+// directory: the same binary, dropped to that uid here, makes and checks a node there.
+test.skipIf(process.getuid?.() !== 0 || !Bun.which("setpriv"))("the compiled binary runs as the Containerfile's unprivileged user (uid 10001) on a data directory it owns", async () => {
+  const root = mkdtempSync(join(tmpdir(), "kith-uid-"));
+  try {
+    chmodSync(root, 0o755);
+    const exe = join(root, "kith");
+    copyFileSync(bin, exe);
+    chmodSync(exe, 0o755);
+    const data = join(root, "data");
+    mkdirSync(data, { mode: 0o700 });
+    chownSync(data, 10001, 10001);
+    const asUser = ["setpriv", "--reuid=10001", "--regid=10001", "--clear-groups", exe];
+    const init = await runKith(["init", "--handle", "me", "--public-url", "https://kith.example.net"], { bin: asUser, cwd: root, env: { KITH_DATA_DIR: data } });
+    expect({ code: init.code, stderr: init.stderr }).toEqual({ code: 0, stderr: expect.any(String) });
+    expect(statSync(join(data, "agent-key.json")).uid).toBe(10001);
+    const doctor = await runKith(["doctor", "--json"], { bin: asUser, cwd: root, env: { KITH_DATA_DIR: data } });
+    const report = JSON.parse(doctor.stdout) as { checks: Array<{ name: string; status: string }> };
+    expect(report.checks.filter((c) => ["data-dir", "key-file", "data-files", "database"].includes(c.name)).map((c) => c.status)).toEqual(["ok", "ok", "ok", "ok"]);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
   }
 });
