@@ -87,6 +87,15 @@ describe("INK receipts and audit exchange", () => {
     expect(((await sentView.json()) as { receipts: unknown[] }).receipts).toHaveLength(1);
   });
 
+  test("a sealed message's receipt hashes the decrypted envelope, and it verifies at the sender", async () => {
+    const { alice, bob } = await connectedPair();
+    const meeting = await sendIntent(alice.ctx(owner), { to: bob.agentId!, intent: "schedule_meeting", payload: { proposedTimes: ["2026-06-10T10:00:00Z"], topic: "Roadmap", format: "video", urgency: "normal" } });
+    await alice.drainOutbox();
+    expect(bob.db.$client.query<{ sealed: number }, [string]>("SELECT sealed FROM messages WHERE envelope_id = ?").get(meeting.id)?.sealed).toBe(1);
+    const sent = await until(() => getSentMessage(alice.ctx(owner), meeting.id), (m) => m.receipts.length > 0);
+    expect(sent.receipts.map((r) => r.disposition)).toEqual(["delivered"]);
+  });
+
   test("a receipt is refused when it does not match what was sent, names an unknown message, or replays a nonce", async () => {
     const { alice, bob, clock } = await connectedPair();
     const ask = await sendIntent(alice.ctx(owner), { to: bob.agentId!, intent: "ask", payload: { question: "Tea?" } });
