@@ -1,4 +1,6 @@
-import { afterEach, describe, expect, test } from "bun:test";
+import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { deliverOne } from "../../src/domain/outbox/deliver-one.ts";
+import { listDueDeliveries } from "../../src/domain/outbox/list-due-deliveries.ts";
 import { decidePending } from "../../src/domain/approvals/decide-pending.ts";
 import { listPending } from "../../src/domain/approvals/list-pending.ts";
 import { addConnection } from "../../src/domain/connections/add-connection.ts";
@@ -16,6 +18,8 @@ import { freshNonce } from "../helpers/ink.ts";
 import { signInByEmail } from "../helpers/owner.ts";
 
 // Receipts (AUDIT §1) and the bilateral audit exchange (§4) between real TLS nodes on loopback.
+// Receipts travel after the answer (fire-and-forget): waits are bounded polls, not timings.
+setDefaultTimeout(30_000);
 const owner = { kind: "owner", subject: "owner" } as const;
 let nodes: NetworkNode[] = [];
 afterEach(async () => {
@@ -36,7 +40,7 @@ async function connectedPair() {
 }
 
 async function until<T>(read: () => T, done: (v: T) => boolean): Promise<T> {
-  for (let i = 0; i < 400; i++) {
+  for (let i = 0; i < 2000; i++) {
     const v = read();
     if (done(v)) return v;
     await new Promise((r) => setTimeout(r, 5));
@@ -93,6 +97,31 @@ describe("INK receipts and audit exchange", () => {
     await alice.drainOutbox();
     expect(bob.db.$client.query<{ sealed: number }, [string]>("SELECT sealed FROM messages WHERE envelope_id = ?").get(meeting.id)?.sealed).toBe(1);
     const sent = await until(() => getSentMessage(alice.ctx(owner), meeting.id), (m) => m.receipts.length > 0);
+    expect(sent.receipts.map((r) => r.disposition)).toEqual(["delivered"]);
+  });
+
+  test("each attempt's envelope is stored before it is sent: a receipt that arrives before the attempt settles matches it (a retry re-signs the envelope)", async () => {
+    const { alice, bob, clock } = await connectedPair();
+    const ping = await sendIntent(alice.ctx(owner), { to: bob.agentId!, intent: "ping", payload: { note: "twice" } });
+    const row = () => alice.db.$client.query<{ envelope_json: string | null }, [string]>("SELECT envelope_json FROM messages WHERE envelope_id = ?").get(ping.id)!.envelope_json;
+    const ctx = alice.ctx({ kind: "system", job: "outbox" });
+    const seen: Array<{ stored: string | null; sent: string }> = [];
+    const peers = (fail: boolean) => ({
+      ...ctx.peers,
+      http: {
+        request: async (url: string, init?: Parameters<typeof ctx.peers.http.request>[1]) => {
+          if (typeof init?.body === "string" && url.endsWith("/intent")) seen.push({ stored: row(), sent: init.body });
+          return fail ? { ok: false as const, reason: "network_error" as const, detail: "down" } : ctx.peers.http.request(url, init);
+        },
+      },
+    });
+    await deliverOne({ ...ctx, peers: peers(true) }, listDueDeliveries(ctx, 10)[0]!);
+    clock.advance(60_000);
+    await deliverOne({ ...ctx, peers: peers(false) }, listDueDeliveries(ctx, 10)[0]!);
+    expect(seen).toHaveLength(2);
+    for (const s of seen) expect(JSON.parse(s.stored ?? "null")).toEqual(JSON.parse(s.sent));
+    expect(seen[0]!.sent).not.toBe(seen[1]!.sent);
+    const sent = await until(() => getSentMessage(alice.ctx(owner), ping.id), (m) => m.receipts.length > 0);
     expect(sent.receipts.map((r) => r.disposition)).toEqual(["delivered"]);
   });
 

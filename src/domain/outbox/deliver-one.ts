@@ -84,6 +84,10 @@ async function attemptDelivery(
   });
   if (!prepared.ok) return { outcome: { kind: "failed", error: `cannot prepare the request: ${prepared.reason}` } };
 
+  // The envelope as sent is stored before it leaves: the peer's receipt (AUDIT §1) hashes this
+  // attempt's envelope and may arrive before this attempt settles.
+  const envelopeJson = JSON.stringify(built.envelope);
+  transaction(ctx.db, (tx) => tx.update(messages).set({ envelopeJson }).where(eq(messages.id, message.id)).run());
   const res = await ctx.peers.http.request(prepared.url, {
     method: "POST",
     headers: { "content-type": "application/json", authorization: prepared.authorization, link: `<${own.cardUrl}>; rel="agent-card"` },
@@ -91,7 +95,6 @@ async function attemptDelivery(
     timeoutMs: DELIVERY_TIMEOUT_MS,
     maxBytes: 65_536,
   });
-  const envelopeJson = JSON.stringify(built.envelope);
   if (!res.ok) {
     const permanent = res.reason === "invalid_url" || res.reason === "blocked_host" || res.reason === "blocked_address";
     return { outcome: permanent ? { kind: "failed", error: `${res.reason}: ${res.detail}` } : { kind: "retry", error: `${res.reason}: ${res.detail}` }, envelopeJson, protocol };
