@@ -40,3 +40,23 @@ export function acquireServeLock(paths: DataPaths): ServeLock {
     },
   };
 }
+
+/**
+ * Whether a `kith serve` holds the lock now, without taking it for longer than one failed try
+ * (kith doctor runs beside the node and must never stop it from starting). No lock file: no node.
+ */
+export function isServeRunning(paths: DataPaths): boolean {
+  if (!existsSync(paths.lock)) return false;
+  const db = new Database(paths.lock, { readwrite: true });
+  try {
+    db.exec("PRAGMA busy_timeout = 0");
+    db.exec("BEGIN EXCLUSIVE");
+    db.exec("ROLLBACK");
+    return false;
+  } catch (e) {
+    if ((e as { code?: unknown }).code === "SQLITE_BUSY") return true;
+    throw e;
+  } finally {
+    db.close();
+  }
+}

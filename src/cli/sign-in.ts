@@ -1,3 +1,4 @@
+import { basename } from "node:path";
 import { readFileSync } from "node:fs";
 import type { NodeConfig } from "../config.ts";
 import type { Logger } from "../domain/context.ts";
@@ -34,8 +35,8 @@ export function signInOptions(config: NodeConfig, paths: DataPaths, publicUrl: s
 }
 
 /** The banner's lines on how the owner signs in; `dataDir` goes into the commands it prints. */
-export function ownerSignInHint(options: { ownerEmail: string | null; smtp: boolean; providers: string[]; dataDir: string }): string[] {
-  const code = `kith owner code --data-dir ${options.dataDir}`;
+export function ownerSignInHint(options: { ownerEmail: string | null; smtp: boolean; providers: string[]; dataDir: string; kith?: string }): string[] {
+  const code = `${options.kith ?? kithCommand()} owner code --data-dir ${options.dataDir}`;
   const lines: string[] = [];
   if (options.ownerEmail) {
     lines.push(`${options.ownerEmail}: POST /auth/email/send, then POST /auth/email/verify with the code`);
@@ -48,4 +49,15 @@ export function ownerSignInHint(options: { ownerEmail: string | null; smtp: bool
   const oauth = options.providers.filter((p) => p !== "email");
   if (oauth.length > 0) lines.push(`also: ${oauth.map((p) => `/auth/${p}/authorize`).join(", ")}`);
   return lines;
+}
+
+/**
+ * How to run kith from where this process was started: the compiled binary by the name it was
+ * run as (`kith`, `./kith-linux-arm64`); in a checkout (`bun src/main.ts`, `npm start`), where no
+ * `kith` is on PATH, `npm run kith --`.
+ */
+export function kithCommand(): string {
+  const compiled = Bun.main.startsWith("/$bunfs/") || Bun.main.startsWith("B:/~BUN/");
+  if (!compiled) return "npm run kith --";
+  return process.argv0 || basename(process.execPath);
 }

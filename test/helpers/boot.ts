@@ -69,6 +69,8 @@ export interface BootOptions {
   clock?: TestClock;
   ids?: Ids;
   assistant?: AssistantOptions;
+  /** Metrics for this node (KITH_METRICS_TOKEN), made from its database and clock. */
+  metrics?: (db: Db, clock: TestClock) => NonNullable<Parameters<typeof createNode>[0]["metrics"]>;
   /** KITH_DIRECTORIES / re-validation period for this node. */
   discovery?: { directories?: string[]; revalidateMs?: number };
   /** Network analytics timing, and `inline` to run the analysis without a Worker. */
@@ -167,6 +169,7 @@ function assemble(options: BootOptions, publicUrl: string): TestNode {
     auth,
     ...(options.assistant ? { assistant: options.assistant } : {}),
     ...(options.network ? { network: options.network } : {}),
+    ...(options.metrics ? { metrics: options.metrics(db, clock) } : {}),
     onWake: (job) => void (job === "outbox" && wakes++),
   });
   const app = kith.app;

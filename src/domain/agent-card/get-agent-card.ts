@@ -32,7 +32,7 @@ export interface AgentCard {
   displayName: string;
   endpoint: string;
   publicKeyMultibase: string;
-  capabilities: { intentsAccepted: string[]; intentsSent: string[] };
+  capabilities: { intentsAccepted: string[]; intentsSent: string[]; receipts: { send: boolean; dispositions: string[] }; auditExchange: boolean };
   availability: { timezone: string };
   keys: { signing: CardKeyEntry[]; encryption: CardKeyEntry[] };
   currentSigningKeyId: string;
@@ -97,7 +97,8 @@ function buildAgentCard(agent: AgentRow, keys: KeyRow[], node: NodeIdentity, pro
     displayName: agent.displayName,
     endpoint: inboundBaseOf(node) + inboundPathOf(agentId),
     publicKeyMultibase: activeSigning?.publicKeyMultibase ?? agent.genesisKey,
-    capabilities: { intentsAccepted: [...REGISTERED_INTENTS], intentsSent: [...REGISTERED_INTENTS] },
+    // AUDIT §1, §4: this node sends `delivered` receipts, takes receipts at /ink/v1/receipt and answers /ink/v1/audit.
+    capabilities: { intentsAccepted: [...REGISTERED_INTENTS], intentsSent: [...REGISTERED_INTENTS], receipts: { send: true, dispositions: ["delivered"] }, auditExchange: true },
     availability: { timezone: agent.timezone },
     keys: { signing: signing.map((k) => cardKey(k, "Ed25519")), encryption: encryption.map((k) => cardKey(k, "X25519")) },
     currentSigningKeyId: activeSigning?.keyId ?? signing[0]?.keyId ?? "",

@@ -24,6 +24,10 @@ export interface ErrorBody {
   message: string;
 }
 
+/** INK's reason for each refused request, for the metrics the request log records (request-log.ts). */
+const inkReasons = new WeakMap<Request, string>();
+export const inkReasonOf = (request: Request): string | undefined => inkReasons.get(request);
+
 /**
  * One error shape for the whole node: `{error, message}` with a closed code list, for domain
  * errors, validation failures, unknown routes and crashes alike; the INK endpoints' refusals add
@@ -33,6 +37,7 @@ export interface ErrorBody {
 export function errorHandler(log: Logger) {
   return new Elysia({ name: "kith/errors" }).onError({ as: "global" }, ({ code, error: thrown, set, request }) => {
     if (thrown instanceof InkRefusal) {
+      inkReasons.set(request, thrown.reason);
       const response = inkErrorResponse(thrown);
       set.status = response.status; // what the request log reads
       return response;
