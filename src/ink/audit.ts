@@ -59,19 +59,11 @@ export function auditLeafHash(event: unknown): string | null {
   return toHex(sha256(leaf));
 }
 
-/**
- * Sign an event (any existing `agentSignature` is replaced). `sign` is the Ed25519 backend (noble
- * by default; a node logging every message passes a native one: Ed25519 is deterministic, the
- * bytes are the same).
- */
-export function signAuditEvent(
-  event: AuditEvent,
-  secretKey: Uint8Array,
-  sign: (message: Uint8Array, secretKey: Uint8Array) => Uint8Array = ed25519Sign,
-): { ok: true; event: AuditEvent } | { ok: false; reason: "invalid_event" } {
+/** Sign an event (any existing `agentSignature` is replaced). */
+export function signAuditEvent(event: AuditEvent, secretKey: Uint8Array): { ok: true; event: AuditEvent } | { ok: false; reason: "invalid_event" } {
   const text = auditEventCanonical(event);
   if (text === null) return { ok: false, reason: "invalid_event" };
-  return { ok: true, event: { ...event, agentSignature: encodeSignature(sign(utf8(EVENT_DOMAIN + text), secretKey)) } };
+  return { ok: true, event: { ...event, agentSignature: encodeSignature(ed25519Sign(utf8(EVENT_DOMAIN + text), secretKey)) } };
 }
 
 /**

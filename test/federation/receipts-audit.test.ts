@@ -5,8 +5,7 @@ import { decidePending } from "../../src/domain/approvals/decide-pending.ts";
 import { listPending } from "../../src/domain/approvals/list-pending.ts";
 import { addConnection } from "../../src/domain/connections/add-connection.ts";
 import { queryPeerAudit } from "../../src/domain/audit/query-peer-audit.ts";
-import { listAuditEvents } from "../../src/domain/audit/list-audit-events.ts";
-import { verifyAuditChain } from "../../src/domain/audit/verify-audit-chain.ts";
+import { auditEventsAbout, verifyAuditChain } from "../../src/domain/internal/audit-chain.ts";
 import { activeSigningKey } from "../../src/domain/agent/active-signing-key.ts";
 import { getSentMessage } from "../../src/domain/outbox/get-sent-message.ts";
 import { sendIntent } from "../../src/domain/outbox/send-intent.ts";
@@ -70,9 +69,9 @@ describe("INK receipts and audit exchange", () => {
     expect(sent.receipts).toHaveLength(1);
     expect(sent.receipts[0]).toMatchObject({ disposition: "delivered", receipt: { from: bob.agentId, to: alice.agentId, messageId: ask.id } });
 
-    const atAlice = listAuditEvents(alice.db, `ink:${principal(bob.agentId!)}`, { messageId: ask.id });
+    const atAlice = auditEventsAbout(alice.db, `ink:${principal(bob.agentId!)}`, ask.id);
     expect(atAlice.map((e) => e.eventType)).toEqual(["message.sent", "receipt.received"]);
-    const atBob = await until(() => listAuditEvents(bob.db, `ink:${principal(alice.agentId!)}`, { messageId: ask.id }), (e) => e.length >= 2);
+    const atBob = await until(() => auditEventsAbout(bob.db, `ink:${principal(alice.agentId!)}`, ask.id), (e) => e.length >= 2);
     expect(atBob.map((e) => e.eventType)).toEqual(["message.received", "receipt.sent"]);
     expect(atBob.every((e) => e.agentId === bob.agentId && e.counterpartyId === alice.agentId)).toBe(true);
     expect(verifyAuditChain(alice.db, `ink:${principal(bob.agentId!)}`).ok).toBe(true);

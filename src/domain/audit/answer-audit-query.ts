@@ -4,10 +4,10 @@ import { signAuditResponse, type AuditResponse } from "../../ink/profiles.ts";
 import type { With } from "../context.ts";
 import { activeSigningKey } from "../agent/active-signing-key.ts";
 import { requireAgent } from "../internal/actors.ts";
+import { auditEventsAbout } from "../internal/audit-chain.ts";
 import type { PeerCardUpdate } from "../peers/peer-cards.ts";
 import { recordPeerRequest } from "../peers/record-peer-request.ts";
 import { inkChainOf } from "./internal/ink-chain.ts";
-import { listAuditEvents } from "./list-audit-events.ts";
 
 /** Audit queries per requester: a reconciliation asks about a few messages, not thousands. */
 const PER_REQUESTER = { bucket: "audit-query-agent", limit: 60, windowMs: 60_000 };
@@ -28,7 +28,7 @@ export function answerAuditQuery(ctx: With<"node" | "vault" | "limiter">, input:
   if (!recorded.ok) return recorded.replay ? { ok: false, reason: "nonce_replay" } : { ok: false, reason: "rate_limited", retryAfterSeconds: recorded.retryAfterSeconds };
   const key = activeSigningKey(ctx.db, ctx.vault);
   if (!key) return { ok: false, reason: "unknown_recipient" };
-  const signed = signAuditResponse(messageId, listAuditEvents(ctx.db, inkChainOf(agent.principal), { messageId }), key.privateKey, ctx.node.wordmark);
+  const signed = signAuditResponse(messageId, auditEventsAbout(ctx.db, inkChainOf(agent.principal), messageId), key.privateKey, ctx.node.wordmark);
   if (!signed.ok) throw new TypeError("stored audit events are not canonicalizable");
   return { ok: true, response: signed.response };
 }

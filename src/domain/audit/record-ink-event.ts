@@ -3,7 +3,7 @@ import type { AuditEvent } from "../../ink/profiles.ts";
 import type { With } from "../context.ts";
 import { activeSigningKey } from "../agent/active-signing-key.ts";
 import { cachedOwnIdentity } from "../agent/cached-own-identity.ts";
-import { appendAuditEvent, type AuditEntry } from "./append-audit-event.ts";
+import { appendAuditEvent, type AuditEntry } from "../internal/audit-chain.ts";
 import { inkChainOf } from "./internal/ink-chain.ts";
 
 /**
@@ -15,5 +15,5 @@ export function recordInkEvent(tx: Tx, ctx: With<"node" | "vault">, peerPrincipa
   const own = cachedOwnIdentity(ctx.db, ctx.node);
   const key = activeSigningKey(ctx.db, ctx.vault);
   if (!own || !key) return null;
-  return appendAuditEvent(tx, inkChainOf(peerPrincipal), { agentId: own.agentId, keyId: key.keyId, privateKey: key.privateKey }, ctx.ids.next(), ctx.clock.now(), entry);
+  return appendAuditEvent(tx, inkChainOf(peerPrincipal), { db: ctx.db, agentId: own.agentId, keyId: key.keyId, privateKey: key.privateKey }, ctx.ids.next(), ctx.clock.now(), entry);
 }
