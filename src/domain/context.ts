@@ -171,6 +171,9 @@ export interface Metrics {
   inkIntent(outcome: "accepted" | "held" | "refused", reason: string): void;
   delivery(outcome: "delivered" | "retry" | "failed"): void;
   signInFailure(route: string): void;
-  /** The extension runtime's seam (issue 14): one call of an installation and how it ended. */
-  extensionCall(installationId: string, outcome: string): void;
+  /**
+   * One extension API request (issue 14): the installation it authenticated as (null when it did
+   * not), its operation (method and route template) and how it ended (`ok` or the refusal's code).
+   */
+  extensionCall(installationId: string | null, operation: string, outcome: string): void;
 }

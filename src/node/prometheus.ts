@@ -28,7 +28,7 @@ export function createPrometheus(gauges: () => NodeGauges): Prometheus {
   const intents = new client.Counter({ name: "kith_ink_intents_total", help: "INK intents received: accepted, held for the owner, or refused with INK's reason", labelNames: ["outcome", "reason"], registers: [registry] });
   const deliveries = new client.Counter({ name: "kith_deliveries_total", help: "Outbound delivery attempts by outcome", labelNames: ["outcome"], registers: [registry] });
   const signIn = new client.Counter({ name: "kith_sign_in_failures_total", help: "Refused owner sign-in requests by route", labelNames: ["route"], registers: [registry] });
-  const extensions = new client.Counter({ name: "kith_extension_calls_total", help: "Extension API calls by installation and outcome", labelNames: ["installation", "outcome"], registers: [registry] });
+  const extensions = new client.Counter({ name: "kith_extension_calls_total", help: "Extension API requests by installation, operation and outcome (ok or the refusal's code)", labelNames: ["installation", "operation", "outcome"], registers: [registry] });
   let last: NodeGauges | null = null;
   const read = () => (last ??= gauges());
   new client.Gauge({ name: "kith_outbox_depth", help: "Deliveries waiting in the outbox", registers: [registry], collect() { this.set(read().outboxDepth); } });
@@ -40,7 +40,7 @@ export function createPrometheus(gauges: () => NodeGauges): Prometheus {
       inkIntent: (outcome, reason) => intents.inc({ outcome, reason }),
       delivery: (outcome) => deliveries.inc({ outcome }),
       signInFailure: (route) => signIn.inc({ route }),
-      extensionCall: (installation, outcome) => extensions.inc({ installation, outcome }),
+      extensionCall: (installation, operation, outcome) => extensions.inc({ installation: installation ?? "(unauthenticated)", operation, outcome }),
     },
     async render() {
       last = null; // one database read per scrape, shared by the three gauges

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import parsePrometheusTextFormat from "parse-prometheus-text-format";
 import { createNodeMetrics } from "../../src/node/metrics.ts";
 import { bootTestApp, type TestNode } from "../helpers/boot.ts";
+import { extRequest, FULL_GRANT, installAcme, renewToken } from "../helpers/extensions.ts";
 
 // GET /metrics read by a real Prometheus text-format parser (parse-prometheus-text-format), after
 // real requests through the app: route templates, INK refusals by reason, refused sign-ins, the
@@ -73,6 +74,33 @@ describe("GET /metrics", () => {
     expect(families.find((f) => f.name === "nodejs_eventloop_lag_seconds")?.type).toBe("GAUGE");
     expect(families.find((f) => f.name === "kith_deliveries_total")?.type).toBe("COUNTER");
   });
+});
+
+test("extension API requests are counted by installation, operation (route template) and outcome: ok, or the code the extension got", async () => {
+  const node = boot(true);
+  const { installationId, token } = await installAcme(node, { grant: { ...FULL_GRANT, permissions: FULL_GRANT.permissions.filter((p) => p !== "profile:read") } });
+  expect((await extRequest(node, token, "GET", "/ext/v1/identity")).status).toBe(200);
+  const nonce = crypto.randomUUID();
+  expect((await extRequest(node, token, "GET", "/ext/v1/identity", { nonce })).status).toBe(200);
+  expect((await extRequest(node, token, "GET", "/ext/v1/identity", { nonce })).status).toBe(401); // nonce_replayed
+  expect((await extRequest(node, token, "GET", "/ext/v1/profile")).status).toBe(403); // permission_missing
+  expect((await extRequest(node, token, "GET", "/ext/v1/connections/c-unknown")).status).toBe(404);
+  expect((await extRequest(node, null, "GET", "/ext/v1/identity")).status).toBe(401); // token_invalid: no installation
+  await renewToken(node, installationId);
+  await new Promise((r) => setTimeout(r, 5)); // the after-response hooks of the requests above
+
+  const families = await scrape(node);
+  const calls = (labels: Record<string, string>) => sample(families, "kith_extension_calls_total", labels);
+  const mine = { installation: installationId };
+  expect(calls({ ...mine, operation: "GET /ext/v1/identity", outcome: "ok" })).toBe(2);
+  expect(calls({ ...mine, operation: "GET /ext/v1/profile", outcome: "permission_missing" })).toBe(1);
+  expect(calls({ ...mine, operation: "GET /ext/v1/connections/:contactId", outcome: "not_found" })).toBe(1);
+  expect(calls({ ...mine, operation: "POST /ext/v1/token", outcome: "ok" })).toBe(1);
+  // refused by one of the seven checks: not authenticated as any installation
+  expect(calls({ installation: "(unauthenticated)", operation: "GET /ext/v1/identity", outcome: "nonce_replayed" })).toBe(1);
+  expect(calls({ installation: "(unauthenticated)", operation: "GET /ext/v1/identity", outcome: "token_invalid" })).toBe(1);
+  // nothing else: no series per path or per request, and owner routes are not extension calls
+  expect(families.find((f) => f.name === "kith_extension_calls_total")!.metrics).toHaveLength(6);
 });
 
 test("the outbox worker counts each delivery attempt by outcome", async () => {

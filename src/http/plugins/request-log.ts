@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import type { Ids, Logger, Metrics } from "../../domain/context.ts";
-import { inkReasonOf } from "./errors.ts";
+import { refusalOf } from "./errors.ts";
+import { extensionInstallationOf } from "./extension-auth.ts";
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/;
 
@@ -18,7 +19,7 @@ const SIGN_IN_ROUTES = new Set(["/auth/email/verify", "/auth/:provider/callback"
  * follows the request), returns it in `x-request-id`, and logs one line per request with
  * method, path (never the query: it may hold codes), the status the client received and duration.
  * The same hook counts it for /metrics: by route template (never the path: ids would make every
- * request a new series), INK intents by outcome and reason, refused sign-ins.
+ * request a new series), INK intents by outcome and reason, refused sign-ins, extension requests.
  */
 export function requestLog(log: Logger, ids: Ids, metrics?: Metrics) {
   const timings = new WeakMap<Request, Timing>();
@@ -51,7 +52,9 @@ function count(metrics: Metrics, request: Request, route: string | undefined, st
   if (INTENT_ROUTES.has(template) && request.method === "POST") {
     if (status === 200) metrics.inkIntent("accepted", "");
     else if (status === 202) metrics.inkIntent("held", "");
-    else metrics.inkIntent("refused", inkReasonOf(request) ?? `http_${status}`);
+    else metrics.inkIntent("refused", refusalOf(request) ?? `http_${status}`);
   }
   if (SIGN_IN_ROUTES.has(template) && status >= 400 && status < 500) metrics.signInFailure(template);
+  // The extension API (SPEC Authentication §2): refused ones too, by the code the extension got.
+  if (template.startsWith("/ext/v1/")) metrics.extensionCall(extensionInstallationOf(request), `${request.method} ${template}`, status < 400 ? "ok" : (refusalOf(request) ?? `http_${status}`));
 }
