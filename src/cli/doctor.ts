@@ -59,8 +59,14 @@ async function diagnose(values: Record<string, string | boolean | undefined>, io
     if (!(e instanceof CliError)) throw e;
     return { dataDir, running: false, checks: [...checks, fail("data-dir", e.message, "pass the node's data directory: kith doctor --data-dir <dir> (or KITH_DATA_DIR)")] };
   }
-  const running = isServeRunning(paths);
-  checks.push(running ? ok("node", "kith serve is running on this data directory") : warn("node", "no kith serve is running on this data directory", "start it: kith serve (or systemctl start kith)"));
+  let running = false;
+  try {
+    running = isServeRunning(paths);
+    checks.push(running ? ok("node", "kith serve is running on this data directory") : warn("node", "no kith serve is running on this data directory", "start it: kith serve (or systemctl start kith)"));
+  } catch (e) {
+    if (!(e instanceof CliError)) throw e;
+    checks.push(fail("node", e.message, `remove ${paths.lock} (kith serve makes it again) and start the node`));
+  }
   let db: Db | null = null;
   try {
     db = openDatabase(paths.db); // no migration, no lock: a reader beside the node (WAL)

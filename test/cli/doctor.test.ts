@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Io } from "../../src/cli/command.ts";
@@ -50,6 +50,16 @@ describe("kith doctor: the data directory", () => {
     expect(r.code).toBe(1);
     expect(r.byName("data-dir")).toMatchObject({ status: "fail" });
     expect(r.byName("data-dir").message).toContain("nothing-here");
+  });
+
+  test("a directory where kith serve's lock file goes: a failing node line with its fix, not a crash", async () => {
+    const dir = await makeNode();
+    mkdirSync(join(dir, "kith.lock"));
+    const r = await doctor(dir);
+    expect(r.code).toBe(1);
+    expect(r.byName("node")).toMatchObject({ status: "fail", message: expect.stringContaining("is a directory") });
+    expect(r.byName("database").status).toBe("ok"); // the other checks still run
+    expectFixes(r.checks);
   });
 
   test("a fresh node: the local checks pass; the node not running is a warning; text output has a fix line per problem", async () => {
