@@ -1,8 +1,10 @@
-// `bun run build`: the single-file kith binaries, dist/kith-linux-x64 and dist/kith-linux-arm64.
+// `bun run build`: the single-file kith binaries, dist/kith-linux-x64 and dist/kith-linux-arm64,
+// and (for `all`) the release archives dist/kith-<version>-linux-<arch>.tar.gz with dist/SHA256SUMS.
 // Usage: bun scripts/build.ts [x64|arm64|all]   (default all)
 // Bun fetches the arm64 runtime as the npm package @oven/bun-linux-aarch64 (notes/STACK.md B.2).
-import { mkdirSync, statSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, join, resolve } from "node:path";
 
 const ROOT = resolve(import.meta.dir, "..");
 const TARGETS = { x64: "bun-linux-x64", arm64: "bun-linux-arm64" } as const;
@@ -29,6 +31,40 @@ export async function buildBinary(arch: Arch, outDir = join(ROOT, "dist")): Prom
   return outfile;
 }
 
+/**
+ * One release archive per binary, `kith-<version>-linux-<arch>.tar.gz`, holding a directory of the
+ * same name with `kith` (0755), README.md, kith.service and Containerfile; and SHA256SUMS over the
+ * archives in `sha256sum -c` format. Entries are owned by root:root with a fixed mtime and sorted,
+ * and gzip gets no name or time, so the same binaries give the same archives.
+ */
+export function packageRelease(binaries: Array<{ arch: Arch; file: string }>, version: string, outDir = join(ROOT, "dist")): string[] {
+  const archives: string[] = [];
+  for (const { arch, file } of binaries) {
+    const name = `kith-${version}-linux-${arch}`;
+    const stage = mkdtempSync(join(tmpdir(), "kith-release-"));
+    try {
+      const dir = join(stage, name);
+      mkdirSync(dir);
+      copyFileSync(file, join(dir, "kith"));
+      chmodSync(join(dir, "kith"), 0o755);
+      for (const extra of ["README.md", "scripts/kith.service", "Containerfile"]) {
+        copyFileSync(join(ROOT, extra), join(dir, basename(extra)));
+        chmodSync(join(dir, basename(extra)), 0o644);
+      }
+      const tar = Bun.spawnSync(["tar", "--sort=name", "--mtime=@0", "--owner=0", "--group=0", "--numeric-owner", "-cf", "-", name], { cwd: stage, stdout: "pipe", stderr: "pipe" });
+      if (tar.exitCode !== 0) throw new Error(`tar failed: ${tar.stderr.toString()}`);
+      const archive = join(outDir, `${name}.tar.gz`);
+      writeFileSync(archive, Bun.gzipSync(new Uint8Array(tar.stdout), { level: 9 }));
+      archives.push(archive);
+    } finally {
+      rmSync(stage, { recursive: true, force: true });
+    }
+  }
+  const sums = archives.map((a) => `${new Bun.CryptoHasher("sha256").update(readFileSync(a)).digest("hex")}  ${basename(a)}`);
+  writeFileSync(join(outDir, "SHA256SUMS"), sums.join("\n") + "\n");
+  return archives;
+}
+
 if (import.meta.main) {
   const which = process.argv[2] ?? "all";
   const archs: Arch[] = which === "all" ? ["x64", "arm64"] : which === "x64" || which === "arm64" ? [which] : [];
@@ -36,8 +72,15 @@ if (import.meta.main) {
     console.error(`usage: bun scripts/build.ts [x64|arm64|all]`);
     process.exit(2);
   }
+  const built: Array<{ arch: Arch; file: string }> = [];
   for (const arch of archs) {
     const file = await buildBinary(arch);
+    built.push({ arch, file });
     console.log(`${file}  ${(statSync(file).size / 1024 / 1024).toFixed(1)} MiB`);
+  }
+  if (which === "all") {
+    const version = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }).version;
+    for (const archive of packageRelease(built, version)) console.log(`${archive}  ${(statSync(archive).size / 1024 / 1024).toFixed(1)} MiB`);
+    console.log(join(ROOT, "dist", "SHA256SUMS"));
   }
 }

@@ -40,6 +40,12 @@ export function bindHost(raw: string, name: string): string {
   return host;
 }
 
+/** A bearer secret a scraper sends: long enough not to be guessed, no whitespace (it goes in a header). */
+export function metricsToken(raw: string, name: string): string {
+  if (!/^[\x21-\x7e]{32,256}$/.test(raw)) throw new ConfigError(name, "expected 32 to 256 visible ASCII characters, no spaces (openssl rand -hex 32)");
+  return raw;
+}
+
 export function port(raw: string, name: string): number {
   if (!/^\d{1,5}$/.test(raw) || Number(raw) > 65535) {
     throw new ConfigError(name, `expected an integer from 0 to 65535, got ${JSON.stringify(raw)}`);

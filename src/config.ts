@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import { EMAIL_PATTERN } from "./domain/owner/sign-in.ts";
 import { LOG_LEVELS, type LogLevel } from "./log.ts";
 import { assertPrivateMode, KeyFileError } from "./adapters/key-file.ts";
-import { atprotoOwner, bindHost, bool, ConfigError, directoryUrls, email, issuerUrl, nonEmpty, oneOf, port, publicUrl, readableFile, redirectUris, revalidateSeconds, serviceUrl, smtpUrl, verifyWorkers } from "./config-values.ts";
+import { atprotoOwner, bindHost, bool, ConfigError, directoryUrls, email, issuerUrl, metricsToken, nonEmpty, oneOf, port, publicUrl, readableFile, redirectUris, revalidateSeconds, serviceUrl, smtpUrl, verifyWorkers } from "./config-values.ts";
 
 export { EMAIL_PATTERN };
 export { ConfigError, publicUrl };
@@ -66,6 +66,8 @@ export interface NodeConfig {
   /** Threads that verify inbound signatures; null: one per core the process may use, besides its own. */
   verifyWorkers: number | null;
   mailboxUrl: string | null;
+  metricsToken: string | null;
+  logFormat: "json" | "pretty" | null;
 }
 
 export const GOOGLE_ISSUER = "https://accounts.google.com";
@@ -115,6 +117,8 @@ export const SETTINGS: SettingSpec[] = [
   { key: "verifyWorkers", env: "KITH_VERIFY_WORKERS", default: "(cores - 1)", description: "Worker threads that verify inbound INK signatures (0 to 64); by default one per CPU core the process may use besides its own, none on one core.", parse: verifyWorkers },
   { key: "directoryRevalidateSeconds", env: "KITH_DIRECTORY_REVALIDATE_SECONDS", default: "21600", description: "How often this node, as a directory, re-fetches the cards of agents listed with it (seconds, 1 to 2592000).", parse: revalidateSeconds },
   { key: "mailboxUrl", env: "KITH_MAILBOX_URL", default: "(none)", description: "A mailbox another node keeps for this agent (its base, e.g. https://friend.example/mailbox): the card's endpoint and card URL move there and the node collects its messages from it (no public address needed).", parse: publicUrl },
+  { key: "metricsToken", env: "KITH_METRICS_TOKEN", default: "(none)", description: "Enables GET /metrics (Prometheus text format) for scrapers sending `Authorization: Bearer <this>`; at least 32 characters (openssl rand -hex 32). Without it there is no /metrics.", parse: metricsToken, secret: true },
+  { key: "logFormat", env: "KITH_LOG_FORMAT", default: "(json, or pretty on a terminal)", description: "json: one JSON object per line; pretty: a compact line a person reads. Default: pretty when stdout is a terminal, json otherwise.", parse: oneOf(["json", "pretty"]) },
 ];
 
 export type Flags = Record<string, string | boolean | undefined>;
@@ -170,6 +174,8 @@ export function resolveConfig(input: {
     directoryRevalidateSeconds: (out.directoryRevalidateSeconds as number | undefined) ?? DEFAULT_REVALIDATE_SECONDS,
     verifyWorkers: (out.verifyWorkers as number | undefined) ?? null,
     mailboxUrl: (out.mailboxUrl as string | undefined) ?? null,
+    metricsToken: (out.metricsToken as string | undefined) ?? null,
+    logFormat: (out.logFormat as NodeConfig["logFormat"] | undefined) ?? null,
   };
   if ((config.tlsCertFile === null) !== (config.tlsKeyFile === null)) {
     throw new ConfigError(config.tlsCertFile ? "KITH_TLS_KEY_FILE" : "KITH_TLS_CERT_FILE", "KITH_TLS_CERT_FILE and KITH_TLS_KEY_FILE go together");

@@ -16,9 +16,16 @@ const SECRET_NAMES = new Set([
   "clientsecret", "delegationtoken",
 ]);
 
-/** One JSON object per line: `{"time","level","msg",...fields}`. */
+export const LOG_FORMATS = ["json", "pretty"] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
+
+/**
+ * One JSON object per line: `{"time","level","msg",...fields}`; or, with `format: "pretty"`, the
+ * same entry as one line a person reads (prettyLine). Redaction is the same in both.
+ */
 export function createJsonLogger(options: {
   level: LogLevel;
+  format?: LogFormat;
   write?: (line: string) => void;
   now?: () => number;
   base?: LogFields;
@@ -30,7 +37,7 @@ export function createJsonLogger(options: {
     const emit = (level: Exclude<LogLevel, "silent">, msg: string, fields?: LogFields) => {
       if (RANK[level] < min) return;
       const entry = { time: new Date(now()).toISOString(), level, msg, ...redact(base), ...redact(fields ?? {}) };
-      write(safeStringify(entry));
+      write(options.format === "pretty" ? prettyLine(entry) : safeStringify(entry));
     };
     return {
       debug: (m, f) => emit("debug", m, f),
@@ -41,6 +48,29 @@ export function createJsonLogger(options: {
     };
   };
   return make(options.base ?? {});
+}
+
+/**
+ * `12:00:01.250 INFO  request GET /health 200 1.2ms reqId=…`: the clock time, the level, the
+ * message, a request's method, path, status and duration in place, then the other fields as
+ * key=value (strings quoted only when they hold spaces or quotes, objects as JSON).
+ */
+export function prettyLine(entry: Record<string, unknown>): string {
+  const { time, level, msg, method, path, status, ms, ...rest } = entry;
+  const clock = typeof time === "string" ? time.slice(11, 23) : "";
+  const head = [clock, String(level).toUpperCase().padEnd(5), String(msg)];
+  if (msg === "request") head.push(String(method), String(path), String(status), ms === undefined ? "" : `${String(ms)}ms`);
+  else for (const [k, v] of Object.entries({ method, path, status, ms })) if (v !== undefined) rest[k] = v;
+  const fields = Object.entries(rest)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => `${k}=${prettyValue(v)}`);
+  return [...head, ...fields].filter((p) => p !== "").join(" ");
+}
+
+function prettyValue(v: unknown): string {
+  if (typeof v === "string") return /^[^\s"=]+$/.test(v) ? v : JSON.stringify(v);
+  if (v !== null && typeof v === "object") return safeStringify(v);
+  return String(v);
 }
 
 export function redact(fields: LogFields): LogFields {

@@ -12,6 +12,7 @@ const COMMANDS: ReadonlyArray<readonly [string, () => Promise<Command>]> = [
   ["keys", async () => (await import("./cli/keys.ts")).keysCommand],
   ["owner", async () => (await import("./cli/owner.ts")).ownerCommand],
   ["mailbox", async () => (await import("./cli/mailbox.ts")).mailboxCommand],
+  ["doctor", async () => (await import("./cli/doctor.ts")).doctorCommand],
   ["backup", async () => (await import("./cli/backup.ts")).backupCommand],
   ["restore", async () => (await import("./cli/restore.ts")).restoreCommand],
   ["version", async () => (await import("./cli/version.ts")).versionCommand],

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildSignedEnvelope, encodeEd25519PublicKey, formatTimestamp, generateEd25519KeyPair, prepareOutbound, validateAgentCard, type EnvelopeDraft } from "../src/ink/index.ts";
@@ -32,6 +32,8 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 test("the compiled binary starts on a fresh data directory and serves /health and a valid card", async () => {
   const node = await startKith(["--data-dir", join(work, "data"), "--public-url", "https://kith.example.net"], { bin: [bin], cwd: join(work, "cwd") });
   try {
+    // the banner's sign-in command is this binary as it was run (a checkout says npm run kith --)
+    expect(node.stderr()).toContain(`run \`${bin} owner code --data-dir ${join(work, "data")} --email you@example.com\``);
     const health = await fetch(`${node.url}/health`);
     expect(health.status).toBe(200);
     expect(await json(health)).toMatchObject({ status: "ok", database: "ok", agent: true });
@@ -54,6 +56,24 @@ test("the compiled binary starts on a fresh data directory and serves /health an
     expect(unsigned.status).toBe(400);
     expect(await json(unsigned)).toMatchObject({ error: "invalid_envelope", protocol: "ink/0.1" });
     expect((await intent("{}", "text/plain")).status).toBe(415);
+  } finally {
+    expect(await node.stop()).toBe(0);
+  }
+});
+
+test("the compiled binary loads prom-client on demand: /metrics with KITH_METRICS_TOKEN, and kith doctor beside it", async () => {
+  const token = "m".repeat(40);
+  const data = join(work, "metrics");
+  const node = await startKith(["--data-dir", data], { bin: [bin], cwd: join(work, "cwd"), env: { KITH_METRICS_TOKEN: token } });
+  try {
+    expect((await fetch(`${node.url}/metrics`)).status).toBe(401);
+    const res = await fetch(`${node.url}/metrics`, { headers: { authorization: `Bearer ${token}` } });
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    expect(text).toContain('kith_http_requests_total{method="GET",route="/metrics",status="401"} 1');
+    expect(text).toContain("nodejs_eventloop_lag_seconds");
+    const doctor = await runKith(["doctor", "--data-dir", data, "--json"], { bin: [bin] });
+    expect(JSON.parse(doctor.stdout)).toMatchObject({ running: true });
   } finally {
     expect(await node.stop()).toBe(0);
   }
@@ -163,4 +183,28 @@ test("the compiled binary verifies signed intents on its verify worker: a valid 
     expect(await node.stop()).toBe(0);
   }
   expect(node.stdout() + node.stderr()).not.toContain("verify worker failed");
+});
+
+// The Containerfile runs the binary as uid 10001 with /data (owned by it, 0700) as the data
+// directory: the same binary, dropped to that uid here, makes and checks a node there.
+test.skipIf(process.getuid?.() !== 0 || !Bun.which("setpriv"))("the compiled binary runs as the Containerfile's unprivileged user (uid 10001) on a data directory it owns", async () => {
+  const root = mkdtempSync(join(tmpdir(), "kith-uid-"));
+  try {
+    chmodSync(root, 0o755);
+    const exe = join(root, "kith");
+    copyFileSync(bin, exe);
+    chmodSync(exe, 0o755);
+    const data = join(root, "data");
+    mkdirSync(data, { mode: 0o700 });
+    chownSync(data, 10001, 10001);
+    const asUser = ["setpriv", "--reuid=10001", "--regid=10001", "--clear-groups", exe];
+    const init = await runKith(["init", "--handle", "me", "--public-url", "https://kith.example.net"], { bin: asUser, cwd: root, env: { KITH_DATA_DIR: data } });
+    expect({ code: init.code, stderr: init.stderr }).toEqual({ code: 0, stderr: expect.any(String) });
+    expect(statSync(join(data, "agent-key.json")).uid).toBe(10001);
+    const doctor = await runKith(["doctor", "--json"], { bin: asUser, cwd: root, env: { KITH_DATA_DIR: data } });
+    const report = JSON.parse(doctor.stdout) as { checks: Array<{ name: string; status: string }> };
+    expect(report.checks.filter((c) => ["data-dir", "key-file", "data-files", "database"].includes(c.name)).map((c) => c.status)).toEqual(["ok", "ok", "ok", "ok"]);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
 });

@@ -29,6 +29,10 @@ export function createSmtpMailer(options: SmtpMailerOptions) {
     async send(message: { to: string; subject: string; text: string }): Promise<void> {
       await (await open()).sendMail({ from: options.from, to: message.to, subject: message.subject, text: message.text });
     },
+    /** Connects, greets and authenticates as a send would, without sending (kith doctor). */
+    async verify(): Promise<void> {
+      await (await open()).verify();
+    },
     close(): void {
       void transport?.then((t) => t.close(), () => {});
     },

@@ -45,7 +45,8 @@ export const serveCommand: Command = {
   },
   async run(values, io) {
     const first = configFrom(values, io);
-    const log = createJsonLogger({ level: first.logLevel });
+    // JSON lines for machines; a person at a terminal gets the compact form (KITH_LOG_FORMAT overrides).
+    const log = createJsonLogger({ level: first.logLevel, format: first.logFormat ?? (process.stdout.isTTY ? "pretty" : "json") });
     const clock = systemClock;
     const ids = createUlidIds(clock);
     const tls = loadTls(first); // TLS files are not stored settings: checked before anything is created
@@ -123,6 +124,8 @@ export const serveCommand: Command = {
         throw e;
       }
       mailer = auth.mailer;
+      // prom-client is loaded only when metrics are enabled (start-up time and idle RSS otherwise).
+      const prometheus = config.metricsToken ? (await import("../node/metrics.ts")).createNodeMetrics(db, clock) : null;
       const kith = createNode({
         db,
         clock,
@@ -136,6 +139,7 @@ export const serveCommand: Command = {
         signatures: sharedVerifyPool({ workers: config.verifyWorkers, onCrash: (reason) => log.warn("verify worker failed; verifying on the main thread", { reason }) }),
         trustProxy: config.trustProxy,
         remoteAddress: (r) => remote.get(r) ?? null,
+        metrics: prometheus && config.metricsToken ? { recorder: prometheus.metrics, endpoint: { token: config.metricsToken, render: prometheus.render } } : null,
         auth,
         assistant: {
           llm: config.llmUrl && config.llmModel ? { url: config.llmUrl, model: config.llmModel, apiKey: config.llmApiKey } : null,

@@ -163,3 +163,20 @@ export interface Collaborators {
 }
 
 export type With<K extends keyof Collaborators> = Ctx & Pick<Collaborators, K>;
+
+/**
+ * What the node counts for monitoring (GET /metrics, node/prometheus.ts). Surfaces and jobs
+ * record; a node without KITH_METRICS_TOKEN records into nothing. Labels are bounded sets (route
+ * templates, INK reasons, outcomes), never ids or addresses, except the extension installation.
+ */
+export interface Metrics {
+  request(method: string, route: string, status: number): void;
+  inkIntent(outcome: "accepted" | "held" | "refused", reason: string): void;
+  delivery(outcome: "delivered" | "retry" | "failed"): void;
+  signInFailure(route: string): void;
+  /**
+   * One extension API request (issue 14): the installation it authenticated as (null when it did
+   * not), its operation (method and route template) and how it ended (`ok` or the refusal's code).
+   */
+  extensionCall(installationId: string | null, operation: string, outcome: string): void;
+}

@@ -1,5 +1,5 @@
 import { Elysia, type AnyElysia } from "elysia";
-import type { Actor, Collaborators, Ctx, Ids, Logger, NodeIdentity } from "../domain/context.ts";
+import type { Actor, Collaborators, Ctx, Ids, Logger, Metrics, NodeIdentity } from "../domain/context.ts";
 import { listSignInProviders } from "../domain/owner/list-sign-in-providers.ts";
 import { REFRESH_REUSE_GRACE_MS, type SignInDeps } from "../domain/owner/sign-in.ts";
 import { ownerAudience } from "../security/owner-token.ts";
@@ -28,6 +28,7 @@ import { extNetworkRoutes } from "./surfaces/ext-network.routes.ts";
 import { marketplaceRoutes } from "./surfaces/marketplace.routes.ts";
 import { mailboxOwnerRoutes } from "./surfaces/mailbox-owner.routes.ts";
 import { mailboxRoutes } from "./surfaces/mailbox.routes.ts";
+import { metricsRoutes, type MetricsEndpoint } from "./surfaces/metrics.routes.ts";
 import { oauthRoutes } from "./surfaces/oauth.routes.ts";
 import { outboxRoutes } from "./surfaces/outbox.routes.ts";
 import { ownerRoutes } from "./surfaces/owner.routes.ts";
@@ -51,6 +52,8 @@ export interface AppDeps {
   atprotoClientMetadata(): Record<string, unknown> | null;
   /** The owner console's files (its HTML import), read on the first request for them. */
   consoleFiles(): Promise<ConsoleFiles>;
+  /** What requests are counted into, and GET /metrics (KITH_METRICS_TOKEN); both absent by default. */
+  metrics?: { recorder: Metrics; endpoint: MetricsEndpoint } | null;
 }
 
 /** The HTTP app: every surface, behind the error handler, the request log and the request gate. No import-time side effects. */
@@ -96,7 +99,9 @@ export function createApp(deps: AppDeps) {
       .use(discoverRoutes(surface))
       .use(handleRoutes(surface))
       .use(mailboxRoutes(surface))
-      .use(mailboxOwnerRoutes(surface, { tokens: signIn.tokens })),
+      .use(mailboxOwnerRoutes(surface, { tokens: signIn.tokens }))
+      .use(metricsRoutes(deps.metrics?.endpoint ?? null)),
+    deps.metrics?.recorder,
   );
   root = app;
   return app;
@@ -110,12 +115,12 @@ export type App = ReturnType<typeof createApp>;
  * cannot read (a body declared without jsonBody) fails the app's construction, by name, instead
  * of answering 500 to every request.
  */
-export function composeApp<T extends AnyElysia>(surface: SurfaceDeps, ids: Ids, addRoutes: (base: AnyElysia) => T): T {
+export function composeApp<T extends AnyElysia>(surface: SurfaceDeps, ids: Ids, addRoutes: (base: AnyElysia) => T, metrics?: Metrics): T {
   let table: RouteTable | null = null;
   const app = addRoutes(
     new Elysia({ name: "kith" })
       .use(errorHandler(surface.log))
-      .use(requestLog(surface.log, ids))
+      .use(requestLog(surface.log, ids, metrics))
       .use(requestGate(surface, () => table!)),
   );
   table = routeTableOf(app.routes);

@@ -4,6 +4,8 @@ import type { CardQueryResult } from "../domain/agent-card/query-agent-card.ts";
 import type { ReceiveReason } from "../domain/inbox/receive-intent.ts";
 import type { MailboxIntakeReason } from "../domain/mailbox/accept-mailbox-message.ts";
 import type { DrainOutcome } from "../domain/mailbox/drain-mailbox-items.ts";
+import type { ReceiveReceiptReason } from "../domain/receipts/receive-receipt.ts";
+import type { AuditQueryOutcome } from "../domain/audit/answer-audit-query.ts";
 
 /** Every reason an INK endpoint can answer: the edge's, the authentication's and each verb's. */
 export type InkReason =
@@ -13,6 +15,8 @@ export type InkReason =
   | Extract<DiscoveryQueryOutcome, { ok: false }>["reason"]
   | MailboxIntakeReason
   | Extract<DrainOutcome, { ok: false }>["reason"]
+  | ReceiveReceiptReason
+  | Extract<AuditQueryOutcome, { ok: false }>["reason"]
   | "unsupported_media_type";
 
 /**
@@ -83,6 +87,14 @@ const INK_ERRORS: Record<InkReason, { status: number; message: string }> = {
   mailbox_full: { status: 429, message: "the recipient's mailbox is full until its agent collects it; retry later" },
   not_mailbox_agent: { status: 403, message: "only the mailbox's own agent may do this" },
   invalid_card: { status: 400, message: "the card is not one peers would accept for this mailbox" },
+  malformed_receipt: { status: 400, message: "the receipt is malformed" },
+  from_mismatch: { status: 400, message: "the receipt's from is not the agent that received the message" },
+  to_mismatch: { status: 400, message: "the receipt's to is not this agent" },
+  message_id_mismatch: { status: 400, message: "message id mismatch" },
+  disposition_mismatch: { status: 400, message: "disposition mismatch" },
+  message_hash_mismatch: { status: 400, message: "messageHash is not the hash of the message this node sent" },
+  unknown_message: { status: 404, message: "no message with this id was sent to you" },
+  access_denied: { status: 403, message: "only the sender or the recipient of a message may query its audit events" },
 };
 
 /** An INK refusal on its way to the app's one error handler (plugins/errors.ts), which answers it with the INK error body. */

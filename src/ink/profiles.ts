@@ -48,6 +48,11 @@ export {
   messageHash,
 } from "./audit.ts";
 /**
+ * Delivery receipts (AUDIT §1): build and sign one for a message received, verify one for a message sent.
+ * @example verifyReceipt(body, { from: bob, to: alice, messageId, sentMessage, keys, wordmark: "tulpa" }) // { ok: true, receipt } | { ok: false, reason: "message_hash_mismatch" }
+ */
+export { type Disposition, type ReceiptCheck, type ReceiptFailure, type ReceiptInput, DISPOSITIONS, Receipt, buildReceipt, verifyReceipt, wantsReceipt } from "./receipt.ts";
+/**
  * RFC 6962 consistency proofs for witness logs (AUDIT §6, witness profile): is the old tree an
  * append-only prefix of the new one? Sizes are safe integers, hashes 64 lowercase hex.
  * @example verifyConsistencyProof({ first: 4, firstRoot, second: 8, secondRoot, proof: [h] }) // { ok: true } | { ok: false, reason: "second_root_mismatch" }

@@ -1,4 +1,4 @@
-import type { Logger, With } from "../domain/context.ts";
+import type { Logger, Metrics, With } from "../domain/context.ts";
 import { deliverOne } from "../domain/outbox/deliver-one.ts";
 import { nextDeliveryAt } from "../domain/outbox/next-delivery-at.ts";
 import { listDueDeliveries } from "../domain/outbox/list-due-deliveries.ts";
@@ -10,7 +10,7 @@ export type OutboxWorker = KeyedDrain;
  * Drains the outbox: up to `concurrency` peers at a time, one delivery per peer at a time (so a
  * peer receives messages in order), sleeping until the earliest scheduled retry or a wake-up.
  */
-export function startOutboxWorker(options: { ctx: () => With<"node" | "vault" | "peers">; log: Logger; concurrency?: number }): OutboxWorker {
+export function startOutboxWorker(options: { ctx: () => With<"node" | "vault" | "peers">; log: Logger; concurrency?: number; metrics?: Metrics }): OutboxWorker {
   const concurrency = options.concurrency ?? 4;
   return startKeyedDrain({
     ctx: options.ctx,
@@ -18,7 +18,11 @@ export function startOutboxWorker(options: { ctx: () => With<"node" | "vault" | 
     concurrency,
     scan: (ctx) => listDueDeliveries(ctx, concurrency * 4),
     key: (item) => item.peerPrincipal,
-    run: (ctx, item) => deliverOne(ctx, item),
+    run: async (ctx, item) => {
+      const outcome = await deliverOne(ctx, item);
+      options.metrics?.delivery(outcome.kind);
+      return outcome;
+    },
     next: nextDeliveryAt,
     messages: { scanFailed: "outbox scan failed", runCrashed: "delivery crashed" },
     describe: (item) => ({ outbox: item.id }),

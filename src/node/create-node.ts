@@ -8,10 +8,11 @@ import { createPeerHttp, type PeerHttp } from "../adapters/peer-http.ts";
 import { sharedVerifyPool } from "../adapters/verify-pool.ts";
 import type { Db } from "../db/client.ts";
 import { createWriteQueue } from "../db/write-queue.ts";
-import type { Actor, AssistantBackends, Clock, Collaborators, Ctx, DirectorySettings, Ids, Logger, NetworkSettings, NodeIdentity, Wake } from "../domain/context.ts";
+import type { Actor, AssistantBackends, Clock, Collaborators, Ctx, DirectorySettings, Ids, Logger, Metrics, NetworkSettings, NodeIdentity, Wake } from "../domain/context.ts";
 import consolePage from "../console/index.html";
 import { createApp, type App } from "../http/app.ts";
 import type { SignaturePool } from "../security/preverify.ts";
+import type { MetricsEndpoint } from "../http/surfaces/metrics.routes.ts";
 import { createMemoryRateLimiter } from "../security/rate-limit.ts";
 import { startJobs, type Jobs } from "./jobs.ts";
 import { createNetworkRunner } from "./network-runner.ts";
@@ -49,6 +50,8 @@ export interface NodeSettings {
   network?: Partial<Omit<NetworkSettings, "runner">> & { inline?: boolean };
   /** Keys one in-memory rate-limit bucket holds per window (default 20,000; tests fill a bucket with fewer). */
   maxRateKeysPerBucket?: number;
+  /** KITH_METRICS_TOKEN: what requests and deliveries are counted into, and GET /metrics (node/metrics.ts). */
+  metrics?: { recorder: Metrics; endpoint: MetricsEndpoint } | null;
   /** Told of every after-commit nudge, besides the job it wakes (tests count them). */
   onWake?: (job: keyof Wake) => void;
 }
@@ -125,10 +128,11 @@ export function createNode(settings: NodeSettings): KithNode {
     signIn,
     atprotoClientMetadata,
     consoleFiles: () => readHtmlBundle(consolePage),
+    metrics: settings.metrics ?? null,
   });
   const handle: Jobs = {
     start() {
-      jobs ??= startJobs(ctx, log);
+      jobs ??= startJobs(ctx, log, settings.metrics?.recorder);
     },
     wake: (job) => jobs?.wake(job),
     async stop() {

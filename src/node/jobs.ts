@@ -1,4 +1,4 @@
-import type { Actor, Collaborators, Ctx, Logger, Wake } from "../domain/context.ts";
+import type { Actor, Collaborators, Ctx, Logger, Metrics, Wake } from "../domain/context.ts";
 import { startAssistantJob } from "../jobs/assistant.ts";
 import { startDirectoryPusher } from "../jobs/directory-pusher.ts";
 import { startDirectoryRevalidator } from "../jobs/directory-revalidator.ts";
@@ -17,9 +17,9 @@ export interface Jobs {
 }
 
 /** The node's background jobs, started, each with a `system` actor of its own name. */
-export function startJobs(ctx: (actor: Actor) => Ctx & Collaborators, log: Logger): Omit<Jobs, "start"> {
+export function startJobs(ctx: (actor: Actor) => Ctx & Collaborators, log: Logger, metrics?: Metrics): Omit<Jobs, "start"> {
   const as = (job: string) => () => ctx({ kind: "system", job });
-  const outbox = startOutboxWorker({ ctx: as("outbox"), log });
+  const outbox = startOutboxWorker({ ctx: as("outbox"), log, ...(metrics ? { metrics } : {}) });
   const maintenance = startMaintenance({ ctx: as("maintenance"), log });
   const assistant = startAssistantJob({ ctx: as("assistant"), log });
   const pusher = startDirectoryPusher({ ctx: as("directory-pusher"), log });

@@ -44,7 +44,8 @@ test("two node processes: connect, accept, sealed meeting + ask/answer, then sto
     return items.some((m) => m.id === meeting.body.id) && items.some((m) => m.id === ask.body.id) ? items : undefined;
   });
   expect(bInbox.find((m) => m.id === meeting.body.id)).toMatchObject({ intent: "schedule_meeting", sealed: true });
-  expect((await api(a, `/intents/${meeting.body.id}`)).body.delivery.state).toBe("delivered");
+  // B stores before A hears B's answer: A's delivery settles a moment after B's inbox shows it.
+  await waitFor("A settles the meeting's delivery", async () => ((await api(a, `/intents/${meeting.body.id}`)).body.delivery.state === "delivered" ? true : undefined));
 
   // B answers the ask; both sides see the thread.
   expect((await api(b, `/inbox/${ask.body.id}/respond`, { payload: { answer: "Agenda attached" } })).status).toBe(202);
@@ -73,5 +74,5 @@ test("two node processes: connect, accept, sealed meeting + ask/answer, then sto
   const pings = (await api(b, "/inbox?intent=ping")).body.items as Array<{ id: string; payload: { note: string } }>;
   expect(pings.map((m) => m.id).sort()).toEqual(sent.map((s) => s.id).sort());
   expect(pings.map((m) => m.payload.note).reverse()).toEqual(["one", "two", "three"]);
-  for (const s of sent) expect((await api(a, `/intents/${s.id}`)).body.delivery.state).toBe("delivered");
+  for (const s of sent) await waitFor(`A settles ${s.id}`, async () => ((await api(a, `/intents/${s.id}`)).body.delivery.state === "delivered" ? true : undefined));
 }, 90_000);

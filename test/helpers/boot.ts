@@ -69,6 +69,8 @@ export interface BootOptions {
   clock?: TestClock;
   ids?: Ids;
   assistant?: AssistantOptions;
+  /** Metrics for this node (KITH_METRICS_TOKEN), made from its database and clock. */
+  metrics?: (db: Db, clock: TestClock) => NonNullable<Parameters<typeof createNode>[0]["metrics"]>;
   /** KITH_DIRECTORIES / re-validation period for this node. */
   discovery?: { directories?: string[]; revalidateMs?: number };
   /** Network analytics timing, and `inline` to run the analysis without a Worker. */
@@ -110,7 +112,19 @@ export function bootTestApp(options: BootOptions = {}): TestNode {
  */
 export async function bootNetworkNode(options: BootOptions & { name: string }): Promise<TestNode & { url: string; stop(): Promise<void> }> {
   let target: TestNode | null = null;
-  const server = Bun.serve({ port: 0, hostname: "127.0.0.1", tls: testTls(), ...serverOptions(serverLog), fetch: (req) => handleRecorded(target!.app, req) });
+  // Requests being answered: stop() lets them finish before the database closes (a peer's late
+  // fire-and-forget request, a receipt, would otherwise meet a closed database and answer 500).
+  const answering = new Set<Promise<unknown>>();
+  const fetch = (req: Request) => {
+    const answer = handleRecorded(target!.app, req);
+    const settled: Promise<unknown> = answer.then(
+      () => answering.delete(settled),
+      () => answering.delete(settled),
+    );
+    answering.add(settled);
+    return answer;
+  };
+  const server = Bun.serve({ port: 0, hostname: "127.0.0.1", tls: testTls(), ...serverOptions(serverLog), fetch });
   const url = `https://${options.name}.kith.test:${server.port}`;
   const node = assemble(options, url);
   target = node;
@@ -119,6 +133,7 @@ export async function bootNetworkNode(options: BootOptions & { name: string }): 
     url,
     async stop() {
       await server.stop(true);
+      await Promise.all(answering);
       await node.collaborators.writes.close();
       node.close();
     },
@@ -167,6 +182,7 @@ function assemble(options: BootOptions, publicUrl: string): TestNode {
     auth,
     ...(options.assistant ? { assistant: options.assistant } : {}),
     ...(options.network ? { network: options.network } : {}),
+    ...(options.metrics ? { metrics: options.metrics(db, clock) } : {}),
     onWake: (job) => void (job === "outbox" && wakes++),
   });
   const app = kith.app;

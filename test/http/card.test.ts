@@ -42,9 +42,10 @@ describe("Agent Card", () => {
     node = bootTestApp();
     const card = await json(await node.request(`/ink/v1/${encodeURIComponent(node.agentId!)}/agent.json`));
     // evidence: attestations / evidencePolicy; containment and delegation: governance; audit and
-    // receipts: capabilities.receipts / auditExchange / thirdPartyAudit (endpoints not served yet).
+    // witness submission: thirdPartyAudit. Receipts and the audit exchange are served (issue 19).
     for (const member of ["attestations", "evidencePolicy", "governance"]) expect({ member, present: member in card }).toEqual({ member, present: false });
-    expect(Object.keys(card.capabilities).sort()).toEqual(["intentsAccepted", "intentsSent"]);
+    expect(Object.keys(card.capabilities).sort()).toEqual(["auditExchange", "intentsAccepted", "intentsSent", "receipts"]);
+    expect(card.capabilities).toMatchObject({ receipts: { send: true, dispositions: ["delivered"] }, auditExchange: true });
     expect(card.visibility).toBe("public"); // capability_gated visibility is containment's
   });
 

@@ -51,6 +51,9 @@ test("the mailbox serves the card the home signed, naming the mailbox as its end
   expect(served).toEqual(own);
   expect(served.endpoint).toBe(`${carol.url}/mailbox/ink/v1/${alice.agentId}/intent`);
   expect(served.cardSignature).toBeDefined();
+  // Receipts and audit queries go to the endpoint's origin (AUDIT [A4]): the mailbox node's, which
+  // takes neither for Alice, so her card does not advertise them (peers would send them to Carol).
+  expect(Object.keys(served.capabilities).sort()).toEqual(["intentsAccepted", "intentsSent"]);
   expect((await json(await asOwner(carol, "/api/svc/mailboxes"))).items[0].cardPublishedAt).not.toBeNull();
 });
 

@@ -88,7 +88,7 @@ test("sign-in settings: providers, allowlist, loopback http for tests only; secr
   });
   expect(c).toMatchObject({ googleClientId: "gid", googleClientSecret: "gsecret", googleIssuer: "http://127.0.0.1:4000", appleIssuer: "https://appleid.apple.com", atprotoOwner: "Alice.bsky.social", atprotoPlcUrl: "https://plc.directory", oauthRedirectUris: ["https://app.example/cb", "http://127.0.0.1:5173/cb"], smtpUrl: null });
   expect(() => resolveConfig({ ...base, env: { KITH_SMTP_URL: "http://user:hunter2@mail.example" } })).not.toThrow(/hunter2/);
-  expect(SETTINGS.filter((s) => s.secret).map((s) => s.env).sort()).toEqual(["KITH_GOOGLE_CLIENT_SECRET", "KITH_KEY_PASSPHRASE", "KITH_LLM_API_KEY", "KITH_SMTP_URL", "KITH_TRANSCRIBE_API_KEY"]);
+  expect(SETTINGS.filter((s) => s.secret).map((s) => s.env).sort()).toEqual(["KITH_GOOGLE_CLIENT_SECRET", "KITH_KEY_PASSPHRASE", "KITH_LLM_API_KEY", "KITH_METRICS_TOKEN", "KITH_SMTP_URL", "KITH_TRANSCRIBE_API_KEY"]);
 });
 
 test("every setting has an env var, a default and a description", () => {

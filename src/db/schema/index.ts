@@ -23,3 +23,4 @@ export * from "./extension-installations.ts";
 export * from "./audit-events.ts";
 export * from "./marketplace.ts";
 export * from "./mailboxes.ts";
+export * from "./message-receipts.ts";

@@ -32,7 +32,7 @@ export interface AgentCard {
   displayName: string;
   endpoint: string;
   publicKeyMultibase: string;
-  capabilities: { intentsAccepted: string[]; intentsSent: string[] };
+  capabilities: { intentsAccepted: string[]; intentsSent: string[]; receipts?: { send: boolean; dispositions: string[] }; auditExchange?: boolean };
   availability: { timezone: string };
   keys: { signing: CardKeyEntry[]; encryption: CardKeyEntry[] };
   currentSigningKeyId: string;
@@ -97,7 +97,10 @@ function buildAgentCard(agent: AgentRow, keys: KeyRow[], node: NodeIdentity, pro
     displayName: agent.displayName,
     endpoint: inboundBaseOf(node) + inboundPathOf(agentId),
     publicKeyMultibase: activeSigning?.publicKeyMultibase ?? agent.genesisKey,
-    capabilities: { intentsAccepted: [...REGISTERED_INTENTS], intentsSent: [...REGISTERED_INTENTS] },
+    // AUDIT §1, §4: this node sends `delivered` receipts, takes receipts at /ink/v1/receipt and answers
+    // /ink/v1/audit, at its endpoint's origin (docs/decisions/receipts-and-audit.md). Behind a mailbox
+    // that origin is the mailbox node's, which takes neither for this agent: not advertised then.
+    capabilities: { intentsAccepted: [...REGISTERED_INTENTS], intentsSent: [...REGISTERED_INTENTS], ...(node.mailboxUrl ? {} : { receipts: { send: true, dispositions: ["delivered"] }, auditExchange: true }) },
     availability: { timezone: agent.timezone },
     keys: { signing: signing.map((k) => cardKey(k, "Ed25519")), encryption: encryption.map((k) => cardKey(k, "X25519")) },
     currentSigningKeyId: activeSigning?.keyId ?? signing[0]?.keyId ?? "",

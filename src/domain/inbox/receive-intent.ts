@@ -17,6 +17,8 @@ import { checkForeignSender, type ForeignSenderDecision } from "../policy/check-
 import { type OwnerPolicy } from "../policy/owner-policy.ts";
 import { policyFromRow } from "../policy/policy-from-row.ts";
 import { storeInbound, type StoreContext, type StoredMessage } from "./internal/store-inbound.ts";
+import { recordInkEvent } from "../audit/record-ink-event.ts";
+import { sendReceipt } from "../receipts/send-receipt.ts";
 import { findAnsweredRequest } from "./internal/find-answered-request.ts";
 import { chargeSender } from "./internal/charge-sender.ts";
 
@@ -97,6 +99,8 @@ export async function receiveIntent(ctx: With<"node" | "vault" | "peers" | "limi
       }
       const stored = storeInbound(tx, ctx, store);
       if (!stored.ok) throw new Rollback(stored); // nothing of a refused message is kept, its nonce included
+      // The INK audit log (AUDIT §2), with the message: a retried delivery of it adds nothing.
+      if (!stored.duplicate) recordInkEvent(tx, ctx, agent.principal, { eventType: "message.received", messageId: envelope.id, correlationId: envelope.correlationId, counterpartyId: agent.agentId });
       return stored;
     });
   } catch (e) {
@@ -105,6 +109,9 @@ export async function receiveIntent(ctx: With<"node" | "vault" | "peers" | "limi
   }
   if (!result.ok) return result;
   if (result.queuedReply) ctx.wake.outbox();
+  // AUDIT §1: a receipt to a sender whose card asks for them, after commit and fire-and-forget
+  // (the sender's answer does not wait for it; a sender without receipts costs nothing more).
+  if (!result.duplicate && agent.card?.capabilities.receipts) void sendReceipt(ctx, { messageId: result.messageId }).catch((e) => ctx.log.warn("receipt failed", { messageId: envelope.id, error: e }));
   const { queuedReply: _q, ...outcome } = result;
   return outcome;
 }

@@ -1,10 +1,10 @@
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, gte, lte, sql, type SQL } from "drizzle-orm";
 import type { Db, Tx } from "../../db/client.ts";
 import { extensionStatements } from "../../db/extension-statements.ts";
 import { auditEvents } from "../../db/schema/index.ts";
 import { concatBytes, utf8 } from "../../ink/bytes.ts";
 import { encodeSignature, formatTimestamp } from "../../ink/index.ts";
-import { auditEventCanonical, type AuditEvent } from "../../ink/profiles.ts";
+import { auditEventCanonical, verifyAuditEventChain, type AuditChainResult, type AuditEvent } from "../../ink/profiles.ts";
 import { nativeEd25519Sign } from "../../security/ed25519-native.ts";
 import { sha256Hex } from "../../security/native-hash.ts";
 
@@ -31,8 +31,9 @@ export interface AuditEntry {
  * from the chain's last, `previousEventHash` = that event's chain hash (null for the first),
  * `agentSignature` by the agent's active key over `ink/audit-event\n` + JCS. Runs inside the
  * caller's transaction, so the event commits with what it records; the chain's primary key
- * (chainId, sequence) refuses a fork outright. Reusable by any log keyed by a chain id (an
- * extension installation now, the node's own INK audit log later).
+ * (chainId, sequence) refuses a fork outright. One mechanism for every log keyed by a chain id:
+ * an extension installation's (its id), the node's INK log with one peer (`ink:<principal>`,
+ * domain/audit/internal/ink-chain.ts).
  */
 export function appendAuditEvent(tx: Tx, chainId: string, signer: AuditSigner, id: string, at: number, entry: AuditEntry): AuditEvent {
   const sql = extensionStatements(signer.db);
@@ -62,7 +63,32 @@ export function appendAuditEvent(tx: Tx, chainId: string, signer: AuditSigner, i
 
 /** A page of chain `chainId`, oldest first, and the chain's length. */
 export function listAuditEvents(db: Db | Tx, chainId: string, limit: number, offset: number): { events: AuditEvent[]; total: number } {
-  const rows = db.select({ eventJson: auditEvents.eventJson }).from(auditEvents).where(eq(auditEvents.chainId, chainId)).orderBy(asc(auditEvents.sequence)).limit(limit).offset(offset).all();
-  const total = db.select({ n: sql<number>`count(*)` }).from(auditEvents).where(and(eq(auditEvents.chainId, chainId))).get()?.n ?? 0;
-  return { events: rows.map((r) => JSON.parse(r.eventJson) as AuditEvent), total };
+  const events = eventsWhere(db, eq(auditEvents.chainId, chainId), { limit, offset });
+  const total = db.select({ n: sql<number>`count(*)` }).from(auditEvents).where(eq(auditEvents.chainId, chainId)).get()?.n ?? 0;
+  return { events, total };
+}
+
+/**
+ * The contiguous slice of chain `chainId` from the first to the last event about one message
+ * (`messageId`, the envelope id as on the wire), oldest first; none when no event names it. A
+ * slice, not a filter: INK's consumer checks +1 continuity (AUDIT §4), so events between come along.
+ */
+export function auditEventsAbout(db: Db | Tx, chainId: string, messageId: string): AuditEvent[] {
+  const span = db
+    .select({ first: sql<number | null>`min(${auditEvents.sequence})`, last: sql<number | null>`max(${auditEvents.sequence})` })
+    .from(auditEvents)
+    .where(and(eq(auditEvents.chainId, chainId), sql`json_extract(${auditEvents.eventJson}, '$.messageId') = ${messageId}`))
+    .get();
+  if (span?.first == null || span.last == null) return [];
+  return eventsWhere(db, and(eq(auditEvents.chainId, chainId), gte(auditEvents.sequence, span.first), lte(auditEvents.sequence, span.last))!);
+}
+
+/** Re-checks a whole stored chain by INK's slice rules (AUDIT §3): +1 sequences, each link the hash of its predecessor. */
+export function verifyAuditChain(db: Db | Tx, chainId: string): AuditChainResult {
+  return verifyAuditEventChain(eventsWhere(db, eq(auditEvents.chainId, chainId)));
+}
+
+function eventsWhere(db: Db | Tx, where: SQL, page?: { limit: number; offset: number }): AuditEvent[] {
+  const query = db.select({ eventJson: auditEvents.eventJson }).from(auditEvents).where(where).orderBy(asc(auditEvents.sequence));
+  return (page ? query.limit(page.limit).offset(page.offset) : query).all().map((r) => JSON.parse(r.eventJson) as AuditEvent);
 }

@@ -14,6 +14,7 @@ import type { Ctx, With } from "../context.ts";
 import { ownIdentity } from "../agent/own-identity.ts";
 import { activeSigningKey } from "../agent/active-signing-key.ts";
 import { recordEvent } from "../internal/events.ts";
+import { recordInkEvent } from "../audit/record-ink-event.ts";
 import { errorOf, jsonObjectOf, parseRetryAfter, settleAttempt, isTransientStatus, type AttemptOutcome } from "../internal/retry.ts";
 import { fetchPeerCard } from "../peers/fetch-peer-card.ts";
 import { STALE_CARD_GRACE_MS } from "../peers/peer-cards.ts";
@@ -89,6 +90,10 @@ async function attemptDelivery(
   });
   if (!prepared.ok) return { outcome: { kind: "failed", error: `cannot prepare the request: ${prepared.reason}` } };
 
+  // The envelope as sent is stored before it leaves: the peer's receipt (AUDIT §1) hashes this
+  // attempt's envelope and may arrive before this attempt settles.
+  const envelopeJson = JSON.stringify(built.envelope);
+  transaction(ctx.db, (tx) => tx.update(messages).set({ envelopeJson }).where(eq(messages.id, message.id)).run());
   const res = await ctx.peers.http.request(prepared.url, {
     method: "POST",
     headers: { "content-type": "application/json", authorization: prepared.authorization, link: `<${own.cardUrl}>; rel="agent-card"` },
@@ -96,7 +101,6 @@ async function attemptDelivery(
     timeoutMs: DELIVERY_TIMEOUT_MS,
     maxBytes: 65_536,
   });
-  const envelopeJson = JSON.stringify(built.envelope);
   if (!res.ok) {
     const permanent = res.reason === "invalid_url" || res.reason === "blocked_host" || res.reason === "blocked_address";
     return { outcome: permanent ? { kind: "failed", error: `${res.reason}: ${res.detail}` } : { kind: "retry", error: `${res.reason}: ${res.detail}` }, envelopeJson, protocol };
@@ -143,7 +147,7 @@ async function currentCard(ctx: With<"node" | "vault" | "peers">, principal: str
   return { ok: false, outcome: { kind: "retry", error: `peer card unavailable: ${fetched.reason}` } };
 }
 
-function settle(ctx: Ctx, item: OutboxRow, outcome: AttemptOutcome, envelopeJson?: string, protocol?: string): AttemptOutcome {
+function settle(ctx: With<"node" | "vault">, item: OutboxRow, outcome: AttemptOutcome, envelopeJson?: string, protocol?: string): AttemptOutcome {
   const now = ctx.clock.now();
   const { final, update } = settleAttempt(outcome, item.attempts, now);
   transaction(ctx.db, (tx) => {
@@ -154,13 +158,19 @@ function settle(ctx: Ctx, item: OutboxRow, outcome: AttemptOutcome, envelopeJson
       .where(and(eq(messages.id, item.messageId), sql`${messages.status} != 'cancelled'`))
       .run();
     if (final.kind !== "retry") {
-      const message = tx.select({ envelopeId: messages.envelopeId, provenanceJson: messages.provenanceJson }).from(messages).where(eq(messages.id, item.messageId)).get();
+      const message = tx
+        .select({ envelopeId: messages.envelopeId, provenanceJson: messages.provenanceJson, correlationId: messages.correlationId, peerAgentId: messages.peerAgentId })
+        .from(messages)
+        .where(eq(messages.id, item.messageId))
+        .get();
       recordEvent(tx, final.kind === "delivered" ? "message.delivered" : "message.rejected", now, {
         subjectId: message?.envelopeId,
         peerPrincipal: item.peerPrincipal,
         ...(final.kind === "failed" ? { error: final.error } : {}),
         ...(message?.provenanceJson ? { installationId: (JSON.parse(message.provenanceJson) as { installationId: string }).installationId } : {}),
       });
+      // The INK audit log (AUDIT §2): the peer accepted it. Its receipt, if any, follows as receipt.received.
+      if (final.kind === "delivered" && message) recordInkEvent(tx, ctx, item.peerPrincipal, { eventType: "message.sent", messageId: message.envelopeId, correlationId: message.correlationId, counterpartyId: message.peerAgentId });
     }
   });
   if (final.kind !== "delivered") ctx.log.warn("delivery attempt failed", { outbox: item.id, peer: item.peerPrincipal, attempts: update.attempts, outcome: final.kind, error: final.error });

@@ -3,7 +3,7 @@ import type { With } from "../context.ts";
 import type { Authenticated } from "./internal/authenticated.ts";
 import { authenticateDiscoveryQuery } from "./internal/authenticate-discovery-query.ts";
 import { authenticateIntent } from "./internal/authenticate-intent.ts";
-import { authenticateCardQuery, authenticateListing, authenticateReview } from "./internal/authenticate-signed-request.ts";
+import { authenticateAddressedMessage, authenticateCardQuery, authenticateListing, authenticateReview } from "./internal/authenticate-signed-request.ts";
 import { savePeerCard } from "./save-peer-card.ts";
 import type { AuthenticatedPeer, PeerRefusal, PeerScheme, SignedPeerRequest } from "./peer-requests.ts";
 
@@ -45,5 +45,8 @@ function byScheme(ctx: With<"node" | "vault" | "peers">, input: SignedPeerReques
       return authenticateDiscoveryQuery(ctx, input as SignedPeerRequest<"discovery_query">);
     case "marketplace_review":
       return authenticateReview(ctx, input as SignedPeerRequest<"marketplace_review">);
+    case "receipt":
+    case "audit_query":
+      return authenticateAddressedMessage(ctx, input as SignedPeerRequest<"receipt" | "audit_query">);
   }
 }

@@ -8,7 +8,7 @@ import type { PeerCardUpdate } from "./peer-cards.ts";
  * checks before the signature (INK's order for it) and its own key source; all four end in an
  * `agent` actor whose nonce the answering verb records last, in its own transaction.
  */
-export type PeerScheme = "intent" | "agent_card_query" | "directory_listing" | "discovery_query" | "marketplace_review";
+export type PeerScheme = "intent" | "agent_card_query" | "directory_listing" | "discovery_query" | "marketplace_review" | "receipt" | "audit_query";
 
 /** One signed request as it came in: the raw body, read once (http/plugins/ink-signature.ts). */
 export interface SignedPeerRequest<S extends PeerScheme = PeerScheme> {
@@ -41,6 +41,10 @@ export interface PeerRequests {
   directory_listing: ListingRequest;
   discovery_query: DiscoveryQueryEnvelope;
   marketplace_review: MarketplaceReviewRequest;
+  /** A delivery receipt (AUDIT §1), as received; its own checks are the receipt verb's. */
+  receipt: Record<string, unknown>;
+  /** An audit query (AUDIT §4): the message whose lifecycle events are asked for. */
+  audit_query: { messageId: string };
 }
 
 /** An authenticated request: the sender, what it asked, and what was learned of its card (to save with the answer). */

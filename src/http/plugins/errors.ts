@@ -1,4 +1,4 @@
-import { Elysia } from "elysia";
+import { Elysia, type ErrorHandler } from "elysia";
 import type { Logger } from "../../domain/context.ts";
 import { DomainError, type DomainErrorCode } from "../../domain/errors.ts";
 import { inkErrorResponse, InkRefusal } from "../ink-errors.ts";
@@ -25,18 +25,33 @@ export interface ErrorBody {
 }
 
 /**
+ * What each refused request was answered with (INK's reason, or the body's `error`), for the
+ * metrics the request log records (request-log.ts): a closed set, so it can be a label.
+ */
+const refusals = new WeakMap<Request, string>();
+export const refusalOf = (request: Request): string | undefined => refusals.get(request);
+
+/**
  * One error shape for the whole node: `{error, message}` with a closed code list, for domain
  * errors, validation failures, unknown routes and crashes alike; the INK endpoints' refusals add
  * INK's fields (ink-errors.ts). 5xx answers carry a generic message; the cause goes to the log
  * with the request id.
  */
 export function errorHandler(log: Logger) {
-  return new Elysia({ name: "kith/errors" }).onError({ as: "global" }, ({ code, error: thrown, set, request }) => {
+  return new Elysia({ name: "kith/errors" }).onError({ as: "global" }, (context) => {
+    const { error: thrown, set, request } = context;
     if (thrown instanceof InkRefusal) {
+      refusals.set(request, thrown.reason);
       const response = inkErrorResponse(thrown);
       set.status = response.status; // what the request log reads
       return response;
     }
+    const answer = answerOf(context);
+    refusals.set(request, answer.error);
+    return answer;
+  });
+
+  function answerOf({ code, error: thrown, set, request }: Parameters<ErrorHandler>[0]): ErrorBody {
     set.headers["content-type"] = "application/json";
     // Elysia wraps whatever a parse hook throws (the request gate's refusals) in a ParseError.
     const error = code === "PARSE" && thrown.cause instanceof DomainError ? thrown.cause : thrown;
@@ -72,7 +87,7 @@ export function errorHandler(log: Logger) {
         log.error("unhandled error", { reqId: set.headers["x-request-id"], path: pathOf(request), cause: describe(error) });
         return body("internal_error", "internal error");
     }
-  });
+  }
 }
 
 /** A message quoting what was sent (a verb's `"…" is not one of …`) is cut: an error never carries much of a body. */

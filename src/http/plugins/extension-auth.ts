@@ -23,6 +23,12 @@ export interface ExtRoute {
   bucket?: "intents";
 }
 
+/** The installation each extension request authenticated as, for the metrics the request log records (request-log.ts). */
+const installations = new WeakMap<Request, string>();
+export const extensionInstallationOf = (request: Request): string | null => installations.get(request) ?? null;
+/** Notes the installation a request authenticated as outside this plugin (token renewal, checks 4–7). */
+export const noteExtensionInstallation = (request: Request, installationId: string): void => void installations.set(request, installationId);
+
 /** OpenAPI `security` of every /ext/v1 route (components.securitySchemes.extensionDelegation). */
 export const EXT_SECURITY = [{ extensionDelegation: [] as string[] }];
 
@@ -77,6 +83,7 @@ async function authenticate(deps: SurfaceDeps, route: ExtRoute, request: Request
     throw error;
   }
   const { nonce, ...actor } = authed;
+  installations.set(request, actor.installationId);
   const limits: Array<[string, RateRule]> = [["ext", EXT_LIMITS.requests]];
   if (route.bucket) limits.push([`ext-${route.bucket}`, EXT_LIMITS[route.bucket]]);
   for (const [bucket, rule] of limits) {

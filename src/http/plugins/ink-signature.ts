@@ -49,5 +49,7 @@ export function inkSignature(deps: SurfaceDeps) {
     inkListing: (route: InkSignedRoute) => signed("directory_listing", route),
     inkDiscoveryQuery: (route: InkSignedRoute) => signed("discovery_query", route),
     inkMarketplaceReview: (route: InkSignedRoute) => signed("marketplace_review", route),
+    inkReceipt: (route: InkSignedRoute) => signed("receipt", route),
+    inkAuditQuery: (route: InkSignedRoute) => signed("audit_query", route),
   });
 }

@@ -39,6 +39,12 @@ export const MessageDoc = v.pipe(
     pendingActionId: v.nullable(v.string()),
     delivery: v.optional(DeliveryDoc),
     labels: v.optional(v.pipe(v.array(v.string()), v.description("Labels put on an inbound message by automation rules"))),
+    receipts: v.optional(
+      v.pipe(
+        v.array(v.object({ disposition: v.string(), dispositionAt: v.string(), receivedAt: v.string(), receipt: v.record(v.string(), v.unknown()) })),
+        v.description("Delivery receipts the recipient sent for an outbound message (AUDIT §1), verified against the message as sent"),
+      ),
+    ),
   }),
   v.description("Inbox message / thread entry"),
 );

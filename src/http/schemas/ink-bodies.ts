@@ -40,3 +40,34 @@ export const CardQueryBodyDoc = v.pipe(
 export const ListingBodyDoc = v.pipe(ListingRequest, v.description("Directory listing request, covered by the transport signature only (at most 64 KiB)"));
 
 export const DiscoveryQueryBodyDoc = v.pipe(DiscoveryQueryEnvelope, v.description("Signed discovery-query envelope (body signature)"));
+
+export const ReceiptBodyDoc = v.pipe(
+  v.looseObject({
+    protocol: v.literal("ink/0.1"),
+    type: v.pipe(v.string(), v.description("network.<svc|tulpa|ink>.receipt")),
+    from: v.pipe(v.string(), v.description("The agent that received the message (the receipt's issuer)")),
+    to: v.pipe(v.string(), v.description("This node's agent id (the message's sender)")),
+    messageId: v.pipe(v.string(), v.description("The envelope id of the message this node sent")),
+    disposition: v.picklist(["received", "delivered", "acted", "rejected", "expired"]),
+    dispositionAt: v.string(),
+    note: v.optional(v.string()),
+    messageHash: v.pipe(v.string(), v.description("SHA-256 hex of JCS of the message as received")),
+    nonce: v.string(),
+    timestamp: v.string(),
+    signature: v.optional(v.pipe(v.string(), v.description("INK body signature of the issuer (optional: the transport signature authenticates it)"))),
+  }),
+  v.description("Delivery receipt (AUDIT §1) under an INK transport signature over /ink/v1/receipt"),
+);
+
+export const AuditQueryBodyDoc = v.pipe(
+  v.looseObject({
+    protocol: v.literal("ink/0.1"),
+    type: v.pipe(v.string(), v.description("network.<svc|tulpa|ink>.audit_query")),
+    from: v.string(),
+    to: v.pipe(v.string(), v.description("This node's agent id")),
+    messageId: v.pipe(v.string(), v.description("A message the requester sent to or received from this agent")),
+    nonce: v.string(),
+    timestamp: v.string(),
+  }),
+  v.description("Audit query (AUDIT §4) under an INK transport signature over /ink/v1/audit"),
+);

@@ -14,7 +14,7 @@ import { renewExtensionToken, RenewTokenInput } from "../../domain/extensions/re
 import { EXTENSION_SCOPES } from "../../domain/extensions/scopes.ts";
 import { nativeStrictVerifier } from "../../security/ed25519-native.ts";
 import { PUBLIC, type SurfaceDeps } from "../deps.ts";
-import { EXT_SECURITY, extBody, extensionAuth } from "../plugins/extension-auth.ts";
+import { EXT_SECURITY, extBody, extensionAuth, noteExtensionInstallation } from "../plugins/extension-auth.ts";
 import { isJsonRequest, readRawBody } from "../plugins/raw-body.ts";
 import { routeOptions } from "../plugins/route-options.ts";
 import { extErrors } from "../schemas/extensions.ts";
@@ -71,7 +71,9 @@ export function extRoutes(deps: SurfaceDeps) {
         const h = request.headers;
         const url = request.url;
         const target = url.slice(url.indexOf("/", url.indexOf("://") + 3));
-        return renewExtensionToken(deps.ctx(PUBLIC), input, { nonce: h.get("x-request-nonce"), timestamp: h.get("x-request-timestamp"), signature: h.get("x-extension-signature"), method: "POST", target, body: raw }, nativeStrictVerifier);
+        const renewed = await renewExtensionToken(deps.ctx(PUBLIC), input, { nonce: h.get("x-request-nonce"), timestamp: h.get("x-request-timestamp"), signature: h.get("x-extension-signature"), method: "POST", target, body: raw }, nativeStrictVerifier);
+        noteExtensionInstallation(request, renewed.installationId);
+        return renewed;
       },
       {
         parse: "none",

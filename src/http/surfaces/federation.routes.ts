@@ -12,6 +12,7 @@ import { getInboxMessage } from "../../domain/inbox/get-inbox-message.ts";
 import { InboxQuery, InboxSearchQuery, listInbox } from "../../domain/inbox/list-inbox.ts";
 import { respondToMessage, RespondInput } from "../../domain/inbox/respond-to-message.ts";
 import { getSentMessage } from "../../domain/outbox/get-sent-message.ts";
+import { queryPeerAudit } from "../../domain/audit/query-peer-audit.ts";
 import { sendIntent, SendIntentInput } from "../../domain/outbox/send-intent.ts";
 import type { OwnerTokens } from "../../security/owner-token.ts";
 import type { SurfaceDeps } from "../deps.ts";
@@ -28,6 +29,8 @@ const PAGING = "Paginated: `limit` (1-200, default 50) and `cursor` (the previou
  * The owner API of federation (SPEC "Owner API"): inbox, connections, conversations, sending
  * intents and pending actions. Every route needs the owner bearer token and calls one verb.
  */
+const PeerAuditDoc = v.object({ peer: v.string(), messageId: v.string(), verified: v.literal(true), events: v.array(v.looseObject({})) });
+
 export function federationRoutes(deps: SurfaceDeps, o: { tokens: Pick<OwnerTokens, "verify"> }) {
   const doc = (tag: string, summary: string, description?: string) => ({ tags: [tag], summary, ...(description ? { description } : {}), security: OWNER_SECURITY });
   return ownerApi(o.tokens)
@@ -116,6 +119,11 @@ export function federationRoutes(deps: SurfaceDeps, o: { tokens: Pick<OwnerToken
       params: IdParam,
       response: { 200: MessageDoc, ...errors(401, 404) },
       detail: doc("Intents", "A sent intent and its delivery state", "queued (with attempts and next attempt), delivered, or failed with the reason."),
+    })
+    .get("/intents/:id/audit", ({ actor, params }) => queryPeerAudit(deps.ctx(actor), params.id), {
+      params: IdParam,
+      response: { 200: PeerAuditDoc, ...errors(401, 404, 409, 503) },
+      detail: doc("Intents", "The peer's signed audit events for a message (INK audit exchange)", "Asks the message's peer (POST /ink/v1/audit, AUDIT §4) and answers only when its response signature, the slice's hash chain and every event signature verify; 409 when the peer does not advertise auditExchange, 503 when it does not answer or its answer does not verify."),
     })
     .get("/pending", ({ actor, query }) => listPending(deps.ctx(actor), query), {
       query: PendingQuery,

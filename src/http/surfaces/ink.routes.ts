@@ -1,13 +1,15 @@
 import { Elysia } from "elysia";
 import * as v from "valibot";
 import { queryAgentCard } from "../../domain/agent-card/query-agent-card.ts";
+import { answerAuditQuery } from "../../domain/audit/answer-audit-query.ts";
 import { receiveIntent, type ReceiveOutcome } from "../../domain/inbox/receive-intent.ts";
+import { receiveReceipt } from "../../domain/receipts/receive-receipt.ts";
 import type { SurfaceDeps } from "../deps.ts";
 import { InkRefusal } from "../ink-errors.ts";
 import { inkSignature } from "../plugins/ink-signature.ts";
 import { routeOptions } from "../plugins/route-options.ts";
 import { AgentCardDoc } from "../schemas/card.ts";
-import { CardQueryBodyDoc, InkEnvelopeBodyDoc } from "../schemas/ink-bodies.ts";
+import { AuditQueryBodyDoc, CardQueryBodyDoc, InkEnvelopeBodyDoc, ReceiptBodyDoc } from "../schemas/ink-bodies.ts";
 
 /** INK's inbound body cap (the reference receiver's 64 KiB, INK [C9]). */
 const MAX_INBOUND_BYTES = 65_536;
@@ -15,6 +17,13 @@ const PER_IP_INTENT = { bucket: "ink-intent-ip", limit: 120, windowMs: 60_000 };
 /** SPEC Limits: POST /agents/:agentId/inbox, 60 requests per minute per IP. */
 const PER_IP_INBOX = { bucket: "ink-inbox-ip", limit: 60, windowMs: 60_000 };
 const PER_IP_CARD_QUERY = { bucket: "card-query-ip", limit: 60, windowMs: 60_000 };
+const PER_IP_RECEIPT = { bucket: "ink-receipt-ip", limit: 120, windowMs: 60_000 };
+const PER_IP_AUDIT = { bucket: "ink-audit-ip", limit: 60, windowMs: 60_000 };
+const ReceiptAccepted = v.object({ accepted: v.literal(true), disposition: v.string(), duplicate: v.boolean() });
+const AuditResponseDoc = v.pipe(
+  v.object({ protocol: v.literal("ink/0.1"), type: v.string(), messageId: v.string(), events: v.array(v.looseObject({})), responseSignature: v.string() }),
+  v.description("network.<wordmark>.audit_response: the message's events as a +1-continuous slice, responseSignature over ink/audit-response + JCS(events)"),
+);
 
 const Accepted = v.object({
   accepted: v.literal(true),
@@ -71,6 +80,36 @@ export function inkRoutes(deps: SurfaceDeps) {
             "Body: `{protocol: \"ink/0.1\", type: \"network.<svc|tulpa|ink>.agent_card_query\", from, to, nonce, timestamp}` with an INK-Ed25519 " +
             "transport signature over this path. 401 when unsigned or the signature fails, 429 over the limit.",
         },
+      },
+    )
+    .post(
+      "/ink/v1/receipt",
+      ({ actor, signed }) => {
+        const result = receiveReceipt(deps.ctx(actor), signed);
+        if (!result.ok) throw new InkRefusal(result.reason, result.detail);
+        return { accepted: true as const, disposition: result.disposition, duplicate: result.duplicate };
+      },
+      {
+        parse: "none",
+        inkReceipt: { perIp: PER_IP_RECEIPT, maxBytes: MAX_INBOUND_BYTES },
+        bodyDoc: ReceiptBodyDoc,
+        response: { 200: ReceiptAccepted, ...inkErrors },
+        detail: detail("A delivery receipt for a message this node sent (AUDIT §1), checked against the message as sent"),
+      },
+    )
+    .post(
+      "/ink/v1/audit",
+      ({ actor, signed }) => {
+        const result = answerAuditQuery(deps.ctx(actor), signed);
+        if (!result.ok) throw new InkRefusal(result.reason, result.detail, result.retryAfterSeconds);
+        return result.response;
+      },
+      {
+        parse: "none",
+        inkAuditQuery: { perIp: PER_IP_AUDIT, maxBytes: MAX_INBOUND_BYTES },
+        bodyDoc: AuditQueryBodyDoc,
+        response: { 200: AuditResponseDoc, ...inkErrors },
+        detail: detail("Bilateral audit exchange (AUDIT §4): the signed lifecycle events of a message, for its sender or recipient only"),
       },
     );
 }

@@ -42,7 +42,7 @@ export async function authenticateCardQuery(ctx: PeerCtx, input: SignedPeerReque
  * The transport signature under the keys the node knows for `from` (resolveInboundSenderKeys).
  * A replayed nonce resolves keys from what is stored only: it makes the node fetch nothing.
  */
-async function verifyUnderKnownKeys<S extends "agent_card_query" | "marketplace_review">(ctx: PeerCtx, pending: PendingRequest, request: PeerRequests[S]): Promise<Authenticated<S>> {
+async function verifyUnderKnownKeys<S extends "agent_card_query" | "marketplace_review" | "receipt" | "audit_query">(ctx: PeerCtx, pending: PendingRequest, request: PeerRequests[S]): Promise<Authenticated<S>> {
   const network = claimNonceForFetch(ctx, pending.principal, pending.nonce);
   const resolved = await resolveInboundSenderKeys(ctx, { from: pending.from, principal: pending.principal, keyIdHint: pending.keyIdHint, network });
   const accepted = authenticateSignedRequest(pending, { keys: resolved.keys, verifier: nativeStrictVerifier });
@@ -68,6 +68,26 @@ export async function authenticateReview(ctx: PeerCtx, input: SignedPeerRequest<
   const shape = v.safeParse(MarketplaceReviewRequest, pending.body, { abortEarly: true });
   if (!shape.success) return { ok: false, reason: "invalid_review", detail: issueOf(shape.issues[0]) };
   return verifyUnderKnownKeys(ctx, pending, shape.output);
+}
+
+/**
+ * `POST /ink/v1/receipt` and `POST /ink/v1/audit` (AUDIT §1, §4): protocol messages addressed to
+ * this agent (`to`), under an INK transport signature over their path, checked against the keys
+ * the node knows for `from` (stored keys only for a nonce already seen), like the card query.
+ */
+export async function authenticateAddressedMessage<S extends "receipt" | "audit_query">(ctx: PeerCtx, input: SignedPeerRequest<S>): Promise<Authenticated<S>> {
+  const now = ctx.clock.now();
+  const own = ownIdentity(ctx.db, ctx.node);
+  if (!own) return { ok: false, reason: "unknown_recipient" };
+  const pending = inspectSignedRequest({ body: input.body, authorization: input.authorization, now }, { ownAgentId: own.agentId, path: input.requestPath, wordmark: ctx.node.wordmark, typeSuffix: input.scheme });
+  if (!pending.ok) return pending;
+  let request: PeerRequests[S];
+  if (input.scheme === "audit_query") {
+    const messageId = pending.body.messageId;
+    if (typeof messageId !== "string" || messageId.length === 0 || messageId.length > 256) return { ok: false, reason: "invalid_envelope", detail: "messageId: a string of 1 to 256 characters" };
+    request = { messageId } as PeerRequests[S];
+  } else request = pending.body as PeerRequests[S];
+  return verifyUnderKnownKeys(ctx, pending, request);
 }
 
 /**
