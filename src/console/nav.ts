@@ -3,6 +3,8 @@ import type { Route } from "./lib/router.ts";
 import { Approvals } from "./screens/approvals.tsx";
 import { Compose } from "./screens/compose.tsx";
 import { Connections } from "./screens/connections.tsx";
+import { Extensions } from "./screens/extensions.tsx";
+import { Marketplace } from "./screens/marketplace.tsx";
 import { Discovery } from "./screens/discovery.tsx";
 import { Inbox } from "./screens/inbox.tsx";
 import { Policy } from "./screens/policy.tsx";
@@ -38,6 +40,8 @@ export const SCREENS: Screen[] = [
   { id: "rules", label: "Automation", icon: "rules", group: "Agent", component: Rules },
   { id: "policy", label: "Autonomy", icon: "policy", group: "Agent", component: Policy },
   { id: "profile", label: "Profile", icon: "profile", group: "Agent", component: Profile },
+  { id: "extensions", label: "Extensions", icon: "extensions", group: "Node", component: Extensions },
+  { id: "marketplace", label: "Marketplace", icon: "marketplace", group: "Node", component: Marketplace },
   { id: "status", label: "Node status", icon: "status", group: "Node", component: Status },
 ];
 

@@ -1,0 +1,144 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { closeDatabase, openDatabase } from "../../src/db/client.ts";
+import { controlsOutsideViewport, HAS_CHROMIUM, launchChromium, noticeIfNoBrowser, screenshots, seriousViolations } from "../helpers/browser.ts";
+import { acmeManifest, manifestHash } from "../helpers/extensions.ts";
+import { plantedNetwork, writeNetwork } from "../helpers/network-fixture.ts";
+import { api, initProcessNode, signIn, startProcessNode, tfetch, waitFor, type ProcessNode } from "../helpers/network-process.ts";
+import { runKith } from "../helpers/process.ts";
+
+/**
+ * The console's extension, marketplace and network screens in real Chromium against a real
+ * `kith serve` over TLS (issue 17, the screens that slot in once issues 14–16 landed). The node's
+ * own marketplace holds the acme extension; its database holds the planted contact network of the
+ * graph tests. One browser, one page; the steps build on each other.
+ */
+noticeIfNoBrowser("test/console/extensions.process.test.ts");
+const work = mkdtempSync(join(tmpdir(), "kith-console-ext-"));
+let alice: ProcessNode;
+let browser: Browser;
+let page: Page;
+const problems: string[] = [];
+const manifest = acmeManifest();
+
+beforeAll(async () => {
+  if (!HAS_CHROMIUM) return;
+  alice = await initProcessNode(work, "alice");
+  const db = openDatabase(join(alice.dir, "kith.db"));
+  writeNetwork(db, plantedNetwork().net, Date.now());
+  closeDatabase(db);
+  await Promise.all([startProcessNode(alice), launchChromium().then((b) => void (browser = b))]);
+  await signIn(alice);
+  for (const m of [manifest, acmeManifest({ id: "com.acme.spam", name: "Spam blaster", version: "0.1.0" })]) {
+    const res = await tfetch(`${alice.base}/marketplace/submit`, { method: "POST", headers: { authorization: `Bearer ${alice.token}`, "content-type": "application/json" }, body: JSON.stringify({ manifest: m }) });
+    expect(res.status).toBe(201);
+  }
+  page = await (await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1280, height: 800 } })).newPage();
+  page.on("console", (m) => m.type() === "error" && problems.push(m.text()));
+  page.on("pageerror", (e) => problems.push(e.message));
+  await page.goto(`${alice.base}/console`);
+  await page.getByLabel("Email address").fill(alice.email);
+  await page.getByRole("button", { name: "I have a code" }).click();
+  const code = (await runKith(["owner", "code", "--data-dir", alice.dir])).stdout.trim().split("\n").at(-1)!;
+  await page.getByLabel("Sign-in code").fill(code);
+  await page.keyboard.press("Enter");
+  await page.getByRole("heading", { level: 1, name: "Inbox" }).waitFor();
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await alice?.running?.stop("SIGKILL");
+  rmSync(work, { recursive: true, force: true });
+});
+
+const heading = (name: string) => page.getByRole("heading", { level: 1, name });
+async function open(hash: string, title: string): Promise<void> {
+  await page.goto(`${alice.base}/console#/${hash}`);
+  await heading(title).waitFor();
+}
+/** axe finds nothing serious (light and dark); on a phone no control is cut off; then the screenshots. */
+async function checkScreen(name: string): Promise<void> {
+  expect({ screen: name, violations: await seriousViolations(page) }).toEqual({ screen: name, violations: [] });
+  await page.emulateMedia({ colorScheme: "dark" });
+  expect({ screen: `${name} (dark)`, violations: await seriousViolations(page) }).toEqual({ screen: `${name} (dark)`, violations: [] });
+  await page.emulateMedia({ colorScheme: "light" });
+  const before = page.viewportSize()!;
+  await page.setViewportSize({ width: 390, height: 844 });
+  expect({ screen: name, outside: await controlsOutsideViewport(page) }).toEqual({ screen: name, outside: [] });
+  await page.setViewportSize(before);
+  await screenshots(page, name);
+}
+
+describe.skipIf(!HAS_CHROMIUM)("extensions, the marketplace and the network in the console", () => {
+  test("the review queue: one submission approved, another rejected with a reason", async () => {
+    await open("extensions", "Extensions");
+    await page.getByText("No extensions yet").waitFor();
+    await checkScreen("extensions-empty");
+    await open("marketplace", "Marketplace");
+    const queue = page.getByRole("list", { name: "Waiting for review" });
+    await queue.getByText("Spam blaster 0.1.0").waitFor();
+    await checkScreen("marketplace-queue");
+    await page.getByLabel("Reason to reject com.acme.spam 0.1.0").fill("It sends too much");
+    await queue.getByRole("listitem").filter({ hasText: "Spam blaster" }).getByRole("button", { name: "Reject" }).click();
+    await queue.getByText("Spam blaster").waitFor({ state: "detached" });
+    await queue.getByRole("listitem").filter({ hasText: "Keep in touch" }).getByRole("button", { name: "Approve" }).click();
+    await page.getByText("Nothing to review").waitFor();
+    const states = (await api(alice, "/marketplace/submissions")).body.submissions as Array<{ extensionId: string; reviewState: string; reasons: Array<{ message: string }> }>;
+    expect(states.map((s) => [s.extensionId, s.reviewState, s.reasons.map((r) => r.message)]).sort()).toEqual([["com.acme.keepintouch", "approved", []], ["com.acme.spam", "rejected", ["It sends too much"]]]);
+  }, 30_000);
+
+  test("found by search, installed through the consent screen with a narrowed grant", async () => {
+    await page.getByLabel("Search the marketplace").fill("keep");
+    await page.getByRole("button", { name: "Search", exact: true }).click();
+    await page.getByRole("list", { name: "Search results" }).getByRole("link", { name: /Keep in touch/ }).click();
+    await heading("Install Keep in touch?").waitFor();
+    // What the manifest asks, in words, with its reasons, the circles, the tier and the pinned hash.
+    await page.getByText("Send messages for you (tier-limited)").waitFor();
+    await page.getByText("“To ping contacts you have not talked to”").waitFor();
+    await page.getByText("“Only your closer circles matter here”").waitFor();
+    await page.getByText(manifestHash(manifest)).waitFor();
+    expect(await page.getByRole("checkbox", { name: /See your contacts in the chosen circles/ }).isDisabled()).toBe(true); // required
+    expect(await page.getByRole("radio").count()).toBe(2); // up to the manifest's tier (social)
+    await checkScreen("consent");
+    await page.getByRole("checkbox", { name: /Send messages for you/ }).uncheck();
+    await page.getByRole("checkbox", { name: "Sympathy" }).uncheck();
+    await page.getByRole("radio", { name: /Transactional/ }).check();
+    await page.getByRole("button", { name: "Install" }).click();
+    await page.getByLabel("Delegation token").waitFor();
+    const [installed] = (await api(alice, "/extensions")).body.installations;
+    expect(installed).toMatchObject({ extensionId: "com.acme.keepintouch", status: "active", source: "marketplace", manifestHash: manifestHash(manifest), layers: ["inner", "active"], maxAutonomyTier: "transactional" });
+    expect(installed.permissions.sort()).toEqual(["connections:list", "events:subscribe", "layers:read", "profile:read"]);
+  }, 30_000);
+
+  test("an installed extension: its grant narrowed again, rated, then uninstalled", async () => {
+    await open("extensions", "Extensions");
+    await page.getByRole("link", { name: /Keep in touch/ }).click();
+    await heading("Keep in touch").waitFor();
+    await page.getByRole("region", { name: "Access" }).getByText("Active", { exact: true }).waitFor();
+    await checkScreen("extension");
+    await page.getByRole("checkbox", { name: /Read your public profile/ }).uncheck();
+    await page.getByRole("button", { name: "Save the grant" }).click();
+    await page.getByText("A new delegation token was issued").waitFor();
+    const [one] = (await api(alice, "/extensions")).body.installations;
+    expect(one.permissions.sort()).toEqual(["connections:list", "events:subscribe", "layers:read"]);
+
+    await page.getByLabel("Rating").selectOption("4");
+    await page.getByLabel("Comment (optional)").fill("Gentle reminders");
+    await page.getByRole("button", { name: "Send rating" }).click();
+    await page.getByText("your rating is in the marketplace").waitFor();
+    const details = (await (await tfetch(`${alice.base}/marketplace/extensions/com.acme.keepintouch`)).json()) as { reviewStats: unknown };
+    expect(details.reviewStats).toMatchObject({ count: 1, average: 4 });
+
+    await page.getByRole("button", { name: "Uninstall" }).click();
+    await page.getByRole("button", { name: "Uninstall it" }).click();
+    await waitFor("uninstalled", async () => (await api(alice, "/extensions")).body.installations[0].status === "uninstalled");
+    await page.getByRole("region", { name: "Access" }).getByText("Uninstalled", { exact: true }).waitFor();
+  }, 30_000);
+
+  test("nothing the console did broke its CSP or threw", () => {
+    expect(problems.filter((p) => /Content Security Policy|Refused to|TypeError|ReferenceError/i.test(p))).toEqual([]);
+  });
+});
