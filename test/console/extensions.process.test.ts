@@ -138,6 +138,27 @@ describe.skipIf(!HAS_CHROMIUM)("extensions, the marketplace and the network in t
     await page.getByRole("region", { name: "Access" }).getByText("Uninstalled", { exact: true }).waitFor();
   }, 30_000);
 
+  test("the network: the planted graph drawn with its clusters coloured and connectors marked, a table alternative, health and decaying contacts", async () => {
+    await open("network", "Network");
+    const svg = page.getByRole("img", { name: /Your contact graph/ });
+    await svg.waitFor({ timeout: 20_000 }); // the first analysis may still be running: the screen polls
+    expect(await svg.locator("circle").count()).toBe(120);
+    const colours = await svg.locator("circle").evaluateAll((cs) => [...new Set(cs.map((c) => c.getAttribute("class")!.match(/\bc(\d)\b/)![1]))].length);
+    expect(colours).toBe(6); // one per planted community
+    const ringed = await svg.locator("circle.node-connector, circle.node-risk").count();
+    const { sole, cuts } = plantedNetwork();
+    expect(ringed).toBe(new Set([...sole.keys(), ...cuts]).size);
+    const groups = page.getByRole("table", { name: "Groups", exact: true });
+    for (const k of [0, 1, 2, 3, 4, 5]) await groups.getByRole("cell", { name: `Company ${k}`, exact: true }).waitFor();
+    const connectors = page.getByRole("table", { name: "Who holds your groups together" });
+    expect(await connectors.getByRole("row").count()).toBe(ringed + 1);
+    await page.getByRole("table", { name: "Each circle against its usual size" }).getByText("Inner circle").waitFor();
+    await page.getByRole("list", { name: "Decaying contacts" }).getByRole("listitem").first().waitFor();
+    await checkScreen("network");
+    await connectors.getByRole("link").first().click(); // a connector opens its connection
+    await page.getByRole("heading", { level: 1, name: /^Contact p0/ }).waitFor();
+  }, 40_000);
+
   test("nothing the console did broke its CSP or threw", () => {
     expect(problems.filter((p) => /Content Security Policy|Refused to|TypeError|ReferenceError/i.test(p))).toEqual([]);
   });
