@@ -138,6 +138,28 @@ describe.skipIf(!HAS_CHROMIUM)("extensions, the marketplace and the network in t
     await page.getByRole("region", { name: "Access" }).getByText("Uninstalled", { exact: true }).waitFor();
   }, 30_000);
 
+  test("installed from a URL through the same consent screen (the node fetches and shows the manifest)", async () => {
+    const { testTls } = await import("../helpers/tls.ts");
+    const other = acmeManifest({ id: "com.acme.birthdays", name: "Birthdays", version: "2.0.0" });
+    const server = Bun.serve({ port: 0, hostname: "127.0.0.1", tls: testTls(), fetch: () => Response.json(other) });
+    try {
+      await open("extensions", "Extensions");
+      await page.getByLabel("Manifest URL").fill(`https://localhost:${server.port}/birthdays.json`);
+      await page.getByRole("button", { name: "Review" }).click();
+      await heading("Install Birthdays?").waitFor();
+      await page.getByText(manifestHash(other)).waitFor();
+      await page.getByText("“To know how close each contact is”").waitFor();
+      await checkScreen("consent-url");
+      await page.getByRole("checkbox", { name: "Inner circle" }).uncheck();
+      await page.getByRole("button", { name: "Install" }).click();
+      await page.getByLabel("Delegation token").waitFor();
+      const installed = (await api(alice, "/extensions")).body.installations.find((i: { extensionId: string }) => i.extensionId === "com.acme.birthdays");
+      expect(installed).toMatchObject({ source: "url", status: "active", manifestHash: manifestHash(other), layers: ["active", "sympathy"], maxAutonomyTier: "social" });
+    } finally {
+      server.stop(true);
+    }
+  }, 30_000);
+
   test("the network: the planted graph drawn with its clusters coloured and connectors marked, a table alternative, health and decaying contacts", async () => {
     await open("network", "Network");
     const svg = page.getByRole("img", { name: /Your contact graph/ });

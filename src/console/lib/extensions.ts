@@ -52,14 +52,23 @@ export interface MarketSummary {
   reviewStats: { count: number; average: number | null };
 }
 
-export interface MarketDetails extends MarketSummary {
-  manifest: Record<string, unknown>;
+/** What a consent screen shows: from the marketplace, or the node's preview of a manifest at a URL (no rating, no badge). */
+export interface ConsentDetails {
+  extensionId: string;
+  name: string;
+  summary: string;
+  version: string;
+  publisher: { name: string; domain: string; verified?: boolean };
+  reviewStats?: { count: number; average: number | null };
   manifestHash: string;
-  versions: Array<{ version: string; reviewState: string; publishedAt: string | null }>;
   permissionsSummary: AskedPermission[];
   layersRequested: { requested: string[]; reason: string } | null;
   maxAutonomyTier: Tier | null;
   intents: string[];
+}
+
+export interface MarketDetails extends MarketSummary, Omit<ConsentDetails, "version" | "publisher" | "reviewStats"> {
+  versions: Array<{ version: string; reviewState: string; publishedAt: string | null }>;
 }
 
 export interface Submission {

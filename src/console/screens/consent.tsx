@@ -1,7 +1,7 @@
 /** @jsxImportSource preact */
 import { useState } from "preact/hooks";
 import { api, publicJson } from "../lib/api.ts";
-import { type Installation, type MarketDetails, marketPath } from "../lib/extensions.ts";
+import { type ConsentDetails, type Installation, type MarketDetails, marketPath } from "../lib/extensions.ts";
 import { intentLabel } from "../lib/format.ts";
 import { useLoad } from "../lib/live.ts";
 import { link } from "../lib/router.ts";
@@ -16,24 +16,30 @@ import { fullGrant, GrantForm, withRequired } from "./grant-form.tsx";
  */
 export function Consent({ extensionId }: { extensionId: string }) {
   const details = useLoad(() => publicJson<MarketDetails>(marketPath(extensionId)), `consent:${extensionId}`, { live: false });
-  return <Loaded state={details}>{(d) => <ConsentView d={d} />}</Loaded>;
+  return <Loaded state={details}>{(d) => <ConsentView d={{ ...d, version: d.latestVersion }} source={{ source: "marketplace", extensionId }} />}</Loaded>;
 }
 
-function ConsentView({ d }: { d: MarketDetails }) {
+/** The same consent for a manifest at a URL: the node fetches and validates it (the page may not fetch other origins). */
+export function ConsentFromUrl({ manifestUrl }: { manifestUrl: string }) {
+  const details = useLoad(() => api<ConsentDetails>("/extensions/preview", { body: { manifestUrl } }), `preview:${manifestUrl}`, { live: false });
+  return <Loaded state={details}>{(d) => <ConsentView d={d} source={{ source: "url", manifestUrl }} />}</Loaded>;
+}
+
+function ConsentView({ d, source }: { d: ConsentDetails; source: { source: "marketplace"; extensionId: string } | { source: "url"; manifestUrl: string } }) {
   const action = useAction();
   const [installed, setInstalled] = useState<{ installation: Installation; delegationToken: string } | null>(null);
   const layers = d.layersRequested?.requested ?? [];
   const tier = d.maxAutonomyTier ?? "transactional";
   const install = (grant: Parameters<typeof withRequired>[0]) =>
-    void action.run("install", async () => setInstalled(await api(`/extensions/install`, { body: { source: "marketplace", extensionId: d.extensionId, manifestHash: d.manifestHash, grant: withRequired(grant, d.permissionsSummary) } })), `${d.name} installed`);
+    void action.run("install", async () => setInstalled(await api(`/extensions/install`, { body: { ...source, manifestHash: d.manifestHash, grant: withRequired(grant, d.permissionsSummary) } })), `${d.name} installed`);
   return (
     <>
-      <PageHeader title={`Install ${d.name}?`} subtitle={d.summary} actions={<a class="btn btn-ghost" href={link("marketplace")}>Back to the marketplace</a>} />
+      <PageHeader title={`Install ${d.name}?`} subtitle={d.summary} actions={source.source === "marketplace" ? <a class="btn btn-ghost" href={link("marketplace")}>Back to the marketplace</a> : <a class="btn btn-ghost" href={link("extensions")}>Back to extensions</a>} />
       <Section title="Who made it">
         <dl class="facts">
           <div><dt>Publisher</dt><dd>{d.publisher.name} ({d.publisher.domain}) {d.publisher.verified ? <Badge tone="good">verified</Badge> : <Badge>not verified</Badge>}</dd></div>
-          <div><dt>Version</dt><dd>{d.latestVersion}</dd></div>
-          <div><dt>Rating</dt><dd>{d.reviewStats.average === null ? "no ratings yet" : `${d.reviewStats.average} / 5 (${d.reviewStats.count})`}</dd></div>
+          <div><dt>Version</dt><dd>{d.version}</dd></div>
+          {source.source === "url" ? <div><dt>From</dt><dd class="breakall">{source.manifestUrl}</dd></div> : <div><dt>Rating</dt><dd>{!d.reviewStats || d.reviewStats.average === null ? "no ratings yet" : `${d.reviewStats.average} / 5 (${d.reviewStats.count})`}</dd></div>}
           <div><dt>May send</dt><dd>{d.intents.length ? d.intents.map(intentLabel).join(", ") : "nothing"}</dd></div>
           <div><dt>Manifest</dt><dd><code class="mono breakall">{d.manifestHash}</code></dd></div>
         </dl>

@@ -4,9 +4,9 @@ import { api, publicJson } from "../lib/api.ts";
 import { type Installation, type MarketDetails, marketPath, permissionTitle, TIER_LABELS } from "../lib/extensions.ts";
 import { LAYER_LABELS } from "../lib/format.ts";
 import { useLoad } from "../lib/live.ts";
-import { link, type Route } from "../lib/router.ts";
-import { Badge, Button, ConfirmButton, Empty, Loaded, Loading, Notice, PageHeader, Row, Section, useAction, When } from "../ui/kit.tsx";
-import { Consent } from "./consent.tsx";
+import { go, link, type Route } from "../lib/router.ts";
+import { Badge, Button, ConfirmButton, Empty, Field, Loaded, Loading, Notice, PageHeader, Row, Section, useAction, When } from "../ui/kit.tsx";
+import { Consent, ConsentFromUrl } from "./consent.tsx";
 import { GrantForm, withRequired } from "./grant-form.tsx";
 import { RateExtension } from "./marketplace.tsx";
 
@@ -15,6 +15,7 @@ const STATUS: Record<Installation["status"], [string, "good" | "warn" | "neutral
 /** Installed extensions (`#/extensions`), one of them (`#/extensions/<installationId>`), or a consent screen (`#/extensions/install/<extensionId>`). */
 export function Extensions({ route }: { route: Route }) {
   if (route.rest[0] === "install" && route.rest[1]) return <Consent extensionId={route.rest[1]} />;
+  if (route.rest[0] === "install" && route.query.get("url")) return <ConsentFromUrl manifestUrl={route.query.get("url")!} />;
   if (route.rest[0]) return <InstallationDetail id={route.rest[0]} />;
   const list = useLoad(() => api<{ installations: Installation[] }>("/extensions"), "extensions");
   return (
@@ -39,7 +40,23 @@ export function Extensions({ route }: { route: Route }) {
           )
         }
       </Loaded>
+      <FromUrl />
     </>
+  );
+}
+
+/** An extension not in a marketplace: its manifest URL, then the same consent screen. */
+function FromUrl() {
+  const [url, setUrl] = useState("");
+  return (
+    <Section title="Install from a URL">
+      <form class="row wrap" onSubmit={(e) => { e.preventDefault(); go(`${link("extensions", "install")}?${new URLSearchParams({ url: url.trim() })}`); }}>
+        <Field label="Manifest URL" inline hint="The node fetches the manifest and shows what it asks before anything is installed.">
+          {(id, hint) => <input id={id} type="url" required maxLength={2048} placeholder="https://example.com/kith-extension.json" aria-describedby={hint} value={url} onInput={(e) => setUrl(e.currentTarget.value)} />}
+        </Field>
+        <Button type="submit">Review</Button>
+      </form>
+    </Section>
   );
 }
 
