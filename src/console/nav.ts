@@ -6,6 +6,7 @@ import { Connections } from "./screens/connections.tsx";
 import { Extensions } from "./screens/extensions.tsx";
 import { Marketplace } from "./screens/marketplace.tsx";
 import { Network } from "./screens/network.tsx";
+import { Mailboxes } from "./screens/mailboxes.tsx";
 import { Discovery } from "./screens/discovery.tsx";
 import { Inbox } from "./screens/inbox.tsx";
 import { Policy } from "./screens/policy.tsx";
@@ -42,6 +43,7 @@ export const SCREENS: Screen[] = [
   { id: "profile", label: "Profile", icon: "profile", group: "Agent", component: Profile },
   { id: "extensions", label: "Extensions", icon: "extensions", group: "Node", component: Extensions },
   { id: "marketplace", label: "Marketplace", icon: "marketplace", group: "Node", component: Marketplace },
+  { id: "mailboxes", label: "Mailboxes", icon: "mailboxes", group: "Node", component: Mailboxes },
   { id: "status", label: "Node status", icon: "status", group: "Node", component: Status },
 ];
 

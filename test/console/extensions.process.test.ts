@@ -5,7 +5,7 @@ import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { closeDatabase, openDatabase } from "../../src/db/client.ts";
 import { controlsOutsideViewport, HAS_CHROMIUM, launchChromium, noticeIfNoBrowser, screenshots, seriousViolations } from "../helpers/browser.ts";
-import { acmeManifest, manifestHash } from "../helpers/extensions.ts";
+import { acmeKey, acmeManifest, manifestHash, signExtensionRequest } from "../helpers/extensions.ts";
 import { plantedNetwork, writeNetwork } from "../helpers/network-fixture.ts";
 import { api, initProcessNode, signIn, startProcessNode, tfetch, waitFor, type ProcessNode } from "../helpers/network-process.ts";
 import { runKith } from "../helpers/process.ts";
@@ -19,6 +19,7 @@ import { runKith } from "../helpers/process.ts";
 noticeIfNoBrowser("test/console/extensions.process.test.ts");
 const work = mkdtempSync(join(tmpdir(), "kith-console-ext-"));
 let alice: ProcessNode;
+const nodes: ProcessNode[] = [];
 let browser: Browser;
 let page: Page;
 const problems: string[] = [];
@@ -50,7 +51,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await alice?.running?.stop("SIGKILL");
+  await Promise.all([alice, ...nodes].map((n) => n?.running?.stop("SIGKILL")));
   rmSync(work, { recursive: true, force: true });
 });
 
@@ -132,11 +133,41 @@ describe.skipIf(!HAS_CHROMIUM)("extensions, the marketplace and the network in t
     const details = (await (await tfetch(`${alice.base}/marketplace/extensions/com.acme.keepintouch`)).json()) as { reviewStats: unknown };
     expect(details.reviewStats).toMatchObject({ count: 1, average: 4 });
 
+    // A new version asking for more waits for the owner; accepted from the console.
+    const next = acmeManifest({ version: "1.1.0", permissions: [...(manifest.permissions as object[]), { name: "graph:read:bridges", required: false, reason: "To warn you about fading bridges" }] });
+    expect((await api(alice, `/extensions/${one.installationId}/update`, { source: "inline", manifest: next, manifestHash: manifestHash(next) })).body.status).toBe("pending_update");
+    await page.getByRole("heading", { level: 2, name: "An update asks for more" }).waitFor();
+    await page.getByRole("button", { name: "Accept the update" }).click();
+    await page.getByRole("heading", { level: 2, name: "An update asks for more" }).waitFor({ state: "detached" });
+    expect((await api(alice, `/extensions/${one.installationId}`)).body).toMatchObject({ status: "active", version: "1.1.0", pendingUpdate: null });
+
     await page.getByRole("button", { name: "Uninstall" }).click();
     await page.getByRole("button", { name: "Uninstall it" }).click();
     await waitFor("uninstalled", async () => (await api(alice, "/extensions")).body.installations[0].status === "uninstalled");
     await page.getByRole("region", { name: "Access" }).getByText("Uninstalled", { exact: true }).waitFor();
   }, 30_000);
+
+  test("an intent an extension sends above its tier waits in Approvals, naming the extension", async () => {
+    const bob = await initProcessNode(work, "bob");
+    nodes.push(bob);
+    await startProcessNode(bob);
+    await signIn(bob);
+    expect((await api(alice, "/connections", { cardUrl: bob.cardUrl, context: "Met at the meetup" })).status).toBe(202);
+    const pending = await waitFor("Bob's pending request", async () => (await api(bob, "/pending")).body.items[0]);
+    expect((await api(bob, `/pending/${pending.id}`, { decision: "approve" })).status).toBe(200);
+    const contact = await waitFor("Alice sees Bob connected", async () => (await api(alice, "/connections?status=connected")).body.items[0]);
+    expect((await api(alice, `/connections/${contact.id}`, { layer: "inner" }, "PATCH")).status).toBe(200);
+    const installed = await api(alice, "/extensions/install", { source: "inline", manifest, manifestHash: manifestHash(manifest), grant: { permissions: ["connections:list", "intents:send"], layers: ["inner"], maxAutonomyTier: "transactional" } });
+    expect(installed.status).toBe(201);
+    const body = JSON.stringify({ to: contact.id, intent: "ask", payload: { question: "Lunch on Friday?" } });
+    const sent = await tfetch(`${alice.base}/ext/v1/intents`, { method: "POST", headers: { authorization: `Bearer ${installed.body.delegationToken}`, "content-type": "application/json", ...signExtensionRequest("POST", "/ext/v1/intents", body) }, body });
+    expect(sent.status).toBe(202);
+    await open("approvals", "Approvals");
+    const card = page.getByRole("listitem").filter({ hasText: "Lunch on Friday?" });
+    await card.getByText("The extension com.acme.keepintouch wants to send").waitFor();
+    await checkScreen("approvals-extension");
+    expect((await api(alice, `/extensions/${installed.body.installation.installationId}`, undefined, "DELETE")).status).toBe(200);
+  }, 40_000);
 
   test("installed from a URL through the same consent screen (the node fetches and shows the manifest)", async () => {
     const { testTls } = await import("../helpers/tls.ts");
@@ -164,22 +195,44 @@ describe.skipIf(!HAS_CHROMIUM)("extensions, the marketplace and the network in t
     await open("network", "Network");
     const svg = page.getByRole("img", { name: /Your contact graph/ });
     await svg.waitFor({ timeout: 20_000 }); // the first analysis may still be running: the screen polls
-    expect(await svg.locator("circle").count()).toBe(120);
-    const colours = await svg.locator("circle").evaluateAll((cs) => [...new Set(cs.map((c) => c.getAttribute("class")!.match(/\bc(\d)\b/)![1]))].length);
-    expect(colours).toBe(6); // one per planted community
-    const ringed = await svg.locator("circle.node-connector, circle.node-risk").count();
+    // The planted 120 plus Bob (connected above): one colour per planted community, every planted connector ringed.
+    expect(await svg.locator("circle").count()).toBe(121);
+    const planted = svg.locator('circle[data-id^="p0"]');
+    expect(await planted.count()).toBe(120);
+    const colours = await planted.evaluateAll((cs) => [...new Set(cs.map((c) => c.getAttribute("class")!.match(/\bc(\d)\b/)![1]))].length);
+    expect(colours).toBe(6);
     const { sole, cuts } = plantedNetwork();
-    expect(ringed).toBe(new Set([...sole.keys(), ...cuts]).size);
+    const ringed = await svg.locator("circle.node-connector, circle.node-risk").evaluateAll((cs) => cs.map((c) => c.getAttribute("data-id")).sort());
+    expect(ringed).toEqual([...new Set([...sole.keys(), ...cuts])].sort());
     const groups = page.getByRole("table", { name: "Groups", exact: true });
     for (const k of [0, 1, 2, 3, 4, 5]) await groups.getByRole("cell", { name: `Company ${k}`, exact: true }).waitFor();
     const connectors = page.getByRole("table", { name: "Who holds your groups together" });
-    expect(await connectors.getByRole("row").count()).toBe(ringed + 1);
+    expect(await connectors.getByRole("row").count()).toBe(ringed.length + 1);
     await page.getByRole("table", { name: "Each circle against its usual size" }).getByText("Inner circle").waitFor();
     await page.getByRole("list", { name: "Decaying contacts" }).getByRole("listitem").first().waitFor();
     await checkScreen("network");
     await connectors.getByRole("link").first().click(); // a connector opens its connection
     await page.getByRole("heading", { level: 1, name: /^Contact p0/ }).waitFor();
   }, 40_000);
+
+  test("mailboxes: none used by this node; one granted to another agent, then revoked", async () => {
+    await open("mailboxes", "Mailboxes");
+    await page.getByText("it uses no mailbox").waitFor();
+    await page.getByText("No mailboxes granted").waitFor();
+    await checkScreen("mailboxes-empty");
+    const friend = `svc:${acmeKey(0).multibase}`;
+    await page.getByLabel("Agent id").fill(friend);
+    await page.getByLabel("Kept for (hours)").fill("48");
+    await page.getByRole("button", { name: "Grant a mailbox" }).click();
+    const row = page.getByRole("list", { name: "Mailboxes granted" }).getByRole("listitem");
+    await row.getByText("0 waiting").waitFor();
+    expect((await api(alice, "/mailboxes")).body.items).toMatchObject([{ agentId: friend, status: "active", retentionHours: 48, maxMessages: 1000 }]);
+    await checkScreen("mailboxes");
+    await row.getByRole("button", { name: "Revoke" }).click();
+    await row.getByRole("button", { name: "Revoke and delete its messages" }).click();
+    await row.getByText("Revoked", { exact: true }).waitFor();
+    expect((await api(alice, "/mailboxes")).body.items[0].status).toBe("revoked");
+  }, 30_000);
 
   test("nothing the console did broke its CSP or threw", () => {
     expect(problems.filter((p) => /Content Security Policy|Refused to|TypeError|ReferenceError/i.test(p))).toEqual([]);

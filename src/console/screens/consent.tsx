@@ -6,8 +6,7 @@ import { intentLabel } from "../lib/format.ts";
 import { useLoad } from "../lib/live.ts";
 import { link } from "../lib/router.ts";
 import { Badge, Loaded, PageHeader, Section, useAction } from "../ui/kit.tsx";
-import { TokenNotice } from "./extensions.tsx";
-import { fullGrant, GrantForm, withRequired } from "./grant-form.tsx";
+import { fullGrant, GrantForm, TokenNotice, withRequired } from "./grant-form.tsx";
 
 /**
  * The consent screen (EXTENSIONS §1.5): what the manifest asks — each permission in plain words

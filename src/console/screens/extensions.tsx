@@ -7,7 +7,7 @@ import { useLoad } from "../lib/live.ts";
 import { go, link, type Route } from "../lib/router.ts";
 import { Badge, Button, ConfirmButton, Empty, Field, Loaded, Loading, Notice, PageHeader, Row, Section, useAction, When } from "../ui/kit.tsx";
 import { Consent, ConsentFromUrl } from "./consent.tsx";
-import { GrantForm, withRequired } from "./grant-form.tsx";
+import { GrantForm, TokenNotice, withRequired } from "./grant-form.tsx";
 import { RateExtension } from "./marketplace.tsx";
 
 const STATUS: Record<Installation["status"], [string, "good" | "warn" | "neutral"]> = { active: ["Active", "good"], pending_update: ["Update waiting", "warn"], uninstalled: ["Uninstalled", "neutral"] };
@@ -121,15 +121,5 @@ function InstallationView({ i }: { i: Installation }) {
       )}
       {!active && <Notice>Uninstalled <When iso={i.updatedAt} />. <a href={link("extensions")}>Back to extensions</a></Notice>}
     </>
-  );
-}
-
-/** A fresh delegation token: the owner hands it to the extension (docs/extensions.md). */
-export function TokenNotice({ token }: { token: string }) {
-  return (
-    <div class="stack">
-      <Notice tone="good">A new delegation token was issued. Give it to the extension if it cannot renew on its own.</Notice>
-      <label class="field">Delegation token<textarea readOnly rows={3} class="mono" value={token} /></label>
-    </div>
   );
 }

@@ -81,3 +81,13 @@ export function fullGrant(asked: AskedPermission[], layers: string[], tier: Tier
 export function withRequired(grant: Grant, asked: AskedPermission[]): Grant {
   return { ...grant, permissions: [...new Set([...asked.filter((p) => p.required).map((p) => p.name), ...grant.permissions])] };
 }
+
+/** A fresh delegation token: the owner hands it to the extension (docs/extensions.md). */
+export function TokenNotice({ token }: { token: string }) {
+  return (
+    <div class="stack">
+      <Notice tone="good">A new delegation token was issued. Give it to the extension if it cannot renew on its own.</Notice>
+      <label class="field">Delegation token<textarea readOnly rows={3} class="mono" value={token} /></label>
+    </div>
+  );
+}

@@ -17,6 +17,7 @@ const PATHS: Record<string, string> = {
   extensions: "M4 4h7v7H4zM13 4h7v7h-7zM4 13h7v7H4zM16.5 13v7M13 16.5h7",
   marketplace: "M4 9l1.5-5h13L20 9M4 9v11h16V9M4 9c0 1.7 1.8 3 4 3s4-1.3 4-3c0 1.7 1.8 3 4 3s4-1.3 4-3M10 20v-5h4v5",
   network: "M6 7a2 2 0 1 0 0-4 2 2 0 0 0 0 4zM18 9a2 2 0 1 0 0-4 2 2 0 0 0 0 4zM9 21a2 2 0 1 0 0-4 2 2 0 0 0 0 4zM7.5 6.5l8.6 1M6.6 7l2 10M17 8.7l-6.7 9.3",
+  mailboxes: "M4 10a4 4 0 0 1 8 0v10H4zM12 10h8v10h-8M8 10h0M16 4v6M16 4h3v2h-3",
   menu: "M4 7h16M4 12h16M4 17h16",
   close: "M6 6l12 12M18 6L6 18",
   out: "M15 4h4v16h-4M10 8l-4 4 4 4M6 12h10",
