@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { closeDatabase, openDatabase } from "../../src/db/client.ts";
-import { controlsOutsideViewport, HAS_CHROMIUM, launchChromium, noticeIfNoBrowser, screenshots, seriousViolations } from "../helpers/browser.ts";
+import { checkScreen as checkUi, HAS_CHROMIUM, launchChromium, noticeIfNoBrowser, openScreen } from "../helpers/browser.ts";
 import { acmeKey, acmeManifest, manifestHash, signExtensionRequest } from "../helpers/extensions.ts";
 import { plantedNetwork, writeNetwork } from "../helpers/network-fixture.ts";
 import { api, initProcessNode, signIn, startProcessNode, tfetch, waitFor, type ProcessNode } from "../helpers/network-process.ts";
@@ -56,22 +56,9 @@ afterAll(async () => {
 });
 
 const heading = (name: string) => page.getByRole("heading", { level: 1, name });
-async function open(hash: string, title: string): Promise<void> {
-  await page.goto(`${alice.base}/console#/${hash}`);
-  await heading(title).waitFor();
-}
-/** axe finds nothing serious (light and dark); on a phone no control is cut off; then the screenshots. */
-async function checkScreen(name: string): Promise<void> {
-  expect({ screen: name, violations: await seriousViolations(page) }).toEqual({ screen: name, violations: [] });
-  await page.emulateMedia({ colorScheme: "dark" });
-  expect({ screen: `${name} (dark)`, violations: await seriousViolations(page) }).toEqual({ screen: `${name} (dark)`, violations: [] });
-  await page.emulateMedia({ colorScheme: "light" });
-  const before = page.viewportSize()!;
-  await page.setViewportSize({ width: 390, height: 844 });
-  expect({ screen: name, outside: await controlsOutsideViewport(page) }).toEqual({ screen: name, outside: [] });
-  await page.setViewportSize(before);
-  await screenshots(page, name);
-}
+const open = (hash: string, title: string) => openScreen(page, alice.base, hash, title);
+/** axe (light and dark), 390 px, screenshots (test/helpers/browser.ts). */
+const checkScreen = (name: string) => checkUi(page, name, { dark: true });
 
 describe.skipIf(!HAS_CHROMIUM)("extensions, the marketplace and the network in the console", () => {
   test("the review queue: one submission approved, another rejected with a reason", async () => {
