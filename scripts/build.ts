@@ -18,9 +18,10 @@ export async function buildBinary(arch: Arch, outDir = join(ROOT, "dist")): Prom
     "--splitting",
     // a server must not pick up a stray .env or bunfig.toml from whatever directory it runs in
     "--no-compile-autoload-dotenv", "--no-compile-autoload-bunfig",
-    // the network analytics Worker is a second entrypoint, at node/network-worker inside the binary
-    // (src/node/network-runner.ts finds it there; notes/EXTENSIONS.md §2.3)
-    `--target=${TARGETS[arch]}`, join(ROOT, "src/main.ts"), join(ROOT, "src/node/network-worker.ts"), "--outfile", outfile,
+    // two Workers are second entry points, carried by the binary: the network analytics Worker at
+    // node/network-worker (src/node/network-runner.ts finds it there; notes/EXTENSIONS.md §2.3) and
+    // the verify pool's at adapters/verify-worker (src/adapters/verify-pool.ts)
+    `--target=${TARGETS[arch]}`, join(ROOT, "src/main.ts"), join(ROOT, "src/node/network-worker.ts"), join(ROOT, "src/adapters/verify-worker.ts"), "--outfile", outfile,
   ];
   const proc = Bun.spawn(args, { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
   const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);

@@ -181,3 +181,8 @@ export function revalidateSeconds(raw: string, name: string): number {
   }
   return Number(raw);
 }
+
+export function verifyWorkers(raw: string, name: string): number {
+  if (!/^\d{1,2}$/.test(raw.trim()) || Number(raw) > 64) throw new ConfigError(name, `expected a number of worker threads from 0 to 64; got ${JSON.stringify(raw)}`);
+  return Number(raw);
+}

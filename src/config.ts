@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import { EMAIL_PATTERN } from "./domain/owner/sign-in.ts";
 import { LOG_LEVELS, type LogLevel } from "./log.ts";
 import { assertPrivateMode, KeyFileError } from "./adapters/key-file.ts";
-import { atprotoOwner, bindHost, bool, ConfigError, directoryUrls, email, issuerUrl, nonEmpty, oneOf, port, publicUrl, readableFile, redirectUris, revalidateSeconds, serviceUrl, smtpUrl } from "./config-values.ts";
+import { atprotoOwner, bindHost, bool, ConfigError, directoryUrls, email, issuerUrl, nonEmpty, oneOf, port, publicUrl, readableFile, redirectUris, revalidateSeconds, serviceUrl, smtpUrl, verifyWorkers } from "./config-values.ts";
 
 export { EMAIL_PATTERN };
 export { ConfigError, publicUrl };
@@ -63,6 +63,8 @@ export interface NodeConfig {
   transcribeApiKey: string | null;
   directories: string[];
   directoryRevalidateSeconds: number;
+  /** Threads that verify inbound signatures; null: one per core the process may use, besides its own. */
+  verifyWorkers: number | null;
   mailboxUrl: string | null;
 }
 
@@ -110,6 +112,7 @@ export const SETTINGS: SettingSpec[] = [
   { key: "transcribeModel", env: "KITH_TRANSCRIBE_MODEL", default: "whisper-1", description: "Transcription model name at KITH_TRANSCRIBE_URL.", parse: nonEmpty },
   { key: "transcribeApiKey", env: "KITH_TRANSCRIBE_API_KEY", default: "(none)", description: "Bearer key for KITH_TRANSCRIBE_URL, if it needs one.", parse: nonEmpty, secret: true },
   { key: "directories", env: "KITH_DIRECTORIES", default: "(none)", description: "Comma-separated directories this node publishes its agent to: https base URLs of other nodes (or their Agent Card URLs).", parse: directoryUrls },
+  { key: "verifyWorkers", env: "KITH_VERIFY_WORKERS", default: "(cores - 1)", description: "Worker threads that verify inbound INK signatures (0 to 64); by default one per CPU core the process may use besides its own, none on one core.", parse: verifyWorkers },
   { key: "directoryRevalidateSeconds", env: "KITH_DIRECTORY_REVALIDATE_SECONDS", default: "21600", description: "How often this node, as a directory, re-fetches the cards of agents listed with it (seconds, 1 to 2592000).", parse: revalidateSeconds },
   { key: "mailboxUrl", env: "KITH_MAILBOX_URL", default: "(none)", description: "A mailbox another node keeps for this agent (its base, e.g. https://friend.example/mailbox): the card's endpoint and card URL move there and the node collects its messages from it (no public address needed).", parse: publicUrl },
 ];
@@ -165,6 +168,7 @@ export function resolveConfig(input: {
     ...assistantSettings(out),
     directories: (out.directories as string[] | undefined) ?? [],
     directoryRevalidateSeconds: (out.directoryRevalidateSeconds as number | undefined) ?? DEFAULT_REVALIDATE_SECONDS,
+    verifyWorkers: (out.verifyWorkers as number | undefined) ?? null,
     mailboxUrl: (out.mailboxUrl as string | undefined) ?? null,
   };
   if ((config.tlsCertFile === null) !== (config.tlsKeyFile === null)) {

@@ -69,7 +69,7 @@ async function usage(): Promise<string> {
     "Usage: kith <command> [options]",
     "",
     "Commands:",
-    ...commands.map((c) => `  ${c.name.padEnd(9)} ${c.summary.split(/(?<=\.)\s/)[0]}`),
+    ...commands.map((c) => `  ${c.name.padEnd(9)} ${c.brief ?? c.summary.split(/(?<=\.)\s/)[0]}`),
     "",
     "Run `kith <command> --help` for the options of a command.",
   ].join("\n");

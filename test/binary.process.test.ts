@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { validateAgentCard } from "../src/ink/index.ts";
+import { buildSignedEnvelope, encodeEd25519PublicKey, formatTimestamp, generateEd25519KeyPair, prepareOutbound, validateAgentCard, type EnvelopeDraft } from "../src/ink/index.ts";
 import { buildBinary } from "../scripts/build.ts";
 import { closeDatabase, openDatabase } from "../src/db/client.ts";
 import { json, runKith, startKith } from "./helpers/process.ts";
@@ -135,4 +135,32 @@ test("the compiled binary serves the owner console and every file it references,
   } finally {
     expect(await node.stop()).toBe(0);
   }
+});
+
+test("the compiled binary verifies signed intents on its verify worker: a valid one passes, a forged one is refused, no worker failed", async () => {
+  const node = await startKith(["--data-dir", join(work, "data-pool"), "--public-url", "https://kith.example.net"], { bin: [bin], cwd: join(work, "cwd"), env: { KITH_VERIFY_WORKERS: "1" } });
+  try {
+    const card = await json(await fetch(`${node.url}/.well-known/ink/agent.json`));
+    const sender = generateEd25519KeyPair(new Uint8Array(32).fill(42));
+    const send = async (n: number, forge: boolean) => {
+      const now = formatTimestamp(Date.now());
+      const from = `svc:${encodeEd25519PublicKey(sender.publicKey)}`;
+      const draft = { protocol: "ink/0.1", id: `pool-${n}`, correlationId: `pool-thread-${n}`, createdAt: now, from, to: card.agentId, intent: "connection_request", payload: { method: "discovery", context: "hello", profileSnapshot: { headline: "Pool", skills: [], interests: [], openTo: [] } }, timestamp: now, nonce: `poolnonce${n}x${Date.now()}` };
+      const built = buildSignedEnvelope(draft as EnvelopeDraft, sender.secretKey, "svc");
+      if (!built.ok) throw new Error(built.reason);
+      const req = prepareOutbound({ envelope: built.envelope, recipient: { agentId: card.agentId, endpoint: card.endpoint }, secretKey: sender.secretKey, keyId: null, wordmark: "svc" });
+      if (!req.ok) throw new Error(req.reason);
+      const authorization = forge ? req.authorization.replace(/INK-Ed25519 (.)/, (_, c: string) => `INK-Ed25519 ${c === "A" ? "B" : "A"}`) : req.authorization;
+      const res = await fetch(card.endpoint.replace("https://kith.example.net", node.url), { method: "POST", headers: { "content-type": "application/json", authorization }, body: req.bodyText });
+      return { status: res.status, body: await json(res) };
+    };
+    const valid = await Promise.all([1, 2, 3].map((n) => send(n, false)));
+    for (const r of valid) expect(r).toEqual({ status: 202, body: expect.anything() });
+    const forged = await send(4, true);
+    expect(forged.status).toBe(401);
+    expect(forged.body.error).toMatch(/signature/);
+  } finally {
+    expect(await node.stop()).toBe(0);
+  }
+  expect(node.stdout() + node.stderr()).not.toContain("verify worker failed");
 });

@@ -1,8 +1,8 @@
 // keep-in-touch: a Kith extension written with @kith/extension-sdk only.
 //
-//   bun index.ts keygen                 → a fresh key (keep privateKey secret)
-//   bun index.ts manifest               → the manifest for KEEPINTOUCH_KEY's public key
-//   bun index.ts run                    → one run (cron it daily)
+//   npx bun index.ts keygen             → a fresh key (keep privateKey secret); README.md has the steps
+//   npx bun index.ts manifest           → the manifest for KEEPINTOUCH_KEY's public key
+//   npx bun index.ts run                → one run (cron it daily)
 //
 // A run (notes/EXTENSIONS.md §5.3): read who is slipping in the inner and active layers; `ping`
 // those who are cooling (transactional: it may go out on its own) and `ask` those at risk (social:

@@ -12,6 +12,8 @@ export type OptionSpec = NonNullable<ParseArgsConfig["options"]>[string] & { des
 export interface Command {
   name: string;
   summary: string;
+  /** The line in `kith --help`, when the summary's first sentence does not say it (verbs with sub-commands). */
+  brief?: string;
   usage: string;
   options: Record<string, OptionSpec>;
   /** Returns the process exit code. */
@@ -33,6 +35,15 @@ export class CliError extends Error {
     super(message);
     this.name = "CliError";
   }
+}
+
+/**
+ * How the person at the keyboard runs this CLI, for the commands we print them: `kith` as the
+ * compiled binary (its modules live under Bun's `$bunfs`), `npm run kith --` in a checkout, where
+ * neither `kith` nor `bun` is on PATH (the README's first command installs Bun under node_modules).
+ */
+export function cliName(moduleUrl: string = import.meta.url): string {
+  return moduleUrl.includes("$bunfs") ? "kith" : "npm run kith --";
 }
 
 export const HELP_OPTION: Record<string, OptionSpec> = {

@@ -26,12 +26,14 @@ const common = {
 
 export const keysCommand: Command = {
   name: "keys",
+  brief: "Show, rotate or revoke the agent's keys (keys show | rotate | revoke <keyId>).",
   summary:
     "keys show: list the agent's public keys, key ids and statuses (never private keys).\n" +
     "keys rotate: make a new active signing key; the previous one becomes retired (it still verifies what it " +
     "signed before, never a new live request). The card shows the change at once, also on a running node.\n" +
     "keys revoke <keyId>: for a compromised key: it never verifies again, not even what it signed before. Revoking " +
-    "the active key of a role makes a new one in the same step. The card shows it at once; peers follow on their next fetch.",
+    "the active key of a role makes a new one in the same step. The card shows it at once; a new signing key is announced " +
+    "to every connected peer (a ping it signs), other peers follow at their next card fetch.",
   usage: "kith keys show [--json] [--data-dir D] | kith keys rotate [--data-dir D] [--passphrase-file F] | kith keys revoke <keyId> [--data-dir D] [--passphrase-file F]",
   positionals: true,
   options: {

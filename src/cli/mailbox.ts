@@ -9,12 +9,14 @@ import { withNode } from "./keys.ts";
 
 export const mailboxCommand: Command = {
   name: "mailbox",
+  brief: "Keep mailboxes for agents with no public address, or see the one this node uses (mailbox grant | list | revoke | status).",
   summary:
     "mailbox grant <agentId>: keep a mailbox for an agent with no public address (its card and endpoint then live at " +
     "<public url>/mailbox/ink/v1/<agentId>/…; it sets KITH_MAILBOX_URL=<public url>/mailbox).\n" +
     "mailbox list: the mailboxes kept here, with quotas, what waits in them and when their agent last collected.\n" +
     "mailbox revoke <agentId>: close one; what it held is deleted.\n" +
-    "mailbox status: on a home node, the mailbox it is reached through (KITH_MAILBOX_URL) and how collecting went.",
+    "mailbox status: on a home node, the mailbox it is reached through and how collecting went. The mailbox is the " +
+    "KITH_MAILBOX_URL of this command's environment: run it with the node's (or ask the running node: GET /api/svc/mailbox).",
   usage: "kith mailbox grant <agentId> [--max-messages N] [--max-bytes N] [--retention-hours N] | kith mailbox list [--json] | kith mailbox revoke <agentId> | kith mailbox status [--json]   (all: [--data-dir D])",
   positionals: true,
   options: {
@@ -59,7 +61,7 @@ export const mailboxCommand: Command = {
       return withNode(values, io, { job: "mailbox-status", write: false }, (ctx, config) => {
         const use = getMailboxUse({ ...ctx, node: { publicUrl: config.publicUrl, wordmark: config.wordmark, mailboxUrl: config.mailboxUrl } });
         if (values.json) io.out(JSON.stringify(use, null, 2));
-        else if (!use.url) io.out("no mailbox: this node is reached at its public URL (set KITH_MAILBOX_URL to use one)");
+        else if (!use.url) io.out("no KITH_MAILBOX_URL here: the node is reached at its public URL, unless it runs with one (give this command the node's KITH_MAILBOX_URL, or GET /api/svc/mailbox)");
         else io.out(`mailbox ${use.url}\n  card:      ${use.cardUrl} (published ${use.cardPublishedAt ?? "never"})\n  collected: ${use.lastDrainAt ?? "never"}; ${use.received} received, ${use.refused} refused${use.lastError ? `\n  last error: ${use.lastError}` : ""}`);
         return 0;
       });

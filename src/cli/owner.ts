@@ -17,6 +17,7 @@ import { guardStorage, openStorage } from "./storage.ts";
 
 export const ownerCommand: Command = {
   name: "owner",
+  brief: "Print a one-time owner sign-in code, no mail needed (owner code).",
   summary:
     "owner code: issue a fresh one-time sign-in code for the owner's email and print it as the last line of stdout, " +
     "for POST /auth/email/verify (no mail needed). Works while the node runs. --email sets the owner email when none is " +

@@ -25,6 +25,7 @@ import { acquireServeLock } from "./serve-lock.ts";
 import { nodeSecret, ownerSignInHint, signInOptions } from "./sign-in.ts";
 import { startWarnings } from "./start-warnings.ts";
 import { guardStorage, openStorage, storageFailure } from "./storage.ts";
+import { sharedVerifyPool } from "../adapters/verify-pool.ts";
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -33,7 +34,7 @@ export const serveCommand: Command = {
   summary:
     "Run the node. On an empty data directory it first creates an agent with safe defaults (zero-config start). " +
     "Stops cleanly on SIGINT/SIGTERM: in-flight requests finish, then SQLite is closed.",
-  usage: "kith serve [--data-dir D] [--port P] [--host H] [--public-url URL]",
+  usage: "kith serve [--data-dir D] [--port P] [--host H] [--public-url URL] [--passphrase-file F]",
   options: {
     "data-dir": { type: "string", description: "Data directory (default ./kith-data, or KITH_DATA_DIR)", valueName: "dir" },
     port: { type: "string", description: "Port (default 8787, or KITH_PORT; 0 picks a free port)", valueName: "port" },
@@ -132,6 +133,7 @@ export const serveCommand: Command = {
         allowPrivatePeers: config.allowPrivatePeers,
         ...(peerCa ? { peerCa } : {}),
         directory: { directories: config.directories, revalidateMs: config.directoryRevalidateSeconds * 1000 },
+        signatures: sharedVerifyPool({ workers: config.verifyWorkers, onCrash: (reason) => log.warn("verify worker failed; verifying on the main thread", { reason }) }),
         trustProxy: config.trustProxy,
         remoteAddress: (r) => remote.get(r) ?? null,
         auth,

@@ -7,7 +7,7 @@ import { createSmtpMailer } from "../adapters/smtp-mailer.ts";
 import { KeyFileError } from "../adapters/key-file.ts";
 import { loadOrCreateNodeSecret } from "../adapters/node-secret.ts";
 import { authOptionsFromConfig, type AuthOptions } from "../node/sign-in.ts";
-import { CliError } from "./command.ts";
+import { CliError, cliName } from "./command.ts";
 import type { DataPaths } from "./paths.ts";
 
 /** The node secret beside the key file, created on first use; CLI errors name the file and the fix. */
@@ -34,8 +34,8 @@ export function signInOptions(config: NodeConfig, paths: DataPaths, publicUrl: s
 }
 
 /** The banner's lines on how the owner signs in; `dataDir` goes into the commands it prints. */
-export function ownerSignInHint(options: { ownerEmail: string | null; smtp: boolean; providers: string[]; dataDir: string }): string[] {
-  const code = `kith owner code --data-dir ${options.dataDir}`;
+export function ownerSignInHint(options: { ownerEmail: string | null; smtp: boolean; providers: string[]; dataDir: string; cli?: string }): string[] {
+  const code = `${options.cli ?? cliName()} owner code --data-dir ${options.dataDir}`;
   const lines: string[] = [];
   if (options.ownerEmail) {
     lines.push(`${options.ownerEmail}: POST /auth/email/send, then POST /auth/email/verify with the code`);

@@ -6,6 +6,7 @@ import type { Db } from "../db/client.ts";
 import type { WriteQueue } from "../db/write-queue.ts";
 import type { AgentCard, SenderKeys, Wordmark } from "../ink/index.ts";
 import type { MemoryRateLimiter } from "../security/rate-limit.ts";
+import type { SignaturePool } from "../security/preverify.ts";
 import type { RecomputeRequest, RecomputeResult } from "./network/recompute-network.ts";
 
 /** Wall clock in unix milliseconds; tests inject a controllable one. */
@@ -103,6 +104,8 @@ export interface PeerNetwork {
   fetchBudget: FetchBudget;
   /** KITH_ALLOW_PRIVATE_PEERS: also skips the SSRF vetting of URL fields inside fetched cards. */
   allowPrivatePeers: boolean;
+  /** Where inbound signatures are verified when the device has spare cores (adapters/verify-pool.ts). */
+  signatures: SignaturePool;
 }
 
 /** The discovery registry's settings (KITH_DIRECTORIES, KITH_DIRECTORY_REVALIDATE_SECONDS). */

@@ -5,11 +5,13 @@ import { createLlmClient, createTranscriber, type OpenAiSettings } from "../adap
 import { createLogMailer } from "../adapters/log-mailer.ts";
 import type { FetchLike } from "../adapters/outbound.ts";
 import { createPeerHttp, type PeerHttp } from "../adapters/peer-http.ts";
+import { sharedVerifyPool } from "../adapters/verify-pool.ts";
 import type { Db } from "../db/client.ts";
 import { createWriteQueue } from "../db/write-queue.ts";
 import type { Actor, AssistantBackends, Clock, Collaborators, Ctx, DirectorySettings, Ids, Logger, NetworkSettings, NodeIdentity, Wake } from "../domain/context.ts";
 import consolePage from "../console/index.html";
 import { createApp, type App } from "../http/app.ts";
+import type { SignaturePool } from "../security/preverify.ts";
 import { createMemoryRateLimiter } from "../security/rate-limit.ts";
 import { startJobs, type Jobs } from "./jobs.ts";
 import { createNetworkRunner } from "./network-runner.ts";
@@ -41,6 +43,8 @@ export interface NodeSettings {
   auth?: AuthOptions;
   /** AI backends of the owner's assistant (KITH_LLM_*, KITH_TRANSCRIBE_*); none by default. */
   assistant?: AssistantOptions;
+  /** Where inbound signatures are verified; by default the process's pool (a worker per spare core). */
+  signatures?: SignaturePool;
   /** Network analytics timing; `inline` runs the analysis in process instead of a Worker (tests). */
   network?: Partial<Omit<NetworkSettings, "runner">> & { inline?: boolean };
   /** Keys one in-memory rate-limit bucket holds per window (default 20,000; tests fill a bucket with fewer). */
@@ -92,6 +96,7 @@ export function createNode(settings: NodeSettings): KithNode {
       http: settings.peerHttp ?? createPeerHttp({ allowPrivateAddresses: settings.allowPrivatePeers, ...(settings.peerCa ? { extraCa: settings.peerCa } : {}) }),
       fetchBudget: createFetchBudget(limiter),
       allowPrivatePeers: settings.allowPrivatePeers,
+      signatures: settings.signatures ?? sharedVerifyPool(),
     },
     limiter,
     writes: createWriteQueue(settings.db, { walFile: walFileOf(settings.db) }),

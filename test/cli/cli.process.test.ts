@@ -95,10 +95,19 @@ describe("kith init", () => {
   });
 
   test("every verb has --help; unknown verbs exit 2", async () => {
-    for (const verb of ["init", "serve", "keys", "owner", "backup", "restore", "version"]) {
+    const top = (await runKith(["--help"])).stdout;
+    for (const verb of ["init", "serve", "keys", "owner", "mailbox", "backup", "restore", "version"]) {
       const r = await runKith([verb, "--help"]);
       expect(r.code).toBe(0);
       expect(r.stdout).toContain(`Usage: kith ${verb}`);
+      // every verb's usage line names each option its list offers (--help and --log-level aside)
+      const usage = r.stdout.split("\n")[0]!;
+      for (const [, flag] of r.stdout.matchAll(/^\s+(?:-\w, )?\s*(--[\w-]+)/gm)) {
+        if (flag !== "--help" && flag !== "--log-level") expect({ verb, flag, usage }).toEqual({ verb, flag, usage: expect.stringMatching(new RegExp(`${flag}[ \\]]`)) });
+      }
+      // `kith --help` lists every verb, and a verb with sub-commands names them
+      const line = top.split("\n").find((l) => l.startsWith(`  ${verb} `)) ?? "";
+      for (const sub of usage.matchAll(new RegExp(`kith ${verb} (\\w+)`, "g"))) if (sub[1] !== verb) expect({ verb, line }).toEqual({ verb, line: expect.stringContaining(sub[1]!) });
     }
     // the usage line lists every option of the list below it (--help and --log-level aside)
     const initHelp = (await runKith(["init", "--help"])).stdout;

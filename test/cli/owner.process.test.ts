@@ -56,7 +56,8 @@ describe("kith owner code", () => {
     const node = await startKith(["--data-dir", d]);
     try {
       const banner = node.stderr();
-      expect(banner).toContain(`no owner email yet: run \`kith owner code --data-dir ${d} --email you@example.com\``);
+      // run from a checkout, where neither kith nor bun is on PATH: the banner says what works there
+      expect(banner).toContain(`no owner email yet: run \`npm run kith -- owner code --data-dir ${d} --email you@example.com\``);
       expect(await json(await fetch(`${node.url}/auth/providers`))).toEqual({ providers: [] });
       const r = await runKith(["owner", "code", "--data-dir", d, "--email", "Owner@Example.com"]);
       expect(r.code).toBe(0);

@@ -201,6 +201,9 @@ describe.skipIf(!HAS_CHROMIUM)("the owner console in Chromium", () => {
     expect(await keys.getByText("active").count()).toBe(2); // the new signing key and the encryption key
     await page.getByRole("link", { name: "Inbox" }).click();
     await heading("Inbox").waitFor();
+    // The toast ends in the effect that follows the screen change: wait for it (it never ends on a
+    // console that keeps it), then check nothing is left.
+    await confirmation.filter({ hasText: "New signing key active" }).waitFor({ state: "detached", timeout: 5_000 });
     expect(await confirmation.textContent()).toBe("");
   }, 20_000);
 

@@ -49,6 +49,8 @@ describe("config: bad settings name the setting and what is allowed", () => {
     ["wordmark", { ...base, env: { KITH_WORDMARK: "ink" } }, /KITH_WORDMARK: expected one of svc, tulpa/],
     ["log level", { ...base, flags: { "log-level": "loud" } }, /--log-level: expected one of debug, info, warn, error, silent/],
     ["boolean", { ...base, env: { KITH_TRUST_PROXY: "maybe" } }, /KITH_TRUST_PROXY: expected one of 1, true/],
+    ["verify workers", { ...base, env: { KITH_VERIFY_WORKERS: "-1" } }, /KITH_VERIFY_WORKERS: expected a number of worker threads from 0 to 64/],
+    ["verify workers too many", { ...base, env: { KITH_VERIFY_WORKERS: "65" } }, /KITH_VERIFY_WORKERS: expected a number of worker threads from 0 to 64/],
     ["public url scheme", { ...base, flags: { "public-url": "ftp://x.example" } }, /--public-url: must use https/],
     ["public url garbage", { ...base, env: { KITH_PUBLIC_URL: "not a url" } }, /KITH_PUBLIC_URL: expected an absolute URL/],
     ["public url query", { ...base, flags: { "public-url": "https://x.example/?a=1" } }, /--public-url: must not contain a query/],

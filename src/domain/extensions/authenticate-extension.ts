@@ -24,7 +24,9 @@ export interface ExtensionRequest extends SignedRequest {
 export function authenticateExtension(ctx: Pick<Ctx, "db" | "clock">, input: ExtensionRequest, verify: Ed25519Verifier): ExtensionActor & { nonce: string } {
   const now = ctx.clock.now();
   // 1. the token's signature, under an active agent key (a rotation invalidates every token)
-  const match = input.authorization?.match(/^Bearer ([A-Za-z0-9_.-]{1,8192})$/);
+  // The scheme is case-insensitive and followed by 1*SP (RFC 7235 §2.1, RFC 6750 §2.1), as the
+  // owner's bearer (owner-auth.ts) already reads it: an independent client sending `bearer` is right.
+  const match = input.authorization?.match(/^Bearer +([A-Za-z0-9_.-]{1,8192})$/i);
   if (!match) throw unauthorized("token_invalid", input.authorization ? "malformed Authorization header: expected Bearer <delegation token>" : "a delegation token is required (Authorization: Bearer <token>)");
   const token = match[1]!;
   const hash = delegationTokenHash(token);

@@ -61,7 +61,10 @@ export async function sendExtIntent(ctx: With<"node" | "vault" | "peers" | "wake
   }
   checkIntent(input.intent, input.payload);
   const contact = findVisibleContact(ctx.db, actor.layers, input.to);
-  if (!contact || !contact.agentId) throw notFound("contact");
+  if (!contact) throw notFound("contact");
+  // A contact the extension can see (GET /ext/v1/connections/:id answers it) but that has no agent,
+  // e.g. one imported from LinkedIn: 404 would tell the client it is gone or out of its grant.
+  if (!contact.agentId) throw new DomainError("conflict", "this contact has no agent to send to (an imported contact): only contacts with an agentId receive intents", { reason: "no_agent" });
   let expiresAt: number | null = null;
   if (input.expiresAt !== undefined) {
     expiresAt = parseTimestamp(input.expiresAt);

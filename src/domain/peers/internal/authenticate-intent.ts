@@ -9,6 +9,7 @@ import {
   type SenderKeys,
 } from "../../../ink/index.ts";
 import { nativeStrictVerifier } from "../../../security/ed25519-native.ts";
+import { preverify } from "../../../security/preverify.ts";
 import type { With } from "../../context.ts";
 import { decryptionKeys } from "../../agent/decryption-keys.ts";
 import { cachedOwnIdentity } from "../../agent/cached-own-identity.ts";
@@ -47,7 +48,7 @@ export async function authenticateIntent(ctx: With<"node" | "vault" | "peers">, 
   // A copy of a request in flight counts as one: its nonce is claimed before any fetch.
   const replayed = !claimNonceForFetch(ctx, pending.principal, pending.nonce);
   const resolved = await resolveInboundSenderKeys(ctx, { from: pending.from, principal: pending.principal, keyIdHint: pending.keyIdHint, network: !replayed });
-  const decision = verify(ctx, pending, resolved.keys, input, policy);
+  const decision = await verify(ctx, pending, resolved.keys, input, policy);
   if (!decision.ok) return { ...refusal(decision.reason, decision.detail), learned: resolved.learned };
   return {
     ok: true,
@@ -61,9 +62,14 @@ export async function authenticateIntent(ctx: With<"node" | "vault" | "peers">, 
   };
 }
 
-function verify(ctx: With<"vault">, pending: InboundPending, keys: SenderKeys, input: SignedPeerRequest, policy: InboundPolicy): InboundDecision {
+async function verify(ctx: With<"vault" | "peers">, pending: InboundPending, keys: SenderKeys, input: SignedPeerRequest, policy: InboundPolicy): Promise<InboundDecision> {
   // Decryption keys are read only for sealed bodies (the common plaintext path needs none).
   const context = { keys, verifier: nativeStrictVerifier, replay: { defer: true as const }, decryptionKeys: pending.sealed ? decryptionKeys(ctx.db, ctx.vault) : [] };
+  // With spare cores, a plaintext intent's two signatures are verified on a worker thread while
+  // this one serves other requests; the decision is then taken here with those verdicts (the same
+  // nativeStrictVerifier's), so it is the one it would have been (security/preverify.ts).
+  const pool = ctx.peers.signatures;
+  if (pool.size > 0 && !pending.sealed) context.verifier = await preverify(pool, (verifier) => authenticateInbound(pending, { ...context, verifier }));
   const decision = authenticateInbound(pending, context);
   if (decision.ok || input.requestPath === policy.endpointPath || !SIGNATURE_FAILURES.has(decision.reason)) return decision;
   // A sender posting to /agents/:id/inbox may have signed that path instead of the card endpoint's.
