@@ -3,6 +3,10 @@ import type { Route } from "./lib/router.ts";
 import { Approvals } from "./screens/approvals.tsx";
 import { Compose } from "./screens/compose.tsx";
 import { Connections } from "./screens/connections.tsx";
+import { Extensions } from "./screens/extensions.tsx";
+import { Marketplace } from "./screens/marketplace.tsx";
+import { Network } from "./screens/network.tsx";
+import { Mailboxes } from "./screens/mailboxes.tsx";
 import { Discovery } from "./screens/discovery.tsx";
 import { Inbox } from "./screens/inbox.tsx";
 import { Policy } from "./screens/policy.tsx";
@@ -24,9 +28,7 @@ export interface Screen {
 
 /**
  * Every screen of the console, in menu order. A new screen is one entry here plus its file in
- * screens/, built from ui/kit.tsx. Waiting for their APIs (issue 17): "network" (People: the contact
- * graph, clusters, fading bridges, decaying contacts) and "extensions" (Node: marketplace, consent,
- * installed extensions, grants, audit trail).
+ * screens/, built from ui/kit.tsx. The extension audit trail has no owner route yet (issue 17).
  */
 export const SCREENS: Screen[] = [
   { id: "inbox", label: "Inbox", icon: "inbox", group: "Messages", component: Inbox, badge: "unread" },
@@ -35,9 +37,13 @@ export const SCREENS: Screen[] = [
   { id: "send", label: "Send", icon: "send", group: "Messages", component: Compose },
   { id: "connections", label: "Connections", icon: "connections", group: "People", component: Connections },
   { id: "discovery", label: "Discovery", icon: "discovery", group: "People", component: Discovery },
+  { id: "network", label: "Network", icon: "network", group: "People", component: Network },
   { id: "rules", label: "Automation", icon: "rules", group: "Agent", component: Rules },
   { id: "policy", label: "Autonomy", icon: "policy", group: "Agent", component: Policy },
   { id: "profile", label: "Profile", icon: "profile", group: "Agent", component: Profile },
+  { id: "extensions", label: "Extensions", icon: "extensions", group: "Node", component: Extensions },
+  { id: "marketplace", label: "Marketplace", icon: "marketplace", group: "Node", component: Marketplace },
+  { id: "mailboxes", label: "Mailboxes", icon: "mailboxes", group: "Node", component: Mailboxes },
   { id: "status", label: "Node status", icon: "status", group: "Node", component: Status },
 ];
 

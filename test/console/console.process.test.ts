@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
-import { controlsOutsideViewport, HAS_CHROMIUM, launchChromium, noticeIfNoBrowser, screenshots, seriousViolations } from "../helpers/browser.ts";
+import { checkScreen as checkUi, HAS_CHROMIUM, launchChromium, noticeIfNoBrowser, openScreen, screenshots, seriousViolations } from "../helpers/browser.ts";
 import { api, initProcessNode, signIn, startProcessNode, waitFor, type ProcessNode } from "../helpers/network-process.ts";
 import { runKith, startKith } from "../helpers/process.ts";
 
@@ -41,19 +41,8 @@ afterAll(async () => {
 });
 
 const heading = (name: string) => page.getByRole("heading", { level: 1, name });
-async function open(hash: string, title: string): Promise<void> {
-  await page.goto(`${alice.base}/console#/${hash}`);
-  await heading(title).waitFor();
-}
-/** axe finds nothing serious; on a phone no control is cut off; then the screenshots. */
-async function checkScreen(name: string): Promise<void> {
-  expect({ screen: name, violations: await seriousViolations(page) }).toEqual({ screen: name, violations: [] });
-  const before = page.viewportSize()!;
-  await page.setViewportSize({ width: 390, height: 844 });
-  expect({ screen: name, outside: await controlsOutsideViewport(page) }).toEqual({ screen: name, outside: [] });
-  await page.setViewportSize(before);
-  await screenshots(page, name);
-}
+const open = (hash: string, title: string) => openScreen(page, alice.base, hash, title);
+const checkScreen = (name: string) => checkUi(page, name);
 
 describe.skipIf(!HAS_CHROMIUM)("the owner console in Chromium", () => {
   test("sign in with a code using only the keyboard; the session survives a reload", async () => {

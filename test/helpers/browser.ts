@@ -74,3 +74,28 @@ export async function screenshots(page: Page, name: string): Promise<void> {
   }
   await page.setViewportSize(before);
 }
+
+/** A console screen opened at `#/<hash>`, once its heading `title` is there. */
+export async function openScreen(page: Page, base: string, hash: string, title: string): Promise<void> {
+  await page.goto(`${base}/console#/${hash}`);
+  await page.getByRole("heading", { level: 1, name: title }).waitFor();
+}
+
+/**
+ * The checks every console screen passes: axe finds nothing serious (also in dark mode with
+ * `dark`); on a phone (390 px) no control is cut off; then the screenshots.
+ */
+export async function checkScreen(page: Page, name: string, options: { dark?: boolean } = {}): Promise<void> {
+  const { expect } = await import("bun:test");
+  expect({ screen: name, violations: await seriousViolations(page) }).toEqual({ screen: name, violations: [] });
+  if (options.dark) {
+    await page.emulateMedia({ colorScheme: "dark" });
+    expect({ screen: `${name} (dark)`, violations: await seriousViolations(page) }).toEqual({ screen: `${name} (dark)`, violations: [] });
+    await page.emulateMedia({ colorScheme: "light" });
+  }
+  const before = page.viewportSize()!;
+  await page.setViewportSize({ width: 390, height: 844 });
+  expect({ screen: name, outside: await controlsOutsideViewport(page) }).toEqual({ screen: name, outside: [] });
+  await page.setViewportSize(before);
+  await screenshots(page, name);
+}

@@ -48,6 +48,8 @@ function Approval({ p, name, onDecided }: { p: PendingAction; name: (agentId: st
   const m = p.message;
   const who = name(m?.from ?? m?.to);
   const reply = draftedReply(p.action);
+  // An extension's intent held above its tier names the extension (its action records which).
+  const extension = p.action && typeof (p.action as { extensionId?: unknown }).extensionId === "string" ? (p.action as { extensionId: string }).extensionId : null;
   const snapshot = m?.intent === "connection_request" ? (m.payload.profileSnapshot as Record<string, unknown> | undefined) : undefined;
   const decide = (decision: "approve" | "reject") =>
     action.run(decision, () => api(`/pending/${encodeURIComponent(p.id)}`, { body: { decision } }).then(onDecided), decision === "approve" ? "Approved" : "Rejected");
@@ -57,7 +59,7 @@ function Approval({ p, name, onDecided }: { p: PendingAction; name: (agentId: st
         <Avatar name={who} />
         <div>
           <p class="item-title"><strong>{who}</strong></p>
-          <p class="muted">{KIND_TEXT[p.kind]} · <When iso={p.createdAt} /></p>
+          <p class="muted">{extension ? `The extension ${extension} wants to send` : KIND_TEXT[p.kind]} · <When iso={p.createdAt} /></p>
         </div>
         {p.status !== "pending" && <Badge tone={p.status === "approved" ? "good" : "neutral"}>{p.status === "approved" ? "Approved" : "Rejected"}</Badge>}
       </div>

@@ -35,6 +35,20 @@ export const ExtensionDetailsDoc = v.object({
   intents: v.array(v.string()),
 });
 
+export const ManifestPreviewDoc = v.object({
+  extensionId: v.string(),
+  name: v.string(),
+  summary: v.string(),
+  version: v.string(),
+  publisher: v.object({ name: v.string(), domain: v.string() }),
+  manifest: v.pipe(v.unknown(), v.description("The manifest as fetched (what the hash covers)")),
+  manifestHash: v.pipe(v.string(), v.description("sha256:<hex of JCS(manifest)>: pass it to the install, which refuses other bytes")),
+  permissionsSummary: ExtensionDetailsDoc.entries.permissionsSummary,
+  layersRequested: ExtensionDetailsDoc.entries.layersRequested,
+  maxAutonomyTier: v.nullable(v.string()),
+  intents: v.array(v.string()),
+});
+
 export const SubmittedDoc = v.object({ extensionId: v.string(), version: v.string(), manifestHash: v.string(), reviewState: v.picklist(["submitted", "approved"]) });
 
 const Reason = v.object({ code: v.string(), message: v.string() });

@@ -6,12 +6,14 @@ import { listInstallations } from "../../domain/extensions/list-installations.ts
 import { uninstallExtension } from "../../domain/extensions/uninstall-extension.ts";
 import { updateExtensionManifest, UpdateManifestInput } from "../../domain/extensions/update-extension-manifest.ts";
 import { GrantInput, updateInstallationPermissions } from "../../domain/extensions/update-installation-permissions.ts";
+import { PreviewManifestInput, previewManifest } from "../../domain/marketplace/preview-manifest.ts";
 import type { OwnerTokens } from "../../security/owner-token.ts";
 import type { SurfaceDeps } from "../deps.ts";
 import { OWNER_SECURITY } from "../plugins/owner-auth.ts";
 import { jsonBody } from "../schemas/body.ts";
 import { errors } from "../schemas/common.ts";
 import { InstallationDoc, InstalledDoc } from "../schemas/extensions.ts";
+import { ManifestPreviewDoc } from "../schemas/marketplace.ts";
 import { ownerApi } from "./owner.routes.ts";
 
 const IdParam = v.object({ installationId: v.pipe(v.string(), v.minLength(1), v.maxLength(64)) });
@@ -44,6 +46,14 @@ export function extensionOwnerRoutes(deps: SurfaceDeps, o: { tokens: Pick<OwnerT
         ),
       },
     )
+    .post("/extensions/preview", ({ actor, body }) => previewManifest(deps.ctx(actor), body), {
+      body: jsonBody(PreviewManifestInput),
+      response: { 200: ManifestPreviewDoc, ...errors(400, 401, 422) },
+      detail: doc(
+        "Preview a manifest from a URL (for a consent screen)",
+        "Fetched through the SSRF gate and validated (400 naming the member; 422 manifest_unavailable when the URL does not answer a JSON manifest). Answers what a consent screen shows: each permission with its title and reason, the layers, the tier, the intents, and the manifestHash to pass to the install. Nothing is stored.",
+      ),
+    })
     .get("/extensions/:installationId", ({ actor, params }) => getInstallation(deps.ctx(actor), params.installationId), {
       params: IdParam,
       response: { 200: InstallationDoc, ...errors(400, 401, 404) },
