@@ -33,12 +33,14 @@ export interface PeerRequest {
    * a slot of the strangers' small pool, never one of the node's own.
    */
   stranger?: boolean;
+  /** Ends the request early (a job stopping while a long-poll is open): answered as `aborted`. */
+  signal?: AbortSignal;
 }
 
 export type PeerResponse = { ok: true; status: number; headers: Headers; body: Uint8Array; address: string };
 
 /** `throttled`: refused before any I/O by a budget on fetches strangers cause (fetch-budget.ts). */
-export type PeerFailureReason = "invalid_url" | "blocked_host" | "blocked_address" | "dns_failed" | "timeout" | "too_large" | "network_error" | "throttled";
+export type PeerFailureReason = "invalid_url" | "blocked_host" | "blocked_address" | "dns_failed" | "timeout" | "too_large" | "network_error" | "throttled" | "aborted";
 export type PeerFailure = { ok: false; reason: PeerFailureReason; detail: string };
 
 export interface PeerHttp {
@@ -97,8 +99,11 @@ export function createPeerHttp(options: PeerHttpOptions): PeerHttp {
       target.hostname = pinned.family === 6 ? `[${pinned.address}]` : pinned.address;
 
       const trusted = await (ca ??= extraCa ? import("node:tls").then((tls) => [...tls.rootCertificates, ...extraCa]) : Promise.resolve(undefined));
+      if (init.signal?.aborted) return fail("aborted", "the request was cancelled");
       const controller = new AbortController();
       const timer = setTimeout(() => controller.abort(), init.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+      const cancel = () => controller.abort();
+      init.signal?.addEventListener("abort", cancel, { once: true });
       try {
         const response = await fetch(target, {
           method: init.method ?? "GET",
@@ -112,10 +117,12 @@ export function createPeerHttp(options: PeerHttpOptions): PeerHttp {
         if (body === null) return fail("too_large", `response exceeds ${init.maxBytes ?? DEFAULT_MAX_BYTES} bytes`);
         return { ok: true, status: response.status, headers: response.headers, body, address: pinned.address };
       } catch (e) {
+        if (init.signal?.aborted) return fail("aborted", "the request was cancelled");
         if (controller.signal.aborted) return fail("timeout", `no answer within ${init.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms`);
         return fail("network_error", e instanceof Error ? e.message : String(e));
       } finally {
         clearTimeout(timer);
+        init.signal?.removeEventListener("abort", cancel);
       }
     },
   };

@@ -21,6 +21,8 @@ export function startMailboxDrain(options: { ctx: () => With<"node" | "vault" | 
   const { log } = options;
   const idle = wakeableSleep();
   let running = true;
+  // Stopping aborts an open long-poll (up to 20 s) so no round touches the database after stop().
+  const stopping = new AbortController();
   const loop = (async () => {
     let backoff = 1_000;
     while (running) {
@@ -30,7 +32,8 @@ export function startMailboxDrain(options: { ctx: () => With<"node" | "vault" | 
         const card = await publishCardToMailbox(ctx);
         if (!card.ok) log.warn("mailbox: card not published", { error: card.error });
         if (!running) break;
-        const round = await drainMailbox(ctx, { waitMs: LONG_POLL_MS });
+        const round = await drainMailbox(ctx, { waitMs: LONG_POLL_MS, signal: stopping.signal });
+        if (!running) break;
         ok = round.ok;
         if (!round.ok) log.warn("mailbox: drain failed", { error: round.error, retryInMs: backoff });
         else if (round.received + round.duplicates + round.refused > 0) log.info("mailbox: drained", { ...round });
@@ -47,6 +50,7 @@ export function startMailboxDrain(options: { ctx: () => With<"node" | "vault" | 
   return {
     async stop() {
       running = false;
+      stopping.abort();
       idle.wake();
       await Promise.race([loop, new Promise((resolve) => setTimeout(resolve, 2_000))]);
     },

@@ -186,3 +186,12 @@ test("what a mailbox kept past its retention is deleted by the maintenance pass,
   expect(pruneMailboxes(carol.ctx())).toBe(1);
   expect(held()).toEqual([]);
 });
+
+test("a drain held open by the mailbox ends when the node stops: the long-poll is cancelled, nothing is taken or recorded", async () => {
+  const stopping = new AbortController();
+  const round = drainMailbox(alice.ctx({ kind: "system", job: "mailbox" }), { waitMs: 20_000, signal: stopping.signal });
+  await Bun.sleep(300); // the mailbox now holds the drain: nothing waits for Alice
+  stopping.abort();
+  expect(await round).toEqual({ ok: false, error: "stopped" }); // before the fix: the full 20 s (the test times out)
+  expect((await json(await asOwner(alice, "/api/svc/mailbox"))).lastError ?? null).toBeNull();
+});

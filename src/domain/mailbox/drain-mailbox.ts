@@ -22,11 +22,13 @@ export type DrainMailboxOutcome = { ok: true; received: number; duplicates: numb
  * is not acknowledged: the next round gets it again, and the receiver's nonce and message-id
  * dedupe make sure it is stored once.
  */
-export async function drainMailbox(ctx: With<"node" | "vault" | "peers" | "limiter" | "writes" | "wake">, input: { waitMs: number }): Promise<DrainMailboxOutcome> {
+export async function drainMailbox(ctx: With<"node" | "vault" | "peers" | "limiter" | "writes" | "wake">, input: { waitMs: number; signal?: AbortSignal }): Promise<DrainMailboxOutcome> {
   const url = ctx.node.mailboxUrl;
   const own = cachedOwnIdentity(ctx.db, ctx.node);
   if (!url || !own) return { ok: false, error: "no mailbox configured or no agent" };
-  const res = await homeRequest(ctx, "mailbox_drain", { waitMs: input.waitMs }, { timeoutMs: input.waitMs + 10_000 });
+  const res = await homeRequest(ctx, "mailbox_drain", { waitMs: input.waitMs }, { timeoutMs: input.waitMs + 10_000, signal: input.signal });
+  // The node is stopping: nothing was taken from the mailbox, and the database may be closing.
+  if (!res.ok && res.reason === "aborted") return { ok: false, error: "stopped" };
   const items = res.ok && res.status === 200 ? itemsOf(res.body) : null;
   if (!items) {
     const error = !res.ok ? `${res.reason}: ${res.detail}` : `HTTP ${res.status}: ${new TextDecoder().decode(res.body).slice(0, 300)}`;

@@ -13,7 +13,7 @@ const MAX_ANSWER_BYTES = 2 * 1024 * 1024;
  * from and to its own agent id, under its INK transport signature over the path posted to, through
  * the SSRF-safe peer client. The mailbox checks it in internal/authenticate-home.ts.
  */
-export async function homeRequest(ctx: With<"node" | "vault" | "peers">, kind: HomeRequestKind, members: Record<string, unknown>, options: { timeoutMs: number }): Promise<PeerResponse | PeerFailure> {
+export async function homeRequest(ctx: With<"node" | "vault" | "peers">, kind: HomeRequestKind, members: Record<string, unknown>, options: { timeoutMs: number; signal?: AbortSignal }): Promise<PeerResponse | PeerFailure> {
   const base = ctx.node.mailboxUrl;
   const own = cachedOwnIdentity(ctx.db, ctx.node);
   const key = activeSigningKey(ctx.db, ctx.vault);
@@ -36,6 +36,7 @@ export async function homeRequest(ctx: With<"node" | "vault" | "peers">, kind: H
     headers: { "content-type": "application/json", accept: "application/json", authorization: signed.authorization },
     body: JSON.stringify(body),
     timeoutMs: options.timeoutMs,
+    signal: options.signal,
     maxBytes: MAX_ANSWER_BYTES,
   });
 }
