@@ -29,7 +29,7 @@ export const InstallExtensionInput = v.strictObject({
   marketplaceUrl: v.optional(v.pipe(v.string(), v.maxLength(2048), v.description("Another node's marketplace, e.g. https://market.example (source marketplace; default: this node's)"))),
   manifestHash: MANIFEST_HASH,
   grant: GrantInput,
-  ttlHours: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(24), v.description("Lifetime of the first token (default: the manifest's token.ttlHours, else 4)"))),
+  ttlHours: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(24), v.description("Lifetime of the first token, capped to the manifest's token.ttlHours (default 4)"))),
 });
 export type InstallExtensionInput = v.InferOutput<typeof InstallExtensionInput>;
 

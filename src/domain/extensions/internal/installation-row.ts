@@ -39,6 +39,11 @@ export function usableKeys(row: InstallationRow, now: number): InstallationKey[]
   return keysOf(row).filter((k) => k.status === "active" || (k.graceUntil !== undefined && now < k.graceUntil));
 }
 
+/** The keys that may renew a token: active ones only (a retired key's grace covers requests, not renewals). */
+export function activeKeys(row: InstallationRow): InstallationKey[] {
+  return keysOf(row).filter((k) => k.status === "active");
+}
+
 /** The manifest's keys as the installation holds them (retired manifest keys are never usable). */
 export function keysFromManifest(manifest: Manifest): InstallationKey[] {
   return manifest.keys.map((k) => ({ keyId: k.keyId, publicKeyMultibase: k.publicKeyMultibase, status: k.status }));
