@@ -76,7 +76,7 @@ export async function installExtension(ctx: With<"node" | "vault" | "peers">, in
     const token = issueToken(tx, row, signer, key.publicKeyMultibase, now, input.ttlHours);
     appendAuditEvent(tx, id, signer, ctx.ids.next(), now, { eventType: "delegation.granted", data: { by: "owner", extensionId: manifest.id, manifestHash: hash, ...grant } });
     recordEvent(tx, "installation.installed", now, { subjectId: id, extensionId: manifest.id });
-    return { installation: installationView(findInstallation(tx, id)!), ...token };
+    return { installation: installationView(tx, findInstallation(tx, id)!), ...token };
   });
 }
 

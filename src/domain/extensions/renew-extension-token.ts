@@ -6,6 +6,7 @@ import { appendAuditEvent } from "../internal/audit-chain.ts";
 import { recordNonce } from "../peers/record-nonce.ts";
 import { agentSigner } from "./internal/agent-signer.ts";
 import { nonceScope, unauthorized } from "./internal/ext-refusal.ts";
+import { isSuspended, SUSPENDED_MESSAGE } from "./internal/suspension.ts";
 import { activeKeys, findInstallation } from "./internal/installation-row.ts";
 import { checkSignedRequest, type SignedRequest } from "./internal/request-checks.ts";
 import { issueToken, type IssuedToken } from "./internal/issue-token.ts";
@@ -30,6 +31,7 @@ export async function renewExtensionToken(ctx: With<"node" | "vault" | "writes" 
   const now = ctx.clock.now();
   const row = findInstallation(ctx.db, input.installationId);
   if (!row || row.status === "uninstalled") throw unauthorized("installation_inactive", "no active installation has this id");
+  if (isSuspended(ctx.db, row.extensionId)) throw unauthorized("installation_inactive", SUSPENDED_MESSAGE);
   // Only an active key renews: a key a manifest update dropped still signs requests during its
   // 24 h grace (usableKeys), but renewing with it would revoke the new key's token and extend the
   // old key's life past the grace (docs/extensions.md §3).
