@@ -10,6 +10,7 @@ export const InstallationDoc = v.object({
   manifestHash: v.string(),
   source: v.picklist(["inline", "url", "marketplace"]),
   status: v.pipe(v.picklist(["active", "pending_update", "uninstalled"]), v.description("pending_update: a newer manifest asks for more and waits for accept-update; the old grant keeps running")),
+  suspended: v.pipe(v.boolean(), v.description("true while this node's marketplace suspends the extension: its requests and renewals answer 401 installation_inactive")),
   permissions: v.array(v.string()),
   layers: v.array(v.string()),
   maxAutonomyTier: Tier,
