@@ -28,6 +28,26 @@ export const InstalledDoc = v.object({
 });
 
 /** 4xx of the extension API: `error` names the failed check or rule; `required` the missing permission. */
+/** An INK audit record (AUDIT.md §2), as /ext/v1/audit and the owner's audit trail serve it. */
+export const AuditEventDoc = v.looseObject({
+  id: v.string(),
+  version: v.literal("ink-audit/1"),
+  agentId: v.string(),
+  sequence: v.number(),
+  previousEventHash: v.nullable(v.string()),
+  eventType: v.string(),
+  timestamp: v.string(),
+  agentSignature: v.string(),
+});
+
+export const InstallationAuditDoc = v.object({
+  events: v.array(AuditEventDoc),
+  total: v.number(),
+  limit: v.number(),
+  offset: v.number(),
+  chain: v.object({ verified: v.boolean(), reason: v.optional(v.string()), index: v.optional(v.number()) }),
+});
+
 export const ExtErrorBody = v.object({
   error: v.string(),
   message: v.string(),
