@@ -94,6 +94,10 @@ export function ingestStatements(db: Db) {
       setting: s<{ value: string }>(`SELECT value FROM settings WHERE key = ?`),
       sentTo: s<{ n: number }>(`SELECT 1 AS n FROM messages WHERE peer_principal = ? AND direction = 'out' LIMIT 1`),
       touchConnection: s(`UPDATE connections SET last_message_at = ? WHERE principal = ?`),
+      // The agent's active signing key: every accepted intent signs its audit event (AUDIT §2).
+      activeSigningKey: s<{ keyId: string; createdAt: number }>(
+        `SELECT key_id AS keyId, created_at AS createdAt FROM agent_keys WHERE role = 'signing' AND status = 'active' ORDER BY created_at DESC LIMIT 1`,
+      ),
     };
   });
 }

@@ -1,6 +1,5 @@
-import { and, desc, eq } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { agentKeys } from "../../db/schema/index.ts";
+import { ingestStatements } from "../../db/ingest-statements.ts";
 import type { KeyVault } from "../../adapters/key-vault.ts";
 
 /**
@@ -9,12 +8,8 @@ import type { KeyVault } from "../../adapters/key-vault.ts";
  * database names a key the vault has not loaded (a `kith keys rotate` in another process).
  */
 export function activeSigningKey(db: Db, vault: KeyVault): { keyId: string; privateKey: Uint8Array; since: number } | null {
-  const row = db
-    .select({ keyId: agentKeys.keyId, createdAt: agentKeys.createdAt })
-    .from(agentKeys)
-    .where(and(eq(agentKeys.role, "signing"), eq(agentKeys.status, "active")))
-    .orderBy(desc(agentKeys.createdAt))
-    .get();
+  // A prepared statement: every accepted intent signs its audit event with this key (hot path).
+  const row = ingestStatements(db).activeSigningKey.get();
   if (!row) return null;
   let key = vault.find(row.keyId);
   if (!key) {
