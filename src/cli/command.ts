@@ -38,12 +38,14 @@ export class CliError extends Error {
 }
 
 /**
- * How the person at the keyboard runs this CLI, for the commands we print them: `kith` as the
- * compiled binary (its modules live under Bun's `$bunfs`), `npm run kith --` in a checkout, where
- * neither `kith` nor `bun` is on PATH (the README's first command installs Bun under node_modules).
+ * How the person at the keyboard runs this CLI, for the commands we print them: the compiled binary
+ * (its modules live under Bun's `$bunfs`) by the name it was started as (`kith` on PATH,
+ * `./kith-linux-arm64` beside it), `npm run kith --` in a checkout, where neither `kith` nor `bun`
+ * is on PATH (the README's first command installs Bun under node_modules).
  */
-export function cliName(moduleUrl: string = import.meta.url): string {
-  return moduleUrl.includes("$bunfs") ? "kith" : "npm run kith --";
+export function cliName(moduleUrl: string = import.meta.url, argv0: string = process.argv0): string {
+  if (!moduleUrl.includes("$bunfs")) return "npm run kith --";
+  return argv0 && !/\s/.test(argv0) ? argv0 : "kith";
 }
 
 /** Where a usage error sends the reader, with the name that runs here (cliName). */

@@ -3,11 +3,14 @@ import { cliName } from "../../src/cli/command.ts";
 import { ownerSignInHint } from "../../src/cli/sign-in.ts";
 
 // The banner's commands must be ones the reader can run: a checkout has no `kith` (nor `bun`) on
-// PATH, only npm; the compiled binary is `kith`.
+// PATH, only npm; the compiled binary is the name it was started as.
 describe("the commands the CLI prints for the owner", () => {
   test("a checkout prints npm run kith --, the compiled binary prints kith", () => {
     expect(cliName("file:///home/me/kith/src/cli/command.ts")).toBe("npm run kith --");
-    expect(cliName("file:///$bunfs/root/kith-linux-x64")).toBe("kith");
+    expect(cliName("file:///$bunfs/root/kith-linux-x64", "kith")).toBe("kith");
+    // started by its path: the banner names that path, which works where `kith` is not on PATH
+    expect(cliName("file:///$bunfs/root/kith-linux-x64", "./kith-linux-arm64")).toBe("./kith-linux-arm64");
+    expect(cliName("file:///$bunfs/root/kith-linux-x64", "")).toBe("kith");
     expect(cliName()).toBe("npm run kith --"); // these tests run from the checkout
   });
 

@@ -153,7 +153,19 @@ describe.skipIf(!HAS_CHROMIUM)("extensions, the marketplace and the network in t
     const card = page.getByRole("listitem").filter({ hasText: "Lunch on Friday?" });
     await card.getByText("The extension com.acme.keepintouch wants to send").waitFor();
     await checkScreen("approvals-extension");
-    expect((await api(alice, `/extensions/${installed.body.installation.installationId}`, undefined, "DELETE")).status).toBe(200);
+
+    // The call it made through the extension API is in its audit trail, newest first, the chain verified.
+    const installationId = installed.body.installation.installationId;
+    await open(`extensions/${installationId}`, "Keep in touch");
+    const trail = page.getByRole("table", { name: /Everything this extension did, newest first/ });
+    const rows = trail.locator("tbody tr");
+    await rows.first().getByText("Waiting for your approval").waitFor();
+    expect(await rows.count()).toBe(3);
+    expect(await rows.nth(1).textContent()).toContain("Sent a request (POST /ext/v1/intents)");
+    expect(await rows.nth(2).textContent()).toContain("Access granted by you");
+    await page.getByText("Chain verified", { exact: true }).waitFor();
+    await checkScreen("extension-audit");
+    expect((await api(alice, `/extensions/${installationId}`, undefined, "DELETE")).status).toBe(200);
   }, 40_000);
 
   test("installed from a URL through the same consent screen (the node fetches and shows the manifest)", async () => {

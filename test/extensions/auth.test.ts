@@ -4,7 +4,7 @@ import { ed25519Sign } from "../../src/ink/index.ts";
 import { EXT_LIMITS } from "../../src/http/plugins/extension-auth.ts";
 import { rotateSigningKey } from "../../src/domain/identity/rotate-signing-key.ts";
 import { bootTestApp, type TestNode } from "../helpers/boot.ts";
-import { acmeKey, acmeManifest, extRequest, installAcme, manifestHash, signExtensionRequest } from "../helpers/extensions.ts";
+import { acmeKey, acmeManifest, extRequest, FULL_GRANT, installAcme, manifestHash, signExtensionRequest } from "../helpers/extensions.ts";
 import { asOwner } from "../helpers/owner.ts";
 import { seed } from "../helpers/personas.ts";
 
@@ -185,8 +185,8 @@ describe("permissions and layers", () => {
   });
 });
 
-function renew(n: TestNode, installationId: string, options: { secretKey?: Uint8Array; nonce?: string } = {}) {
-  const body = JSON.stringify({ installationId });
+function renew(n: TestNode, installationId: string, options: { secretKey?: Uint8Array; nonce?: string; ttlHours?: number } = {}) {
+  const body = JSON.stringify({ installationId, ...(options.ttlHours !== undefined ? { ttlHours: options.ttlHours } : {}) });
   const headers = signExtensionRequest("POST", "/ext/v1/token", body, { ...options, timestamp: new Date(n.clock.now()).toISOString() });
   return n.request("/ext/v1/token", { method: "POST", headers: { ...headers, "content-type": "application/json" }, body });
 }
@@ -226,10 +226,42 @@ describe("token renewal (POST /ext/v1/token)", () => {
     const next = acmeManifest({ version: "1.0.1", keys: [{ keyId: "acme-1", algorithm: "Ed25519", publicKeyMultibase: acmeKey(1).multibase, status: "active" }] });
     const up = await asOwner(node, `/api/svc/extensions/${installationId}/update`, { body: { source: "inline", manifest: next, manifestHash: manifestHash(next) } });
     expect([up.status, ((await up.json()) as { status: string }).status]).toEqual([200, "active"]);
-    expect((await renew(node, installationId)).status).toBe(200);
     expect((await renew(node, installationId, { secretKey: acmeKey(1).secretKey })).status).toBe(200);
     node.clock.advance(24 * 3600_000);
     expect(await errorOf(await renew(node, installationId))).toEqual([401, "signature_invalid"]);
+  });
+
+  test("a key a manifest update dropped signs requests during its grace but cannot renew (nor revoke the new key's token)", async () => {
+    node = bootTestApp();
+    const { installationId, token } = await installAcme(node);
+    const next = acmeManifest({ version: "1.0.1", keys: [{ keyId: "acme-1", algorithm: "Ed25519", publicKeyMultibase: acmeKey(1).multibase, status: "active" }] });
+    expect((await asOwner(node, `/api/svc/extensions/${installationId}/update`, { body: { source: "inline", manifest: next, manifestHash: manifestHash(next) } })).status).toBe(200);
+    // the token bound to the old key keeps working during the grace
+    expect((await extRequest(node, token, "GET", "/ext/v1/identity")).status).toBe(200);
+    const fresh = await renew(node, installationId, { secretKey: acmeKey(1).secretKey });
+    expect(fresh.status).toBe(200);
+    const newToken = ((await fresh.json()) as { delegationToken: string }).delegationToken;
+    // the retired key may not renew, so it cannot revoke the new key's token
+    expect(await errorOf(await renew(node, installationId))).toEqual([401, "signature_invalid"]);
+    expect((await extRequest(node, newToken, "GET", "/ext/v1/identity", { secretKey: acmeKey(1).secretKey })).status).toBe(200);
+  });
+
+  test("ttlHours is capped to the manifest's token.ttlHours (default 4), at install and at renewal", async () => {
+    node = bootTestApp();
+    const { installationId } = await installAcme(node, { manifest: acmeManifest({ token: { ttlHours: 2 } }) });
+    for (const [ttlHours, expected] of [[24, 2], [3, 2], [1, 1], [undefined, 2]] as const) {
+      const res = await renew(node, installationId, { ttlHours });
+      expect(res.status).toBe(200);
+      const hours = (Date.parse(((await res.json()) as { tokenExpiresAt: string }).tokenExpiresAt) - node.clock.now()) / 3600_000;
+      expect([ttlHours, hours]).toEqual([ttlHours, expected]);
+    }
+    node.close();
+    node = bootTestApp();
+    const manifest = acmeManifest();
+    const res = await asOwner(node, "/api/svc/extensions/install", { body: { source: "inline", manifest, manifestHash: manifestHash(manifest), grant: FULL_GRANT, ttlHours: 24 } });
+    expect(Date.parse(((await res.json()) as { tokenExpiresAt: string }).tokenExpiresAt) - node.clock.now()).toBe(4 * 3600_000);
+    const renewed = await renew(node, ((await asOwner(node, "/api/svc/extensions").then((r) => r.json())) as any).installations[0].installationId, { ttlHours: 24 });
+    expect(Date.parse(((await renewed.json()) as { tokenExpiresAt: string }).tokenExpiresAt) - node.clock.now()).toBe(4 * 3600_000);
   });
 
   test("a manifest asking for more waits as pending_update and widens nothing until accepted", async () => {

@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { bootNetworkNode, bootTestApp, type TestNode } from "../helpers/boot.ts";
-import { acmeManifest, FULL_GRANT, manifestHash } from "../helpers/extensions.ts";
+import { eq } from "drizzle-orm";
+import { events } from "../../src/db/schema/index.ts";
+import { acmeManifest, extRequest, FULL_GRANT, installAcme, manifestHash, signExtensionRequest } from "../helpers/extensions.ts";
 import { asOwner } from "../helpers/owner.ts";
 
 const nodes: Array<{ close?: () => void; stop?: () => Promise<void> }> = [];
@@ -18,6 +20,11 @@ const submit = (node: TestNode, manifest: Record<string, unknown>) => asOwner(no
 const review = (node: TestNode, id: string, version: string, body: Record<string, unknown>) => asOwner(node, `/api/svc/marketplace/extensions/${id}/versions/${version}/review`, { body });
 const search = (node: TestNode, q: string, extra = "") => node.request(`/marketplace/extensions?q=${encodeURIComponent(q)}${extra}`);
 const ID = "com.acme.keepintouch";
+function renewAs(node: TestNode, installationId: string): Promise<Response> {
+  const body = JSON.stringify({ installationId });
+  const headers = signExtensionRequest("POST", "/ext/v1/token", body, { timestamp: new Date(node.clock.now()).toISOString() });
+  return node.request("/ext/v1/token", { method: "POST", headers: { ...headers, "content-type": "application/json" }, body });
+}
 
 describe("marketplace: submit, review, list, search", () => {
   test("submitted → in_review → approved: listed and found by name, summary, publisher and category; details for a consent screen", async () => {
@@ -104,6 +111,39 @@ describe("marketplace: submit, review, list, search", () => {
     expect((await listing("everywhere")).status).toBe(400);
     expect((await asOwner(node, "/api/svc/marketplace/extensions/com.nobody.x/listing", { method: "PUT", body: { listingState: "listed" } })).status).toBe(404);
     await submit(node, { ...acmeManifest(), id: "com.acme.other" }).then(async (r) => expect(r.status).toBe(201));
+  });
+
+  test("suspension reaches existing installations: requests and renewals 401 installation_inactive, the owner sees it, lifting restores", async () => {
+    const node = boot();
+    await asOwner(node, "/api/svc/marketplace/settings", { method: "PUT", body: { autoApprove: true } });
+    await submit(node, acmeManifest());
+    const { installationId, token } = await installAcme(node);
+    const other = await installAcme(node, { manifest: acmeManifest({ id: "com.acme.other" }) });
+    const listing = (state: string) => asOwner(node, `/api/svc/marketplace/extensions/${ID}/listing`, { method: "PUT", body: { listingState: state } });
+    const owned = async () => ((await json(await asOwner(node, "/api/svc/extensions")))[1].installations as any[]).map((i) => [i.extensionId, i.suspended]).sort();
+    const updates = () => node.db.select().from(events).where(eq(events.type, "installation.updated")).all().map((e) => [e.subjectId, JSON.parse(e.dataJson!).suspended]);
+    expect((await extRequest(node, token, "GET", "/ext/v1/identity")).status).toBe(200);
+    await listing("delisted"); // delisted: existing installs keep working, nothing to tell
+    expect((await extRequest(node, token, "GET", "/ext/v1/identity")).status).toBe(200);
+    expect(updates()).toEqual([]);
+    expect((await listing("suspended")).status).toBe(200);
+    for (const res of [await extRequest(node, token, "GET", "/ext/v1/identity"), await extRequest(node, token, "GET", "/ext/v1/events"), await renewAs(node, installationId)]) {
+      const body = (await res.json()) as any;
+      expect([res.status, body.error, body.message]).toEqual([401, "installation_inactive", expect.stringContaining("suspended")]);
+    }
+    expect((await extRequest(node, other.token, "GET", "/ext/v1/identity")).status).toBe(200); // another extension is untouched
+    expect(await owned()).toEqual([["com.acme.keepintouch", true], ["com.acme.other", false]]);
+    expect((await json(await asOwner(node, `/api/svc/extensions/${installationId}`)))[1].suspended).toBe(true);
+    expect(updates()).toEqual([[installationId, true]]);
+    await listing("suspended"); // no change, no event
+    expect(updates()).toEqual([[installationId, true]]);
+    await listing("listed");
+    expect(updates()).toEqual([[installationId, true], [installationId, false]]);
+    expect(await owned()).toEqual([["com.acme.keepintouch", false], ["com.acme.other", false]]);
+    expect((await extRequest(node, token, "GET", "/ext/v1/identity")).status).toBe(200);
+    const feed = (await json(await extRequest(node, token, "GET", "/ext/v1/events?since=0")))[1];
+    expect(feed.events.filter((e: any) => e.kind === "installation.updated").map((e: any) => e.data.suspended)).toEqual([true, false]);
+    expect((await renewAs(node, installationId)).status).toBe(200);
   });
 
   test("the query is checked: q of 2+ characters with a word, limit 1-50; search is limited per IP", async () => {

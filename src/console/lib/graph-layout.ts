@@ -24,7 +24,9 @@ export function layout(nodes: LayoutNode[], size: number): { at: Map<string, Pla
   const groups = new Map<string, LayoutNode[]>();
   for (const n of nodes) {
     const key = n.clusterId ?? "";
-    groups.set(key, [...(groups.get(key) ?? []), n]);
+    const members = groups.get(key);
+    if (members) members.push(n);
+    else groups.set(key, [n]); // not a spread per member: that was O(n²) in a group's size
   }
   const order = [...groups.entries()].sort(([a, x], [b, y]) => (a === "") !== (b === "") ? (a === "" ? 1 : -1) : y.length - x.length || (a < b ? -1 : 1));
   const radii = order.map(([, members]) => SPACING * Math.sqrt(members.length) + SPACING);

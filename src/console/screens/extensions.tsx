@@ -7,6 +7,7 @@ import { useLoad } from "../lib/live.ts";
 import { go, link, type Route } from "../lib/router.ts";
 import { Badge, Button, ConfirmButton, Empty, Field, Loaded, Loading, Notice, PageHeader, Row, Section, useAction, When } from "../ui/kit.tsx";
 import { Consent, ConsentFromUrl } from "./consent.tsx";
+import { AuditTrail } from "./extension-audit.tsx";
 import { GrantForm, TokenNotice, withRequired } from "./grant-form.tsx";
 import { RateExtension } from "./marketplace.tsx";
 
@@ -112,6 +113,7 @@ function InstallationView({ i }: { i: Installation }) {
           {token && <TokenNotice token={token} />}
         </Section>
       )}
+      <AuditTrail installationId={i.installationId} />
       {i.source === "marketplace" && active && <RateExtension extensionId={i.extensionId} />}
       {active && (
         <Section title="Uninstall">

@@ -46,6 +46,6 @@ export function acceptExtensionUpdate(ctx: With<"node" | "vault">, id: string): 
       .run();
     appendAuditEvent(tx, id, signer, ctx.ids.next(), now, { eventType: "delegation.granted", data: { by: "owner", manifestHash: row.pendingManifestHash, version: next.version, ...kept, maxAutonomyTier: grant.maxAutonomyTier } });
     recordEvent(tx, "installation.updated", now, { subjectId: id, ...kept, maxAutonomyTier: grant.maxAutonomyTier });
-    return installationView(findInstallation(tx, id)!);
+    return installationView(tx, findInstallation(tx, id)!);
   });
 }

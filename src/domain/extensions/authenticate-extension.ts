@@ -7,6 +7,7 @@ import { secretsEqual } from "../../security/secret-box.ts";
 import type { Ctx, ExtensionActor } from "../context.ts";
 import { grantOf, usableKeys } from "./internal/installation-row.ts";
 import { unauthorized } from "./internal/ext-refusal.ts";
+import { isSuspended, SUSPENDED_MESSAGE } from "./internal/suspension.ts";
 import { checkSignedRequest, type SignedRequest } from "./internal/request-checks.ts";
 
 export interface ExtensionRequest extends SignedRequest {
@@ -36,8 +37,10 @@ export function authenticateExtension(ctx: Pick<Ctx, "db" | "clock">, input: Ext
   // 3. the token is the installation's current one
   const row = extensionStatements(ctx.db).installation.get(payload.installationId);
   if (!row || row.tokenHash === null || !secretsEqual(row.tokenHash, hash)) throw unauthorized("token_revoked", "this token was replaced (renewal or a grant change); renew it (POST /ext/v1/token)");
-  // 4. the installation is active (a pending update keeps the old grant running)
+  // 4. the installation is active (a pending update keeps the old grant running; a suspended
+  // extension's is not)
   if (row.status === "uninstalled") throw unauthorized("installation_inactive", "the extension was uninstalled");
+  if (isSuspended(ctx.db, row.extensionId)) throw unauthorized("installation_inactive", SUSPENDED_MESSAGE);
   // 5–7: timestamp window, nonce, the request signature under the token's key (still one of the installation's)
   const keys = usableKeys(row, now).filter((k) => k.publicKeyMultibase === payload.publicKeyMultibase);
   const { nonce } = checkSignedRequest(ctx.db, row.id, input, keys, now, verify);

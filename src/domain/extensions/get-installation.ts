@@ -7,5 +7,5 @@ export function getInstallation(ctx: Ctx, id: string): InstallationView {
   requireOwner(ctx, "reads installations");
   const row = findInstallation(ctx.db, id);
   if (!row) throw notFound("installation");
-  return installationView(row);
+  return installationView(ctx.db, row);
 }

@@ -29,7 +29,7 @@ export const InstallExtensionInput = v.strictObject({
   marketplaceUrl: v.optional(v.pipe(v.string(), v.maxLength(2048), v.description("Another node's marketplace, e.g. https://market.example (source marketplace; default: this node's)"))),
   manifestHash: MANIFEST_HASH,
   grant: GrantInput,
-  ttlHours: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(24), v.description("Lifetime of the first token (default: the manifest's token.ttlHours, else 4)"))),
+  ttlHours: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(24), v.description("Lifetime of the first token, capped to the manifest's token.ttlHours (default 4)"))),
 });
 export type InstallExtensionInput = v.InferOutput<typeof InstallExtensionInput>;
 
@@ -76,7 +76,7 @@ export async function installExtension(ctx: With<"node" | "vault" | "peers">, in
     const token = issueToken(tx, row, signer, key.publicKeyMultibase, now, input.ttlHours);
     appendAuditEvent(tx, id, signer, ctx.ids.next(), now, { eventType: "delegation.granted", data: { by: "owner", extensionId: manifest.id, manifestHash: hash, ...grant } });
     recordEvent(tx, "installation.installed", now, { subjectId: id, extensionId: manifest.id });
-    return { installation: installationView(findInstallation(tx, id)!), ...token };
+    return { installation: installationView(tx, findInstallation(tx, id)!), ...token };
   });
 }
 

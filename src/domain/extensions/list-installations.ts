@@ -7,5 +7,5 @@ import { installationView, type InstallationView } from "./internal/installation
 /** Every installation, newest first, uninstalled ones included (their audit chains are kept). */
 export function listInstallations(ctx: Ctx): { installations: InstallationView[] } {
   requireOwner(ctx, "lists extensions");
-  return { installations: ctx.db.select().from(extensionInstallations).orderBy(desc(extensionInstallations.createdAt)).all().map(installationView) };
+  return { installations: ctx.db.select().from(extensionInstallations).orderBy(desc(extensionInstallations.createdAt)).all().map((row) => installationView(ctx.db, row)) };
 }

@@ -26,6 +26,6 @@ export function uninstallExtension(ctx: With<"node" | "vault">, id: string): Ins
       appendAuditEvent(tx, id, signer, ctx.ids.next(), now, { eventType: "delegation.revoked", data: { by: "owner" } });
       recordEvent(tx, "installation.revoked", now, { subjectId: id });
     }
-    return installationView(findInstallation(tx, id)!);
+    return installationView(tx, findInstallation(tx, id)!);
   });
 }

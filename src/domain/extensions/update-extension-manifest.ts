@@ -51,6 +51,6 @@ export async function updateExtensionManifest(ctx: With<"node" | "vault" | "peer
         .run();
       appendAuditEvent(tx, id, signer, ctx.ids.next(), now, { eventType: "delegation.granted", data: { by: "owner", manifestHash: hash, version: next.version } });
     }
-    return installationView(findInstallation(tx, id)!);
+    return installationView(tx, findInstallation(tx, id)!);
   });
 }

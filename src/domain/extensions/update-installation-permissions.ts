@@ -41,6 +41,6 @@ export function updateInstallationPermissions(ctx: With<"node" | "vault">, id: s
     const token = issueToken(tx, updated, signer, usableKeys(updated, now).find((k) => k.status === "active")!.publicKeyMultibase, now);
     appendAuditEvent(tx, id, signer, ctx.ids.next(), now, { eventType: "delegation.granted", data: { by: "owner", ...grant } });
     recordEvent(tx, "installation.updated", now, { subjectId: id, ...grant });
-    return { installation: installationView(findInstallation(tx, id)!), ...token };
+    return { installation: installationView(tx, findInstallation(tx, id)!), ...token };
   });
 }

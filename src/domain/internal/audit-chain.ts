@@ -1,4 +1,4 @@
-import { and, asc, eq, gte, lte, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gte, lte, sql, type SQL } from "drizzle-orm";
 import type { Db, Tx } from "../../db/client.ts";
 import { extensionStatements } from "../../db/extension-statements.ts";
 import { auditEvents } from "../../db/schema/index.ts";
@@ -61,9 +61,9 @@ export function appendAuditEvent(tx: Tx, chainId: string, signer: AuditSigner, i
   return signed;
 }
 
-/** A page of chain `chainId`, oldest first, and the chain's length. */
-export function listAuditEvents(db: Db | Tx, chainId: string, limit: number, offset: number): { events: AuditEvent[]; total: number } {
-  const events = eventsWhere(db, eq(auditEvents.chainId, chainId), { limit, offset });
+/** A page of chain `chainId`, oldest first (or newest first for an owner's view), and the chain's length. */
+export function listAuditEvents(db: Db | Tx, chainId: string, limit: number, offset: number, newestFirst = false): { events: AuditEvent[]; total: number } {
+  const events = eventsWhere(db, eq(auditEvents.chainId, chainId), { limit, offset, newestFirst });
   const total = db.select({ n: sql<number>`count(*)` }).from(auditEvents).where(eq(auditEvents.chainId, chainId)).get()?.n ?? 0;
   return { events, total };
 }
@@ -88,7 +88,11 @@ export function verifyAuditChain(db: Db | Tx, chainId: string): AuditChainResult
   return verifyAuditEventChain(eventsWhere(db, eq(auditEvents.chainId, chainId)));
 }
 
-function eventsWhere(db: Db | Tx, where: SQL, page?: { limit: number; offset: number }): AuditEvent[] {
-  const query = db.select({ eventJson: auditEvents.eventJson }).from(auditEvents).where(where).orderBy(asc(auditEvents.sequence));
+function eventsWhere(db: Db | Tx, where: SQL, page?: { limit: number; offset: number; newestFirst?: boolean }): AuditEvent[] {
+  const query = db
+    .select({ eventJson: auditEvents.eventJson })
+    .from(auditEvents)
+    .where(where)
+    .orderBy(page?.newestFirst ? desc(auditEvents.sequence) : asc(auditEvents.sequence));
   return (page ? query.limit(page.limit).offset(page.offset) : query).all().map((r) => JSON.parse(r.eventJson) as AuditEvent);
 }

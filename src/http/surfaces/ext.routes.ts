@@ -17,7 +17,7 @@ import { PUBLIC, type SurfaceDeps } from "../deps.ts";
 import { EXT_SECURITY, extBody, extensionAuth, noteExtensionInstallation } from "../plugins/extension-auth.ts";
 import { isJsonRequest, readRawBody } from "../plugins/raw-body.ts";
 import { routeOptions } from "../plugins/route-options.ts";
-import { extErrors } from "../schemas/extensions.ts";
+import { AuditEventDoc, extErrors } from "../schemas/extensions.ts";
 import { DomainError } from "../../domain/errors.ts";
 
 const ContactParam = v.object({ contactId: v.pipe(v.string(), v.minLength(1), v.maxLength(512)) });
@@ -32,16 +32,6 @@ const Contact = v.object({
   lastMessageAt: v.nullable(v.string()),
 });
 const Layer = v.object({ contactId: v.string(), layer: v.string(), health: v.nullable(v.string()) });
-const AuditEventDoc = v.looseObject({
-  id: v.string(),
-  version: v.literal("ink-audit/1"),
-  agentId: v.string(),
-  sequence: v.number(),
-  previousEventHash: v.nullable(v.string()),
-  eventType: v.string(),
-  timestamp: v.string(),
-  agentSignature: v.string(),
-});
 const Issued = v.object({ installationId: v.string(), delegationToken: v.string(), tokenExpiresAt: v.string() });
 const TOKEN_MAX_BYTES = 1024;
 

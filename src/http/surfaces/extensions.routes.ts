@@ -2,6 +2,8 @@ import * as v from "valibot";
 import { acceptExtensionUpdate } from "../../domain/extensions/accept-extension-update.ts";
 import { getInstallation } from "../../domain/extensions/get-installation.ts";
 import { installExtension, InstallExtensionInput } from "../../domain/extensions/install-extension.ts";
+import { AuditPageQuery } from "../../domain/extensions/list-ext-connections.ts";
+import { listInstallationAudit } from "../../domain/extensions/list-installation-audit.ts";
 import { listInstallations } from "../../domain/extensions/list-installations.ts";
 import { uninstallExtension } from "../../domain/extensions/uninstall-extension.ts";
 import { updateExtensionManifest, UpdateManifestInput } from "../../domain/extensions/update-extension-manifest.ts";
@@ -12,7 +14,7 @@ import type { SurfaceDeps } from "../deps.ts";
 import { OWNER_SECURITY } from "../plugins/owner-auth.ts";
 import { jsonBody } from "../schemas/body.ts";
 import { errors } from "../schemas/common.ts";
-import { InstallationDoc, InstalledDoc } from "../schemas/extensions.ts";
+import { InstallationAuditDoc, InstallationDoc, InstalledDoc } from "../schemas/extensions.ts";
 import { ManifestPreviewDoc } from "../schemas/marketplace.ts";
 import { ownerApi } from "./owner.routes.ts";
 
@@ -58,6 +60,15 @@ export function extensionOwnerRoutes(deps: SurfaceDeps, o: { tokens: Pick<OwnerT
       params: IdParam,
       response: { 200: InstallationDoc, ...errors(400, 401, 404) },
       detail: doc("One installation", "Its grant, keys, pending update and token expiry."),
+    })
+    .get("/extensions/:installationId/audit", ({ actor, params, query }) => listInstallationAudit(deps.ctx(actor), params.installationId, query), {
+      params: IdParam,
+      query: AuditPageQuery,
+      response: { 200: InstallationAuditDoc, ...errors(400, 401, 404) },
+      detail: doc(
+        "An installation's audit trail",
+        "Newest first, in INK's audit record form (ink-audit/1, as /ext/v1/audit serves it): every grant, renewal, call and intent. limit default 50, max 200; offset; total is the chain's length. chain.verified re-checks the whole stored chain (sequences +1 from 1, each previousEventHash the hash of its predecessor; reason and index name the first break). Kept after an uninstall.",
+      ),
     })
     .put("/extensions/:installationId/permissions", ({ actor, params, body }) => updateInstallationPermissions(deps.ctx(actor), params.installationId, body), {
       params: IdParam,

@@ -58,7 +58,7 @@ export function mapEvent(row: EventRow): Mapped | null {
     case "profile.updated":
       return subjectId === "public" ? { kind: "profile.updated", permission: "profile:read", subject: { type: "profile", id: "public" }, data: { snapshot: "public" } } : null;
     case "installation.updated":
-      return { kind: "installation.updated", permission: null, subject: { type: "installation", id: subjectId }, ownedBy: subjectId, data: { permissions: data.permissions, layers: data.layers, maxAutonomyTier: data.maxAutonomyTier } };
+      return { kind: "installation.updated", permission: null, subject: { type: "installation", id: subjectId }, ownedBy: subjectId, data: { permissions: data.permissions, layers: data.layers, maxAutonomyTier: data.maxAutonomyTier, ...(typeof data.suspended === "boolean" ? { suspended: data.suspended } : {}) } };
     case "approval.approved":
     case "approval.rejected":
       if (typeof data.installationId !== "string") return null;

@@ -5,6 +5,7 @@ import { formatTimestamp } from "../../../ink/index.ts";
 import type { AutonomyTier } from "../../../security/extension-token.ts";
 import type { Manifest } from "./manifest.ts";
 import { conflict, notFound } from "../../internal/errors.ts";
+import { isSuspended } from "./suspension.ts";
 
 export type InstallationRow = typeof extensionInstallations.$inferSelect;
 
@@ -39,6 +40,11 @@ export function usableKeys(row: InstallationRow, now: number): InstallationKey[]
   return keysOf(row).filter((k) => k.status === "active" || (k.graceUntil !== undefined && now < k.graceUntil));
 }
 
+/** The keys that may renew a token: active ones only (a retired key's grace covers requests, not renewals). */
+export function activeKeys(row: InstallationRow): InstallationKey[] {
+  return keysOf(row).filter((k) => k.status === "active");
+}
+
 /** The manifest's keys as the installation holds them (retired manifest keys are never usable). */
 export function keysFromManifest(manifest: Manifest): InstallationKey[] {
   return manifest.keys.map((k) => ({ keyId: k.keyId, publicKeyMultibase: k.publicKeyMultibase, status: k.status }));
@@ -64,6 +70,7 @@ export interface InstallationView {
   manifestHash: string;
   source: InstallationRow["source"];
   status: InstallationRow["status"];
+  suspended: boolean;
   permissions: string[];
   layers: string[];
   maxAutonomyTier: AutonomyTier;
@@ -74,7 +81,8 @@ export interface InstallationView {
   updatedAt: string;
 }
 
-export function installationView(row: InstallationRow): InstallationView {
+/** The owner's view of an installation; `db` answers whether the marketplace suspended it. */
+export function installationView(db: Db | Tx, row: InstallationRow): InstallationView {
   const grant = grantOf(row);
   const manifest = manifestOf(row);
   const pending = row.pendingManifestJson ? (JSON.parse(row.pendingManifestJson) as Manifest) : null;
@@ -86,6 +94,7 @@ export function installationView(row: InstallationRow): InstallationView {
     manifestHash: row.manifestHash,
     source: row.source,
     status: row.status,
+    suspended: row.status !== "uninstalled" && isSuspended(db, row.extensionId),
     ...grant,
     keys: keysOf(row).map((k) => ({ keyId: k.keyId, publicKeyMultibase: k.publicKeyMultibase, status: k.status, ...(k.graceUntil !== undefined ? { graceUntil: formatTimestamp(k.graceUntil) } : {}) })),
     pendingUpdate: pending && row.pendingManifestHash ? { version: pending.version, manifestHash: row.pendingManifestHash } : null,

@@ -18,10 +18,14 @@ export interface IssuedToken {
 /**
  * Issues a delegation token for the installation's current grant, bound to `publicKeyMultibase`
  * (the key its requests must be signed with), and stores its hash in place of the previous one:
- * the previous token fails SPEC check 3 from the next request on.
+ * the previous token fails SPEC check 3 from the next request on. A requested `ttlHours` above
+ * the manifest's `token.ttlHours` (default 4) is capped to it.
  */
 export function issueToken(tx: Tx, row: InstallationRow, signer: AuditSigner, publicKeyMultibase: string, now: number, ttlHours?: number): IssuedToken {
-  const hours = ttlHours ?? manifestOf(row).token?.ttlHours ?? DEFAULT_TOKEN_TTL_HOURS;
+  // The manifest's lifetime is a ceiling, not a default (docs/extensions.md §3): a longer
+  // `ttlHours` is capped to it, so a leaked key or token cannot buy itself a day.
+  const ceiling = manifestOf(row).token?.ttlHours ?? DEFAULT_TOKEN_TTL_HOURS;
+  const hours = Math.min(ttlHours ?? ceiling, ceiling);
   const expiresAt = now + Math.min(hours * 3600_000, MAX_TOKEN_TTL_MS);
   const grant = grantOf(row);
   const token = signDelegationToken(
