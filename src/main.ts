@@ -1,6 +1,6 @@
 // The kith binary: CLI dispatch. Exports nothing (a compiled entry that exports values can be
 // mistaken by Bun for a server config, notes/STACK.md B.1).
-import { CliError, helpText, parseCommandArgs, UsageError, type Command, type Io } from "./cli/command.ts";
+import { CliError, cliName, helpHint, helpText, parseCommandArgs, UsageError, type Command, type Io } from "./cli/command.ts";
 
 /**
  * Each verb is loaded when it runs: `kith serve` does not evaluate backup's gzip streams or the
@@ -46,7 +46,7 @@ async function run(argv: string[]): Promise<number> {
     return await command.run(values as Record<string, string | boolean | undefined>, io, positionals);
   } catch (e) {
     if (e instanceof UsageError) {
-      io.err(`kith ${command.name}: ${e.message}\nRun \`kith ${command.name} --help\` for usage.`);
+      io.err(`kith ${command.name}: ${e.message}\n${helpHint(command.name)} for usage.`);
       return 2;
     }
     if (e instanceof CliError) {
@@ -67,12 +67,12 @@ function load(verb: string): Promise<Command> {
 async function usage(): Promise<string> {
   const commands = await Promise.all(COMMANDS.map(([, loader]) => loader()));
   return [
-    "Usage: kith <command> [options]",
+    `Usage: ${cliName()} <command> [options]`,
     "",
     "Commands:",
     ...commands.map((c) => `  ${c.name.padEnd(9)} ${c.brief ?? c.summary.split(/(?<=\.)\s/)[0]}`),
     "",
-    "Run `kith <command> --help` for the options of a command.",
+    `${helpHint("<command>")} for the options of a command.`,
   ].join("\n");
 }
 

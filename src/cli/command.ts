@@ -48,6 +48,11 @@ export function cliName(moduleUrl: string = import.meta.url, argv0: string = pro
   return argv0 && !/\s/.test(argv0) ? argv0 : "kith";
 }
 
+/** Where a usage error sends the reader, with the name that runs here (cliName). */
+export function helpHint(command: string): string {
+  return `Run \`${cliName()} ${command} --help\``;
+}
+
 export const HELP_OPTION: Record<string, OptionSpec> = {
   help: { type: "boolean", short: "h", description: "Show this help" },
 };
@@ -70,7 +75,7 @@ export function helpText(command: Command): string {
     const flag = `${o.short ? `-${o.short}, ` : "    "}--${name}${o.type === "string" ? ` <${o.valueName ?? "value"}>` : ""}`;
     return `  ${flag.padEnd(34)} ${o.description}`;
   });
-  return [`Usage: ${command.usage}`, "", command.summary, "", "Options:", ...rows].join("\n");
+  return [`Usage: ${command.usage.replace(/(^|\| )kith /g, `$1${cliName()} `)}`, "", command.summary, "", "Options:", ...rows].join("\n");
 }
 
 function cleanParseError(e: unknown): string {

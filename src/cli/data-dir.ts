@@ -1,6 +1,6 @@
 import { accessSync, constants, existsSync, readFileSync, statSync } from "node:fs";
 import { dirname } from "node:path";
-import { CliError } from "./command.ts";
+import { CliError, cliName } from "./command.ts";
 import type { DataPaths } from "./paths.ts";
 
 /**
@@ -14,7 +14,7 @@ import type { DataPaths } from "./paths.ts";
 export function checkDataDir(dir: string, mode: "existing" | "create" | "read"): void {
   const stat = statOrNull(dir);
   if (stat === null) {
-    if (mode === "existing") throw new CliError(`no Kith node in ${dir}: run kith init or kith serve first (or pass the right --data-dir)`);
+    if (mode === "existing") throw new CliError(`no Kith node in ${dir}: run ${cliName()} init or ${cliName()} serve first (or pass the right --data-dir)`);
     const parent = nearestExisting(dirname(dir));
     if (!statSync(parent).isDirectory()) throw new CliError(`cannot create ${dir}: ${parent} is a file, not a directory (choose another --data-dir or KITH_DATA_DIR)`);
     if (cannotUse(parent, "write") === "EROFS") throw new CliError(`cannot create ${dir}: ${parent} is on a read-only file system (choose another --data-dir)`);
@@ -47,7 +47,7 @@ export function notWritable(file: string, dir: string): string | null {
 }
 
 function readOnlyMount(dir: string): string {
-  return `${dir} is on a read-only file system: remount it read-write, or copy the node to a writable --data-dir (kith keys show and kith backup work on it as it is)`;
+  return `${dir} is on a read-only file system: remount it read-write, or copy the node to a writable --data-dir (${cliName()} keys show and backup work on it as it is)`;
 }
 
 /** What a data directory holds: nothing of a node, a node, or the leftovers of an interrupted creation. */
@@ -60,11 +60,11 @@ export function nodeState(paths: DataPaths): "none" | "node" | "incomplete" {
 export function requireNode(paths: DataPaths, access: "read" | "write" = "write"): void {
   checkDataDir(paths.dir, access === "read" ? "read" : "existing");
   const state = nodeState(paths);
-  if (state === "incomplete") throw new CliError(`the node in ${paths.dir} is incomplete: creating it was interrupted; run kith init or kith serve on it again`);
-  if (!existsSync(paths.db)) throw new CliError(`no Kith node in ${paths.dir}: run kith init or kith serve first (or pass the right --data-dir)`);
+  if (state === "incomplete") throw new CliError(`the node in ${paths.dir} is incomplete: creating it was interrupted; run ${cliName()} init or ${cliName()} serve on it again`);
+  if (!existsSync(paths.db)) throw new CliError(`no Kith node in ${paths.dir}: run ${cliName()} init or ${cliName()} serve first (or pass the right --data-dir)`);
   // An empty file is no node either (SQLite would make it a fresh, agentless database).
   if (statSync(paths.db).isFile() && statSync(paths.db).size === 0) {
-    throw new CliError(`${paths.db} is empty (0 bytes): there is no node in ${paths.dir}; restore the database from a backup (kith restore), or move it away and run kith init`);
+    throw new CliError(`${paths.db} is empty (0 bytes): there is no node in ${paths.dir}; restore the database from a backup (${cliName()} restore), or move it away and run ${cliName()} init`);
   }
 }
 

@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import { openDatabase, type Db } from "../db/client.ts";
 import { readStoredSettings } from "../domain/node/read-stored-settings.ts";
-import { CliError, UsageError, type Command, type Io } from "./command.ts";
+import { CliError, cliName, UsageError, type Command, type Io } from "./command.ts";
 import { requireNode } from "./data-dir.ts";
 import { checkOpenAi, checkSmtp } from "./doctor/backend-checks.ts";
 import { doctorLimits, fail, guarded, ok, skip, warn, type CheckResult, type DoctorContext } from "./doctor/check.ts";
@@ -62,16 +62,16 @@ async function diagnose(values: Record<string, string | boolean | undefined>, io
   let running = false;
   try {
     running = isServeRunning(paths);
-    checks.push(running ? ok("node", "kith serve is running on this data directory") : warn("node", "no kith serve is running on this data directory", "start it: kith serve (or systemctl start kith)"));
+    checks.push(running ? ok("node", "kith serve is running on this data directory") : warn("node", "no kith serve is running on this data directory", `start it: ${cliName()} serve (or systemctl start kith)`));
   } catch (e) {
     if (!(e instanceof CliError)) throw e;
-    checks.push(fail("node", e.message, `remove ${paths.lock} (kith serve makes it again) and start the node`));
+    checks.push(fail("node", e.message, `remove ${paths.lock} (${cliName()} serve makes it again) and start the node`));
   }
   let db: Db | null = null;
   try {
     db = openDatabase(paths.db); // no migration, no lock: a reader beside the node (WAL)
   } catch (e) {
-    checks.push(fail("database", `${paths.db} cannot be opened: ${e instanceof Error ? e.message : String(e)}`, "check the file's owner and mode, or restore a backup (kith restore)"));
+    checks.push(fail("database", `${paths.db} cannot be opened: ${e instanceof Error ? e.message : String(e)}`, `check the file's owner and mode, or restore a backup (${cliName()} restore)`));
   }
   try {
     let stored: Record<string, string> = {};

@@ -14,7 +14,7 @@ import { readStoredSettings } from "../domain/node/read-stored-settings.ts";
 import { createJsonLogger } from "../log.ts";
 import { KeyFileError } from "../adapters/key-file.ts";
 import { createKeyVault } from "../adapters/key-vault.ts";
-import { CliError, UsageError, type Command, type Io } from "./command.ts";
+import { CliError, cliName, UsageError, type Command, type Io } from "./command.ts";
 import { configFrom } from "./init.ts";
 import { dataPaths, type DataPaths } from "./paths.ts";
 import { requireNode } from "./data-dir.ts";
@@ -44,7 +44,7 @@ export const keysCommand: Command = {
   run(values, io, positionals) {
     const [sub, ...rest] = positionals;
     if (sub === "revoke") {
-      if (rest.length !== 1 || rest[0] === "") throw new UsageError(rest.length === 0 ? "keys revoke needs the key id (kith keys show lists them)" : `unexpected argument ${JSON.stringify(rest[1])}`);
+      if (rest.length !== 1 || rest[0] === "") throw new UsageError(rest.length === 0 ? `keys revoke needs the key id (${cliName()} keys show lists them)` : `unexpected argument ${JSON.stringify(rest[1])}`);
       return revoke(values, io, rest[0]!);
     }
     if (rest.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(rest[0])}`);

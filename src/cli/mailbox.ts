@@ -4,7 +4,7 @@ import { listMailboxes } from "../domain/mailbox/list-mailboxes.ts";
 import { revokeMailbox } from "../domain/mailbox/revoke-mailbox.ts";
 import type { MailboxView } from "../domain/mailbox/internal/mailbox-view.ts";
 import * as v from "valibot";
-import { CliError, UsageError, type Command, type Io } from "./command.ts";
+import { CliError, cliName, UsageError, type Command, type Io } from "./command.ts";
 import { withNode } from "./keys.ts";
 
 export const mailboxCommand: Command = {
@@ -52,7 +52,7 @@ export const mailboxCommand: Command = {
       return withNode(values, io, { job: "mailbox-list", write: false }, (ctx) => {
         const { items } = listMailboxes(ctx);
         if (values.json) io.out(JSON.stringify(items, null, 2));
-        else if (items.length === 0) io.out("no mailboxes kept here (kith mailbox grant <agentId>)");
+        else if (items.length === 0) io.out(`no mailboxes kept here (${cliName()} mailbox grant <agentId>)`);
         else for (const m of items) print(io, m);
         return 0;
       });

@@ -14,7 +14,7 @@ import { createKeyVault, type KeyVault } from "../adapters/key-vault.ts";
 import { serverOptions } from "../http/server-options.ts";
 import { createNode, type KithNode } from "../node/create-node.ts";
 import { VERSION } from "../version.ts";
-import { CliError, type Command } from "./command.ts";
+import { CliError, cliName, type Command } from "./command.ts";
 import { cardUrlOf, initializeIdentity } from "./identity.ts";
 import { configFrom } from "./init.ts";
 import { createDataDir, discardDataDir } from "./create-data-dir.ts";
@@ -56,7 +56,7 @@ export const serveCommand: Command = {
     const state = nodeState(paths);
     if (state === "node" && !existsSync(paths.db)) {
       throw new CliError(
-        `${paths.keyFile} exists but ${paths.db} does not. Restore the database (kith restore), ` +
+        `${paths.keyFile} exists but ${paths.db} does not. Restore the database (${cliName()} restore), ` +
           `or move the key file away to start a new identity.`,
       );
     }
@@ -113,7 +113,7 @@ export const serveCommand: Command = {
         undoFreshStart = created; // a first start that cannot listen leaves the directory as it found it
         throw listenError(e, config.host, config.port);
       }
-      if (created) io.err("kith: new data directory: created an agent with handle \"me\" (kith init sets your own handle)");
+      if (created) io.err(`kith: new data directory: created an agent with handle "me" (${cliName()} init sets your own handle)`);
       const publicUrl = explicitPublicUrl(values, io, readStoredSettings(db)) ?? `${tls ? "https" : "http"}://localhost:${server.port}`;
       const node = { publicUrl, wordmark: config.wordmark, version: VERSION, mailboxUrl: config.mailboxUrl };
       let auth: ReturnType<typeof signInOptions>;

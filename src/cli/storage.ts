@@ -3,7 +3,7 @@ import { closeDatabase, openDatabase, type Db } from "../db/client.ts";
 import { migrate, SchemaTooNewError } from "../db/migrate.ts";
 import type { Clock, Logger } from "../domain/context.ts";
 import { assertPrivateMode, KeyFileError } from "../adapters/key-file.ts";
-import { CliError } from "./command.ts";
+import { CliError, cliName } from "./command.ts";
 import { notWritable, requireNode } from "./data-dir.ts";
 import { ensureDataDir, type DataPaths } from "./paths.ts";
 
@@ -106,7 +106,7 @@ export function storageFailure(e: unknown, paths: DataPaths): unknown {
 function restoreAdvice(paths: DataPaths): string {
   const snapshots = existsSync(paths.dir) ? readdirSync(paths.dir).filter((n) => n.startsWith("kith.db.pre-migration-")).sort() : [];
   const snapshot = snapshots.length > 0 ? `, or stop the node and copy the snapshot ${snapshots.at(-1)} over kith.db (it predates the last upgrade)` : "";
-  return `Restore your latest backup into a new directory: kith restore --from <backup.tar.gz> --data-dir <new dir>, then run kith with --data-dir <new dir>${snapshot}`;
+  return `Restore your latest backup into a new directory: ${cliName()} restore --from <backup.tar.gz> --data-dir <new dir>, then run ${cliName()} with --data-dir <new dir>${snapshot}`;
 }
 
 function open(paths: DataPaths, options: { readonly?: boolean; immutable?: boolean } = {}): Db {
@@ -153,7 +153,7 @@ function checkDatabaseMode(paths: DataPaths): void {
   for (const file of [paths.db, `${paths.db}-wal`, `${paths.db}-shm`]) {
     if (!existsSync(file)) continue;
     if (!statSync(file).isFile()) {
-      throw new CliError(`${file} is a ${statSync(file).isDirectory() ? "directory" : "special file"}, not part of the node's database: move it away and restore the database (kith restore), or start a new node in another --data-dir`);
+      throw new CliError(`${file} is a ${statSync(file).isDirectory() ? "directory" : "special file"}, not part of the node's database: move it away and restore the database (${cliName()} restore), or start a new node in another --data-dir`);
     }
     try {
       assertPrivateMode(file);

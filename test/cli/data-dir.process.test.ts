@@ -97,7 +97,7 @@ describe("a broken data directory: one line with what to do, for every verb", ()
       const d = node();
       writeFileSync(join(d, "kith.db"), "this is not SQLite ".repeat(400), { mode: 0o600 });
       if (verb.name === "init") rmSync(join(d, "agent-key.json")); // init refuses a directory with a key before it reads the database
-      expectOneLine(await runKith(verb.args(d)), verb.name, new RegExp(`${join(d, "kith.db")} is damaged \\(file is not a database\\)\\. Restore your latest backup into a new directory: kith restore --from <backup\\.tar\\.gz> --data-dir <new dir>`));
+      expectOneLine(await runKith(verb.args(d)), verb.name, new RegExp(`${join(d, "kith.db")} is damaged \\(file is not a database\\)\\. Restore your latest backup into a new directory: npm run kith -- restore --from <backup\\.tar\\.gz> --data-dir <new dir>`));
     }
   });
 
@@ -194,7 +194,7 @@ describe("creating a node is all or nothing", () => {
         outcomes.add("whole");
         continue;
       }
-      expect({ i, stderr: keys.stderr }).toEqual({ i, stderr: `kith keys: the node in ${d} is incomplete: creating it was interrupted; run kith init or kith serve on it again\n` });
+      expect({ i, stderr: keys.stderr }).toEqual({ i, stderr: `kith keys: the node in ${d} is incomplete: creating it was interrupted; run npm run kith -- init or npm run kith -- serve on it again\n` });
       const again = await runKith(VERBS[1]!.args(d));
       expect({ i, code: again.code, stderr: again.stderr }).toEqual({ i, code: 0, stderr: "" });
       outcomes.add("incomplete, completed by the next init");

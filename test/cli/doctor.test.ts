@@ -121,7 +121,7 @@ describe("kith doctor: the data directory", () => {
     writeFileSync(db, bytes);
     const r = await doctor(dir);
     expect(r.byName("database")).toMatchObject({ status: "fail" });
-    expect(r.byName("database").fix).toContain("kith restore");
+    expect(r.byName("database").fix).toContain("npm run kith -- restore");
     expect(r.code).toBe(1);
   });
 

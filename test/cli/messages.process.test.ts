@@ -48,7 +48,7 @@ describe("the data directory's files of the wrong kind", () => {
     const d = node();
     rmSync(join(d, "kith.db"), { force: true });
     mkdirSync(join(d, "kith.db"));
-    const line = `${join(d, "kith.db")} is a directory, not part of the node's database: move it away and restore the database (kith restore), or start a new node in another --data-dir`;
+    const line = `${join(d, "kith.db")} is a directory, not part of the node's database: move it away and restore the database (npm run kith -- restore), or start a new node in another --data-dir`;
     for (const args of [["serve", "--port", "0"], ["keys", "show"], ["keys", "rotate"], ["owner", "code", "--email", "o@example.com"], ["backup", "--out", join(work, `b${n}.tgz`)]]) {
       expectLine(await runKith([...args, "--data-dir", d]), `kith ${args[0]}: ${line}`);
     }
@@ -65,7 +65,7 @@ describe("the data directory's files of the wrong kind", () => {
     const d = node();
     for (const f of ["kith.db", "kith.db-wal", "kith.db-shm"]) rmSync(join(d, f), { force: true });
     writeFileSync(join(d, "kith.db"), "", { mode: 0o600 });
-    const line = `${join(d, "kith.db")} is empty (0 bytes): there is no node in ${d}; restore the database from a backup (kith restore), or move it away and run kith init`;
+    const line = `${join(d, "kith.db")} is empty (0 bytes): there is no node in ${d}; restore the database from a backup (npm run kith -- restore), or move it away and run npm run kith -- init`;
     for (const args of [["owner", "code", "--email", "o@example.com"], ["keys", "show"], ["keys", "rotate"], ["backup", "--out", join(work, `e${n}.tgz`)]]) {
       const r = await runKith([...args, "--data-dir", d]);
       expectLine(r, `kith ${args[0]}: ${line}`);

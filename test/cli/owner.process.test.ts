@@ -95,7 +95,7 @@ describe("kith owner code", () => {
     const missing = dir();
     const r = await runKith(["owner", "code", "--data-dir", missing]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain(`no Kith node in ${missing}: run kith init or kith serve first`);
+    expect(r.stderr).toContain(`no Kith node in ${missing}: run npm run kith -- init or npm run kith -- serve first`);
     expect(r.stdout).toBe("");
     expect((await runKith(["owner", "code", "--data-dir", missing, "--email", "owner@example.com"])).code).toBe(1);
     expect(existsSync(missing)).toBe(false);

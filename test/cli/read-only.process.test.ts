@@ -67,7 +67,7 @@ describe.skipIf(!canMount)("a data directory on a read-only mount (needs root to
       expect(Bun.spawnSync(["mount", "-o", "remount,bind,ro", mounted]).exitCode).toBe(0);
       for (const args of [["serve", "--port", "0"], ["owner", "code"], ["keys", "rotate"], ["keys", "revoke", "sig-x"]]) {
         const r = await runBounded([...args, "--data-dir", mounted]);
-        expectOneLineRefusal(r, args[0]!, `${mounted} is on a read-only file system: remount it read-write, or copy the node to a writable --data-dir (kith keys show and kith backup work on it as it is)`);
+        expectOneLineRefusal(r, args[0]!, `${mounted} is on a read-only file system: remount it read-write, or copy the node to a writable --data-dir (npm run kith -- keys show and backup work on it as it is)`);
       }
       const shown = await runBounded(["keys", "show", "--json", "--data-dir", mounted]);
       expect(shown.code).toBe(0);

@@ -25,3 +25,20 @@ describe("the commands the CLI prints for the owner", () => {
     }
   });
 });
+
+// The same for every other command the CLI tells its reader to run (usage, help hints, advice).
+describe("the commands the CLI prints elsewhere", () => {
+  test("usage, the --help hint and advice name npm run kith -- from a checkout, never a bare kith command", async () => {
+    const { runKith } = await import("../helpers/process.ts");
+    const top = await runKith(["--help"]);
+    expect(top.stdout).toContain("Usage: npm run kith -- <command> [options]");
+    expect(top.stdout).toContain("Run `npm run kith -- <command> --help` for the options of a command.");
+    const mailbox = await runKith(["mailbox", "--help"]);
+    expect(mailbox.stdout).toContain("Usage: npm run kith -- mailbox grant <agentId>");
+    expect(mailbox.stdout).toContain("| npm run kith -- mailbox list");
+    const wrong = await runKith(["mailbox", "frobnicate"]);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain("Run `npm run kith -- mailbox --help` for usage.");
+    for (const r of [top, mailbox, wrong]) expect(r.stdout + r.stderr).not.toMatch(/([(: ]|\| )kith (init|serve|mailbox|keys|owner|restore|backup|doctor|<command>)\b/m); // "kith mailbox: …" at a line start is the error prefix, the program speaking
+  });
+});

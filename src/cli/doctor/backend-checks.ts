@@ -1,3 +1,4 @@
+import { cliName } from "../command.ts";
 import { openAiUrl } from "../../adapters/llm.ts";
 import { outboundRequest } from "../../adapters/outbound.ts";
 import { createSmtpMailer } from "../../adapters/smtp-mailer.ts";
@@ -5,7 +6,7 @@ import { fail, ok, skip, warn, type CheckResult, type DoctorContext } from "./ch
 
 /** The relay of sign-in mail: connected, greeted and logged in to as a real send would (nothing is sent). */
 export async function checkSmtp(ctx: DoctorContext): Promise<CheckResult> {
-  if (!ctx.config.smtpUrl) return skip("smtp", "not configured: sign-in codes go to the log (kith owner code prints one)");
+  if (!ctx.config.smtpUrl) return skip("smtp", `not configured: sign-in codes go to the log (${cliName()} owner code prints one)`);
   const host = new URL(ctx.config.smtpUrl).host;
   const mailer = createSmtpMailer({ url: ctx.config.smtpUrl, from: ctx.config.smtpFrom ?? "kith@localhost" });
   try {

@@ -1,3 +1,4 @@
+import { cliName } from "../command.ts";
 import { existsSync, statfsSync, statSync } from "node:fs";
 import { MIGRATIONS, schemaLabel, schemaVersionOf } from "../../db/migrate.ts";
 import { fail, formatBytes, ok, skip, warn, type CheckResult, type LocalContext } from "./check.ts";
@@ -16,7 +17,7 @@ export function checkFiles(ctx: LocalContext): CheckResult[] {
     out.push(ok("data-dir", `${paths.dir} is private (mode ${mode(dir.mode)})`));
   }
   if (!existsSync(paths.keyFile)) {
-    out.push(fail("key-file", `${paths.keyFile} is missing: the node cannot sign`, `restore the data directory from a backup (kith restore --from <backup.tar.gz>)`));
+    out.push(fail("key-file", `${paths.keyFile} is missing: the node cannot sign`, `restore the data directory from a backup (${cliName()} restore --from <backup.tar.gz>)`));
   } else {
     const key = statSync(paths.keyFile);
     out.push((key.mode & 0o077) !== 0 ? fail("key-file", `${paths.keyFile} is readable by group or others (mode ${mode(key.mode)}); kith serve refuses it`, `chmod 600 ${paths.keyFile}`) : ok("key-file", `${paths.keyFile} is private (mode ${mode(key.mode)})`));
@@ -49,7 +50,7 @@ export function checkIntegrity(ctx: LocalContext): CheckResult {
     verdict = [e instanceof Error ? e.message : String(e)]; // SQLITE_CORRUPT, SQLITE_NOTADB: the check cannot even run
   }
   if (verdict.length === 1 && verdict[0] === "ok") return ok("database", `${ctx.paths.db} passes quick_check (${formatBytes(statSync(ctx.paths.db).size)})`);
-  return fail("database", `${ctx.paths.db} is damaged: ${verdict.join("; ")}`, `stop the node and restore the latest backup: kith restore --from <backup.tar.gz> --data-dir <new dir>`);
+  return fail("database", `${ctx.paths.db} is damaged: ${verdict.join("; ")}`, `stop the node and restore the latest backup: ${cliName()} restore --from <backup.tar.gz> --data-dir <new dir>`);
 }
 
 /** A WAL that keeps growing means checkpoints cannot finish (a reader that never lets go). */

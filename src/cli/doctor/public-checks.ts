@@ -1,3 +1,4 @@
+import { cliName } from "../command.ts";
 import { readFileSync } from "node:fs";
 import { createPeerHttp, type PeerFailure, type PeerResponse } from "../../adapters/peer-http.ts";
 import { findAgentRow } from "../../domain/agent/find-agent-row.ts";
@@ -16,7 +17,7 @@ export async function checkPublicFace(ctx: DoctorContext & { publicUrlConfigured
   const url = ctx.config.publicUrl;
   if (!ctx.publicUrlConfigured) {
     return [
-      warn("public-url", `no public URL is set (the node calls itself ${url}): peers cannot reach it`, `set it: kith serve --public-url https://your.host (or KITH_PUBLIC_URL)`),
+      warn("public-url", `no public URL is set (the node calls itself ${url}): peers cannot reach it`, `set it: ${cliName()} serve --public-url https://your.host (or KITH_PUBLIC_URL)`),
       ...["card", "tls", "clock"].map((n) => skip(n, "no public URL")),
     ];
   }
