@@ -42,8 +42,7 @@ export function requestLog(log: Logger, ids: Ids, metrics?: Metrics) {
         ms: t ? Math.round((performance.now() - t.start) * 100) / 100 : undefined,
       });
       if (metrics) count(metrics, request, route, status);
-    })
-    .derive({ as: "global" }, ({ request }) => ({ requestId: timings.get(request)?.id ?? "" }));
+    });
 }
 
 function count(metrics: Metrics, request: Request, route: string | undefined, status: number): void {
