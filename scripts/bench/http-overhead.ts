@@ -4,7 +4,8 @@
 // costs here). CPU time, not wall time: the machine is shared (process.cpuUsage deltas).
 //   health  GET /health (its handler runs a database round trip)
 //   ext401  GET /ext/v1/identity without a token: the extension plugin's first refusal (401)
-//   ink400  POST /ink/v1/:agentId/intent with `{}`: read, parsed, refused as invalid_envelope (400)
+//   ink400  POST /ink/v1/:agentId/intent with `{}` and its Content-Length (as a socket's request
+//           has): read, parsed, refused as invalid_envelope (400)
 //   floor   GET /health on `new Elysia().get("/health", …, {response})`, a constant answer
 // KITH_BENCH_BASE=/work/main also boots that checkout's app in this process and interleaves the
 // two (A/B/A/B per run), so before and after come from the same run.
@@ -41,7 +42,7 @@ async function load(root: string) {
     ext401: { handle: (r) => node.app.handle(r), make: () => new Request("http://localhost/ext/v1/identity"), status: 401 },
     ink400: {
       handle: (r) => node.app.handle(r),
-      make: () => new Request(`http://localhost/ink/v1/${node.agentId}/intent`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" }),
+      make: () => new Request(`http://localhost/ink/v1/${node.agentId}/intent`, { method: "POST", headers: { "content-type": "application/json", "content-length": "2" }, body: "{}" }),
       status: 400,
     },
     floor: { handle: (r) => floor.handle(r), make: () => new Request("http://localhost/health"), status: 200 },

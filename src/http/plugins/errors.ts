@@ -2,6 +2,7 @@ import { Elysia, type ErrorHandler } from "elysia";
 import type { Logger } from "../../domain/context.ts";
 import { DomainError, type DomainErrorCode } from "../../domain/errors.ts";
 import { inkErrorResponse, InkRefusal } from "../ink-errors.ts";
+import { serializedPath } from "../request-path.ts";
 import { issueMessage } from "../schemas/body.ts";
 
 export const STATUS_OF: Record<DomainErrorCode, number> = {
@@ -101,7 +102,7 @@ export function body(error: string, message: string): ErrorBody {
 
 function pathOf(request: Request): string {
   try {
-    return new URL(request.url).pathname;
+    return serializedPath(request.url) ?? new URL(request.url).pathname;
   } catch {
     return "?";
   }
