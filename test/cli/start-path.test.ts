@@ -37,6 +37,8 @@ describe("kith serve start-up", () => {
       "src/http/openapi.ts", "node_modules/@elysiajs/openapi/",
       // Google/Apple sign-in: arctic, on the first sign-in through a provider
       "src/adapters/oidc.ts", "node_modules/arctic/",
+      // the background jobs, loaded once the node listens (src/node/create-node.ts)
+      "src/node/jobs.ts", "src/jobs/",
       // SMTP (nodemailer) when KITH_SMTP_URL is set, prom-client when metrics are on, the network analytics worker
       "node_modules/nodemailer/", "node_modules/prom-client/", "node_modules/graphology", "node_modules/csv-parse/",
     ];
