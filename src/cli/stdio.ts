@@ -11,17 +11,26 @@ const viaStream = new Set<number>();
  * stream as before.
  */
 export function writeLine(fd: 1 | 2, line: string): void {
-  const bytes = Buffer.from(`${line}\n`);
-  let at = 0;
+  const text = `${line}\n`;
+  let rest: Uint8Array | string = text;
   if (!viaStream.has(fd)) {
     try {
-      while (at < bytes.length) at += writeSync(fd, bytes, at);
+      // The string as is (no Buffer per line: the node logs every request); a short write leaves bytes.
+      const written = writeSync(fd, text);
+      if (written === Buffer.byteLength(text)) return;
+      const bytes = Buffer.from(text);
+      let at = written;
+      rest = bytes.subarray(at);
+      while (at < bytes.length) {
+        at += writeSync(fd, bytes, at);
+        rest = bytes.subarray(at);
+      }
       return;
     } catch {
       viaStream.add(fd);
     }
   }
-  (fd === 1 ? process.stdout : process.stderr).write(bytes.subarray(at));
+  (fd === 1 ? process.stdout : process.stderr).write(rest);
 }
 
 /** Whether standard output is a terminal, without building process.stdout (see writeLine). */
