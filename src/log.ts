@@ -33,11 +33,15 @@ export function createJsonLogger(options: {
   const write = options.write ?? ((line: string) => process.stdout.write(line + "\n"));
   const now = options.now ?? Date.now;
   const min = RANK[options.level];
+  // Lines come many to a millisecond under load: the timestamp text is made once per millisecond.
+  let lastMs = NaN;
+  let lastTime = "";
+  const timeOf = (ms: number): string => (ms === lastMs ? lastTime : ((lastMs = ms), (lastTime = new Date(ms).toISOString())));
   const make = (base: LogFields): Logger => {
     const hasBase = Object.keys(base).length > 0;
     const emit = (level: Exclude<LogLevel, "silent">, msg: string, fields?: LogFields) => {
       if (RANK[level] < min) return;
-      const entry = { time: new Date(now()).toISOString(), level, msg, ...(hasBase ? redact(base) : undefined), ...(fields ? redact(fields) : undefined) };
+      const entry = { time: timeOf(now()), level, msg, ...(hasBase ? redact(base) : undefined), ...(fields ? redact(fields) : undefined) };
       write(options.format === "pretty" ? prettyLine(entry) : safeStringify(entry));
     };
     return {

@@ -69,3 +69,18 @@ test("redaction judges every name the same the thousandth time as the first, pas
     expect(line).toContain('"field2999":2999');
   }
 });
+
+test("each line carries the time it was written, within a millisecond and across them", () => {
+  let now = Date.parse("2026-06-01T12:00:00.000Z");
+  const lines: string[] = [];
+  const log = createJsonLogger({ level: "info", write: (l) => lines.push(l), now: () => now });
+  log.info("a");
+  log.info("b");
+  now += 1;
+  log.info("c");
+  now += 86_400_000;
+  log.info("d");
+  now -= 86_400_001;
+  log.info("e");
+  expect(lines.map((l) => JSON.parse(l).time)).toEqual(["2026-06-01T12:00:00.000Z", "2026-06-01T12:00:00.000Z", "2026-06-01T12:00:00.001Z", "2026-06-02T12:00:00.001Z", "2026-06-01T12:00:00.000Z"]);
+});
