@@ -8,6 +8,7 @@ const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
  */
 export function createUlidIds(clock: Clock, random: (n: number) => Uint8Array = randomBytes): Ids {
   let lastTime = -1;
+  let lastPrefix = "";
   let lastRandom: Uint8Array = new Uint8Array(10);
   return {
     next() {
@@ -16,9 +17,10 @@ export function createUlidIds(clock: Clock, random: (n: number) => Uint8Array = 
         lastRandom = increment(lastRandom);
       } else {
         lastTime = now;
+        lastPrefix = encodeTime(now); // the same for every id of this millisecond
         lastRandom = random(10);
       }
-      return encodeTime(now) + encodeRandom(lastRandom);
+      return lastPrefix + encodeRandom(lastRandom);
     },
   };
 }
@@ -40,19 +42,17 @@ function encodeTime(ms: number): string {
 }
 
 function encodeRandom(bytes: Uint8Array): string {
-  // 80 bits -> 16 base32 chars, most significant first: two 40-bit halves, 8 chars each.
-  let out = "";
-  for (const offset of [0, 5]) {
-    let v = 0;
-    for (let i = 0; i < 5; i++) v = v * 256 + bytes[offset + i]!;
-    let chunk = "";
-    for (let i = 0; i < 8; i++) {
-      chunk = CROCKFORD[v % 32] + chunk;
-      v = Math.floor(v / 32);
-    }
-    out += chunk;
-  }
-  return out;
+  // 80 bits -> 16 base32 chars, most significant first: 5 bits each, two 5-byte groups of 8 chars.
+  // Bit operations on the bytes (an id is made for every stored row of an inbound intent, issue 18).
+  return group(bytes, 0) + group(bytes, 5);
+}
+
+function group(b: Uint8Array, o: number): string {
+  const b0 = b[o]!, b1 = b[o + 1]!, b2 = b[o + 2]!, b3 = b[o + 3]!, b4 = b[o + 4]!;
+  return (
+    CROCKFORD[b0 >> 3]! + CROCKFORD[((b0 & 7) << 2) | (b1 >> 6)]! + CROCKFORD[(b1 >> 1) & 31]! + CROCKFORD[((b1 & 1) << 4) | (b2 >> 4)]! +
+    CROCKFORD[((b2 & 15) << 1) | (b3 >> 7)]! + CROCKFORD[(b3 >> 2) & 31]! + CROCKFORD[((b3 & 3) << 3) | (b4 >> 5)]! + CROCKFORD[b4 & 31]!
+  );
 }
 
 function increment(bytes: Uint8Array): Uint8Array {

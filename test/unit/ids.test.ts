@@ -28,3 +28,36 @@ test("sequential test ids are fixed-width and ordered", () => {
   expect(ids.next()).toBe("T0000000000000000000000001");
   expect(ids.next()).toBe("T0000000000000000000000002");
 });
+
+test("ULIDs are exactly the ULID spec's encoding: 48-bit time then 80 random bits, 5 bits a char", () => {
+  // Reference encoder: the id as one 128-bit number (ulid/spec), written out in base 32.
+  const reference = (ms: number, bytes: Uint8Array) => {
+    let n = BigInt(ms);
+    for (const b of bytes) n = (n << 8n) | BigInt(b);
+    let out = "";
+    for (let i = 0; i < 26; i++, n >>= 5n) out = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"[Number(n & 31n)] + out;
+    return out;
+  };
+  const start = Date.parse("2026-11-25T00:00:00.000Z");
+  const clock = testClock(start);
+  const draws: Uint8Array[] = [];
+  const ids = createUlidIds(clock, (n) => {
+    const b = crypto.getRandomValues(new Uint8Array(n));
+    if (draws.length % 3 === 0) b.fill(255, 3); // long carries in the same-millisecond increment
+    draws.push(b);
+    return b;
+  });
+  for (let i = 0; i < 2000; i++) {
+    const id = ids.next();
+    const random = draws.at(-1)!;
+    expect(id).toBe(reference(clock.now(), random));
+    // the next id of this millisecond is the same random number plus one
+    const next = ids.next();
+    let n = 0n;
+    for (const b of random) n = (n << 8n) | BigInt(b);
+    const plusOne = new Uint8Array(10);
+    for (let k = 9, m = (n + 1n) & ((1n << 80n) - 1n); k >= 0; k--, m >>= 8n) plusOne[k] = Number(m & 255n);
+    expect(next).toBe(reference(clock.now(), plusOne));
+    clock.advance(1 + (i % 7) * 997);
+  }
+});
