@@ -17,7 +17,9 @@ const CONCURRENCY = Number(process.argv[4] ?? 64);
 const SENDERS = 400;
 const work = mkdtempSync(join(tmpdir(), "kith-bench-store-"));
 
-interface Variant { label: string; round(n: number): Promise<number>; close(): Promise<void> }
+interface Variant { label: string; round(n: number): Promise<{ cpu: number; written: number }>; close(): Promise<void> }
+/** Bytes this process has handed to write(2)/pwrite(2) so far (Linux /proc; WAL frames and checkpoints): deterministic where CPU time is not. */
+const written = async () => Number(/wchar: (\d+)/.exec(await Bun.file("/proc/self/io").text().catch(() => ""))?.[1] ?? NaN);
 
 async function variant(label: string, root: string): Promise<Variant> {
   const dir = join(work, label);
@@ -70,6 +72,7 @@ async function variant(label: string, root: string): Promise<Variant> {
     label,
     async round(count) {
       const before = process.cpuUsage();
+      const wrote = await written();
       for (let done = 0; done < count; done += CONCURRENCY) {
         const results = await Promise.all(Array.from({ length: Math.min(CONCURRENCY, count - done) }, one));
         const bad = results.find((r: { ok: boolean }) => !r.ok);
@@ -78,7 +81,7 @@ async function variant(label: string, root: string): Promise<Variant> {
       // Let the background jobs catch up inside the measured window (they run on the same loop in `kith serve`).
       await Bun.sleep(1200);
       const used = process.cpuUsage(before);
-      return (used.user + used.system) / count;
+      return { cpu: (used.user + used.system) / count, written: ((await written()) - wrote) / count };
     },
     async close() {
       await node.close();
@@ -92,9 +95,17 @@ const variants = [await variant("this", resolve(import.meta.dir, "../.."))];
 if (process.env.KITH_BENCH_ROOT) variants.push(await variant("base", resolve(process.env.KITH_BENCH_ROOT)));
 for (const v of variants) await v.round(500); // warm-up: JIT, statement preparation, jobs' first pass
 const samples = new Map<string, number[]>(variants.map((v) => [v.label, []]));
-for (let r = 0; r < ROUNDS; r++) for (const v of r % 2 ? [...variants].reverse() : variants) samples.get(v.label)!.push(await v.round(PER_ROUND));
+const bytes = new Map<string, number[]>(variants.map((v) => [v.label, []]));
+for (let r = 0; r < ROUNDS; r++)
+  for (const v of r % 2 ? [...variants].reverse() : variants) {
+    const x = await v.round(PER_ROUND);
+    samples.get(v.label)!.push(x.cpu);
+    bytes.get(v.label)!.push(x.written);
+  }
 console.log(`inbound storage bench: ${ROUNDS} rounds of ${PER_ROUND} intents at concurrency ${CONCURRENCY}, ${SENDERS} senders, load average ${(await Bun.file("/proc/loadavg").text().catch(() => "?")).split(" ").slice(0, 3).join(" ")}`);
 for (const [label, xs] of samples) console.log(`${label.padEnd(5)} µs of CPU per intent (incl. 1.2 s idle per round): median ${median(xs).toFixed(1)}   rounds: ${xs.map((x) => x.toFixed(0)).join(" ")}`);
+// Both variants share the process: with two, a round's bytes include whatever the other node's jobs wrote meanwhile (little).
+for (const [label, xs] of bytes) console.log(`${label.padEnd(5)} KiB written per intent (WAL frames, checkpoints): median ${(median(xs) / 1024).toFixed(1)}`);
 if (variants.length === 2) console.log(`this / base: ${(median(samples.get("this")!) / median(samples.get("base")!)).toFixed(3)}x`);
 for (const v of variants) await v.close();
 rmSync(work, { recursive: true, force: true });
