@@ -7,7 +7,7 @@ const JOBS_PER_CHECKPOINT = 1_024;
  * The connection's own automatic checkpoint while the Worker runs: a fallback, rarely reached (a
  * checkpoint the Worker ran while writes went on leaves the WAL to be restarted by the next one).
  */
-const FALLBACK_AUTOCHECKPOINT = 10_000;
+const FALLBACK_AUTOCHECKPOINT = 4_000;
 const SQLITE_DEFAULT_AUTOCHECKPOINT = 1_000;
 
 const ENTRY = import.meta.url.includes("/$bunfs/") ? new URL("./db/checkpoint-worker.ts", import.meta.url).href : new URL("./checkpoint-worker.ts", import.meta.url).href;

@@ -49,7 +49,7 @@ describe("WAL checkpoints off the event loop", () => {
     expect(queue.checkpoints!.stats.runs).toBeGreaterThanOrEqual(1);
     // The first 32 writes (~64 pages of 8 KB rows) are in the database file itself now.
     expect(statSync(file).size - before).toBeGreaterThan(32 * 8_000);
-    expect(autocheckpoint()).toBe(10_000); // the connection's own checkpoint is the fallback meanwhile
+    expect(autocheckpoint()).toBe(4_000); // the connection's own checkpoint is the fallback meanwhile
     expect(failures).toEqual([]);
     expect((db.$client.query("SELECT count(*) AS n FROM item").get() as { n: number }).n).toBe(64);
   });
