@@ -20,6 +20,8 @@ self.onmessage = (event: MessageEvent<CheckpointRequest>) => {
     }
     if (!db) {
       db = new Database(m.file, { readwrite: true });
+      // Opening may meet a lock held for a moment (WAL-index recovery); this thread can wait.
+      db.exec("PRAGMA busy_timeout = 5000");
       // FULL: the WAL is fsynced before its frames are copied, the database file after (SQLite's rule
       // for checkpoints at synchronous >= NORMAL); PASSIVE never waits for a lock.
       db.exec("PRAGMA synchronous = FULL");
