@@ -8,6 +8,7 @@ const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
  */
 export function createUlidIds(clock: Clock, random: (n: number) => Uint8Array = randomBytes): Ids {
   let lastTime = -1;
+  let lastPrefix = "";
   let lastRandom: Uint8Array = new Uint8Array(10);
   return {
     next() {
@@ -16,9 +17,10 @@ export function createUlidIds(clock: Clock, random: (n: number) => Uint8Array = 
         lastRandom = increment(lastRandom);
       } else {
         lastTime = now;
+        lastPrefix = encodeTime(now); // the same for every id of this millisecond
         lastRandom = random(10);
       }
-      return encodeTime(now) + encodeRandom(lastRandom);
+      return lastPrefix + encodeRandom(lastRandom);
     },
   };
 }

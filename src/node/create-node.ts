@@ -102,7 +102,10 @@ export function createNode(settings: NodeSettings): KithNode {
       signatures: settings.signatures ?? sharedVerifyPool(),
     },
     limiter,
-    writes: createWriteQueue(settings.db, { walFile: walFileOf(settings.db) }),
+    writes: createWriteQueue(settings.db, {
+      walFile: walFileOf(settings.db),
+      checkpoints: { onFailure: (reason) => settings.log.warn("checkpoint worker failed; SQLite checkpoints on the event loop again", { reason }) },
+    }),
     wake,
     directory: { directories: settings.directory?.directories ?? [], revalidateMs: settings.directory?.revalidateMs ?? DEFAULT_REVALIDATE_MS },
     assistant: assistantBackends(settings.assistant),
