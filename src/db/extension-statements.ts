@@ -12,6 +12,8 @@ export function extensionStatements(db: Db) {
   return prepared(db, "extension-raw", (d) => {
     const s = <R = unknown>(sql: string) => d.$client.prepare(sql) as unknown as Statement<R>;
     return {
+      // The request cache's key (domain/extensions/internal/request-cache.ts, migration 0014).
+      generation: s<{ generation: number }>(`SELECT generation FROM cache_generations WHERE name = 'extensions'`),
       activeSigningKeys: s<{ keyId: string; multibase: string }>(
         `SELECT key_id AS keyId, public_key_multibase AS multibase FROM agent_keys WHERE role = 'signing' AND status = 'active' ORDER BY created_at DESC`,
       ),
