@@ -100,8 +100,8 @@ async function pluginOnly(n: number): Promise<Rate> {
   for (let i = 0; i < n; i += CONCURRENCY) {
     await Promise.all(
       inputs.slice(i, i + CONCURRENCY).map((input) => {
-        const { nonce, ...actor } = authenticateExtension(ctx, input, nativeStrictVerifier);
-        return recordExtensionCall(node.ctx(actor), actor, { nonce, method: "GET", target });
+        const { nonce, cache, ...actor } = authenticateExtension(ctx, input, nativeStrictVerifier);
+        return recordExtensionCall(node.ctx(actor), actor, { nonce, method: "GET", target, cache });
       }),
     );
   }

@@ -25,6 +25,7 @@ export function extensionStatements(db: Db) {
            FROM extension_installations WHERE id = ?`,
       ),
       lastAuditEvent: s<{ sequence: number; hash: string }>(`SELECT sequence, hash FROM audit_events WHERE chain_id = ? ORDER BY sequence DESC LIMIT 1`),
+      auditHashAt: s<{ hash: string }>(`SELECT hash FROM audit_events WHERE chain_id = ? AND sequence = ?`),
       insertAuditEvent: s(`INSERT INTO audit_events (chain_id, sequence, event_type, event_json, hash, created_at) VALUES (?, ?, ?, ?, ?, ?)`),
     };
   });

@@ -6,7 +6,7 @@ import { tierRank } from "../../security/extension-token.ts";
 import { secretsEqual } from "../../security/secret-box.ts";
 import type { Ctx, ExtensionActor } from "../context.ts";
 import { usable } from "./internal/installation-row.ts";
-import { cachedInstallation, remember, requestCache, type CachedToken } from "./internal/request-cache.ts";
+import { cachedInstallation, remember, requestCache, type CachedToken, type RequestCache } from "./internal/request-cache.ts";
 import { unauthorized } from "./internal/ext-refusal.ts";
 import { SUSPENDED_MESSAGE } from "./internal/suspension.ts";
 import { checkSignedRequest, type SignedRequest } from "./internal/request-checks.ts";
@@ -24,7 +24,7 @@ export interface ExtensionRequest extends SignedRequest {
  * native verify, its own signature's, and two prepared reads (the generation, the nonce). Nothing is written
  * here: the nonce is recorded with the request's audit event (record-extension-call.ts).
  */
-export function authenticateExtension(ctx: Pick<Ctx, "db" | "clock">, input: ExtensionRequest, verify: Ed25519Verifier): ExtensionActor & { nonce: string } {
+export function authenticateExtension(ctx: Pick<Ctx, "db" | "clock">, input: ExtensionRequest, verify: Ed25519Verifier): ExtensionActor & { nonce: string; cache: RequestCache } {
   const now = ctx.clock.now();
   // 1. the token's signature, under an active agent key (a rotation invalidates every token)
   // The scheme is case-insensitive and followed by 1*SP (RFC 7235 §2.1, RFC 6750 §2.1), as the
@@ -58,6 +58,7 @@ export function authenticateExtension(ctx: Pick<Ctx, "db" | "clock">, input: Ext
     maxAutonomyTier: lower(payload.maxAutonomyTier, grant.maxAutonomyTier),
     publicKeyMultibase: payload.publicKeyMultibase,
     nonce,
+    cache,
   };
 }
 
@@ -65,7 +66,7 @@ export function authenticateExtension(ctx: Pick<Ctx, "db" | "clock">, input: Ext
  * Check 1, cached by token (its hash with it) for the generation of the agent's keys it verified
  * under (request-cache.ts): a rotation or revocation empties the cache before the next request.
  */
-function verifiedToken(db: Db, cache: ReturnType<typeof requestCache>, token: string, verify: Ed25519Verifier): CachedToken {
+function verifiedToken(db: Db, cache: RequestCache, token: string, verify: Ed25519Verifier): CachedToken {
   const hit = cache.tokens.get(token);
   if (hit !== undefined) return hit;
   const keys = extensionStatements(db).activeSigningKeys.all().map((k) => decodeEd25519PublicKey(k.multibase)!);

@@ -23,7 +23,8 @@ export interface CachedInstallation {
   grant: Grant;
 }
 
-interface Generation {
+/** One generation's cache; a request reads it once (requestCache) and hands it on to its audit event's signer. */
+export interface RequestCache {
   generation: number;
   tokens: Map<string, CachedToken>;
   installations: Map<string, CachedInstallation | null>;
@@ -32,7 +33,7 @@ interface Generation {
 }
 
 const MAX_CACHED = 4096;
-const caches = new WeakMap<Db, Generation>();
+const caches = new WeakMap<Db, RequestCache>();
 
 /**
  * The extension request path's cache, valid for one value of `cache_generations.extensions`
@@ -42,7 +43,7 @@ const caches = new WeakMap<Db, Generation>();
  * seen by the next request that reads it. One prepared read per call; the counter is read before
  * any row, so a row cached under a generation is never older than that generation.
  */
-export function requestCache(db: Db): Generation {
+export function requestCache(db: Db): RequestCache {
   // A database without the counter row (never, after migration) caches nothing: NaN equals nothing.
   const generation = extensionStatements(db).generation.get()?.generation ?? Number.NaN;
   // Inside a transaction the counter may count writes that roll back; what is read there is not kept.
@@ -56,7 +57,7 @@ export function requestCache(db: Db): Generation {
 }
 
 /** The installation as checks 3–7 read it (null: no such installation), from the cache or one read. */
-export function cachedInstallation(db: Db, cache: Generation, id: string): CachedInstallation | null {
+export function cachedInstallation(db: Db, cache: RequestCache, id: string): CachedInstallation | null {
   const hit = cache.installations.get(id);
   if (hit !== undefined) return hit;
   const row = extensionStatements(db).installation.get(id);
