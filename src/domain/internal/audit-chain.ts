@@ -3,7 +3,7 @@ import type { Db, Tx } from "../../db/client.ts";
 import { extensionStatements } from "../../db/extension-statements.ts";
 import { auditEvents } from "../../db/schema/index.ts";
 import { concatBytes, utf8 } from "../../ink/bytes.ts";
-import { encodeSignature, formatTimestamp } from "../../ink/index.ts";
+import { formatTimestamp } from "../../ink/index.ts";
 import { verifyAuditEventChain, type AuditChainResult, type AuditEvent } from "../../ink/profiles.ts";
 import { nativeEd25519Sign } from "../../security/ed25519-native.ts";
 import { sha256Hex } from "../../security/native-hash.ts";
@@ -69,7 +69,9 @@ function writeEvent(chainId: string, last: ChainHead | null, signer: AuditSigner
   if (canonical === null) throw new TypeError(`audit event not canonicalizable: ${entry.eventType}`);
   const bytes = utf8(canonical);
   // AUDIT.md §2: chain hash = SHA-256(JCS), agentSignature = Ed25519("ink/audit-event\n" + JCS), signed natively (hot path)
-  const signed: AuditEvent = { ...event, agentSignature: encodeSignature(nativeEd25519Sign(concatBytes(EVENT_DOMAIN, bytes), signer.privateKey)) };
+  const signature = nativeEd25519Sign(concatBytes(EVENT_DOMAIN, bytes), signer.privateKey);
+  // encodeSignature's characters (base64url, no padding), encoded natively: ~1 µs less per event
+  const signed: AuditEvent = { ...event, agentSignature: Buffer.from(signature.buffer, signature.byteOffset, signature.length).toString("base64url") };
   const hash = sha256Hex(bytes);
   extensionStatements(signer.db).insertAuditEvent.run(chainId, event.sequence, event.eventType, JSON.stringify(signed), hash, at);
   rememberHead(signer.db, chainId, { sequence: event.sequence, hash });
