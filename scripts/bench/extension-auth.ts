@@ -1,8 +1,9 @@
 // Extension API authentication benchmark (issue 14): authenticated requests per second through
-// the whole delegation plugin — the seven checks (token verification cached by token hash, so one
+// the whole delegation plugin — the seven checks (the verified token, the parsed installation and
+// the agent's key id cached per generation of cache_generations, read once per request, so one
 // native Ed25519 verify per request: the request's own signature), the per-installation limit,
-// and the nonce + audit event written together (group commit) — next to the bare native verify
-// rate measured in the same run. Requests go through the real app in-process (`app.handle`, no
+// and the nonce + audit event (signed natively on the request path) written together (group
+// commit) — next to the bare native verify rate measured in the same run. Requests go through the real app in-process (`app.handle`, no
 // socket), in waves of CONCURRENCY, each with a fresh nonce and signature made before timing.
 // Also: GET /health through the same stack, and the seven checks alone (the domain verb).
 // Usage: bun scripts/bench/extension-auth.ts [requests=6000] [concurrency=32] [runs=5]
