@@ -26,9 +26,26 @@ interface Row {
 }
 const rows = (db: Db, chain: string) => db.$client.query<Row, [string]>("SELECT sequence, event_json, hash FROM audit_events WHERE chain_id = ? ORDER BY sequence").all(chain);
 
-/** What the writer stored before its fast paths, from the same event: generic JCS, noble's signature (Ed25519 is deterministic). */
+/**
+ * What the writer stored before its fast paths for the same event: its members in the old
+ * writer's order (the object literal it built), generic JCS, noble's signature (Ed25519 is
+ * deterministic), JSON.stringify.
+ */
 function genericRow(stored: AuditEvent, privateKey: Uint8Array): { eventJson: string; hash: string } {
-  const { agentSignature: _s, ...event } = stored;
+  const event: AuditEvent = {
+    id: stored.id,
+    version: stored.version,
+    agentId: stored.agentId,
+    sequence: stored.sequence,
+    previousEventHash: stored.previousEventHash,
+    eventType: stored.eventType,
+    timestamp: stored.timestamp,
+    signingKeyId: stored.signingKeyId,
+    ...(stored.messageId !== undefined ? { messageId: stored.messageId } : {}),
+    ...(stored.correlationId !== undefined ? { correlationId: stored.correlationId } : {}),
+    ...(stored.counterpartyId !== undefined ? { counterpartyId: stored.counterpartyId } : {}),
+    ...(stored.data !== undefined ? { data: stored.data } : {}),
+  };
   const jcs = auditEventCanonical(event)!;
   const agentSignature = encodeSignature(ed25519Sign(concatBytes(utf8("ink/audit-event\n"), utf8(jcs)), privateKey));
   return { eventJson: JSON.stringify({ ...event, agentSignature }), hash: auditEventHash(event)! };

@@ -51,6 +51,8 @@ export function appendAuditEvent(tx: Tx, chainId: string, signer: AuditSigner, i
 }
 
 function writeEvent(chainId: string, last: ChainHead | null, signer: AuditSigner, id: string, at: number, entry: AuditEntry): AuditEvent {
+  // Members in the order the stored JSON has always had them (optional ones only when given),
+  // assigned rather than spread: one object, no copies.
   const event: AuditEvent = {
     id,
     version: "ink-audit/1",
@@ -60,22 +62,23 @@ function writeEvent(chainId: string, last: ChainHead | null, signer: AuditSigner
     eventType: entry.eventType,
     timestamp: formatTimestamp(at),
     signingKeyId: signer.keyId,
-    ...(entry.messageId !== undefined ? { messageId: entry.messageId } : {}),
-    ...(entry.correlationId !== undefined ? { correlationId: entry.correlationId } : {}),
-    ...(entry.counterpartyId !== undefined ? { counterpartyId: entry.counterpartyId } : {}),
-    ...(entry.data !== undefined ? { data: entry.data } : {}),
   };
+  if (entry.messageId !== undefined) event.messageId = entry.messageId;
+  if (entry.correlationId !== undefined) event.correlationId = entry.correlationId;
+  if (entry.counterpartyId !== undefined) event.counterpartyId = entry.counterpartyId;
+  if (entry.data !== undefined) event.data = entry.data;
   const canonical = auditEventJcs(event);
   if (canonical === null) throw new TypeError(`audit event not canonicalizable: ${entry.eventType}`);
   const bytes = utf8(canonical);
   // AUDIT.md §2: chain hash = SHA-256(JCS), agentSignature = Ed25519("ink/audit-event\n" + JCS), signed natively (hot path)
   const signature = nativeEd25519Sign(concatBytes(EVENT_DOMAIN, bytes), signer.privateKey);
-  // encodeSignature's characters (base64url, no padding), encoded natively: ~1 µs less per event
-  const signed: AuditEvent = { ...event, agentSignature: Buffer.from(signature.buffer, signature.byteOffset, signature.length).toString("base64url") };
+  // encodeSignature's characters (base64url, no padding), encoded natively: ~1 µs less per event;
+  // added last, where the stored JSON has always had it
+  event.agentSignature = Buffer.from(signature.buffer, signature.byteOffset, signature.length).toString("base64url");
   const hash = sha256Hex(bytes);
-  extensionStatements(signer.db).insertAuditEvent.run(chainId, event.sequence, event.eventType, JSON.stringify(signed), hash, at);
+  extensionStatements(signer.db).insertAuditEvent.run(chainId, event.sequence, event.eventType, JSON.stringify(event), hash, at);
   rememberHead(signer.db, chainId, { sequence: event.sequence, hash });
-  return signed;
+  return event;
 }
 
 interface ChainHead {
