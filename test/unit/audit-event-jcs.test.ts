@@ -70,23 +70,6 @@ describe("auditEventJcs", () => {
     expect(fast).toBeGreaterThan(1_500); // many are canonicalizable, so the fast path is exercised
   });
 
-  test("AUDIT.md §2's worked example", () => {
-    const event = {
-      id: "01JAUDIT0000000000000000A1",
-      version: "ink-audit/1",
-      agentId: "tulpa:z6MkgosDnsjFCTf73Ms7S4Nzwe78GD7Bzn94hTU462M4GirX",
-      sequence: 1,
-      previousEventHash: null,
-      eventType: "message.received",
-      timestamp: "2026-01-01T00:00:00.000Z",
-      messageId: "msg-1",
-      counterpartyId: "did:web:sender.example",
-    } as const;
-    expect(auditEventJcs(event)).toBe(
-      '{"agentId":"tulpa:z6MkgosDnsjFCTf73Ms7S4Nzwe78GD7Bzn94hTU462M4GirX","counterpartyId":"did:web:sender.example","eventType":"message.received","id":"01JAUDIT0000000000000000A1","messageId":"msg-1","previousEventHash":null,"sequence":1,"timestamp":"2026-01-01T00:00:00.000Z","version":"ink-audit/1"}',
-    );
-  });
-
   test("long or large values go to the generic writer and still match", () => {
     const big = { id: "x", version: "ink-audit/1", agentId: "a", sequence: 2, previousEventHash: null, eventType: "delegation.used", timestamp: "t", data: { path: "p".repeat(70_000) } } as AuditEvent;
     expect(auditEventJcs(big)).toBe(auditEventCanonical(big));
