@@ -80,7 +80,8 @@ export const serveCommand: Command = {
     const lock = acquireServeLock(paths);
     let db: ReturnType<typeof openStorage>;
     try {
-      db = openStorage(paths, { clock, log }, { checkIntegrity: true });
+      // quick_check names a damaged file at start; one this process has just created and closed has nothing to name.
+      db = openStorage(paths, { clock, log }, { checkIntegrity: !created });
     } catch (e) {
       lock.release();
       throw e;

@@ -1,10 +1,11 @@
 import { constants, Database } from "bun:sqlite";
 import { chmodSync, existsSync } from "node:fs";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
-import * as schema from "./schema/index.ts";
+import type * as schema from "./schema/index.ts";
 
 export type Schema = typeof schema;
-export type Db = BunSQLiteDatabase<Schema> & { $client: Database };
+/** No schema generic: nothing uses drizzle's relational queries (db.query.*), so none are built (see openDatabase). */
+export type Db = BunSQLiteDatabase & { $client: Database };
 export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 /**
@@ -30,7 +31,9 @@ export function openDatabase(file: string, options: { readonly?: boolean; immuta
   // Temporary files (savepoint sub-journals above 64 KiB, sorts, temp indexes) stay in memory:
   // otherwise each savepoint of a group commit opens, writes and deletes a file in /var/tmp.
   sqlite.exec("PRAGMA temp_store = MEMORY");
-  return drizzle({ client: sqlite, schema }) as Db;
+  // Without `schema`: drizzle would build its relational query config from every table at each
+  // open (1-3 ms of every start and CLI verb) for db.query.*, which nothing here uses.
+  return drizzle({ client: sqlite }) as Db;
 }
 
 /** A value that is not a promise: an async callback would commit at its first await (DESIGN "Storage and transactions"). */

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { relative, resolve } from "node:path";
+import { closeDatabase, openDatabase } from "../../src/db/client.ts";
 
 const ROOT = resolve(import.meta.dir, "../..");
 
@@ -47,5 +48,11 @@ describe("kith serve start-up", () => {
       "node_modules/nodemailer/", "node_modules/prom-client/", "node_modules/graphology", "node_modules/csv-parse/",
     ];
     expect(lazy.filter((name) => closure.some((file) => file.includes(name)))).toEqual([]);
+  });
+
+  test("opening the database builds no drizzle relational config (nothing uses db.query.*; it cost 1-3 ms per open)", () => {
+    const db = openDatabase(":memory:");
+    expect(Object.keys(db.query ?? {})).toEqual([]);
+    closeDatabase(db);
   });
 });
