@@ -127,6 +127,7 @@ export { type HostClass, classifyHost, isPublicHostname } from "./hostname.ts";
  */
 export {
   type Ed25519Verifier,
+  type Ed25519Signer,
   type Ed25519KeyPair,
   type StrictVerifierOptions,
   nobleStrictVerifier,

@@ -3,7 +3,7 @@
 // Line 1 is always ink/0.1, also for ink/0.2 envelopes; the body keeps its `signature` member.
 import { buildAuthorizationHeader, isHeaderKeyId } from "./auth-header.ts";
 import { isPlainObject, utf8 } from "./bytes.ts";
-import { type Ed25519Verifier, ed25519Sign, nobleStrictVerifier } from "./ed25519.ts";
+import { type Ed25519Signer, type Ed25519Verifier, ed25519Sign, nobleStrictVerifier } from "./ed25519.ts";
 import { canonicalize } from "./jcs.ts";
 import { decodeSignature, encodeSignature } from "./signature-encoding.ts";
 
@@ -75,11 +75,12 @@ export type TransportSignResult =
 /**
  * Sign the §6.1 base; returns the 86-char signature and the ready `Authorization` header value
  * (`INK-Ed25519 <sig>[ keyId=<id>]`; a keyId outside the header charset is left out, [C11]).
+ * `sign` is the Ed25519 backend (noble by default).
  */
-export function signTransport(input: SignInput, secretKey: Uint8Array, keyId?: string | null): TransportSignResult {
+export function signTransport(input: SignInput, secretKey: Uint8Array, keyId?: string | null, sign: Ed25519Signer = ed25519Sign): TransportSignResult {
   const base = buildSignatureBase(input);
   if (!base.ok) return base;
-  const signature = encodeSignature(ed25519Sign(utf8(base.base), secretKey));
+  const signature = encodeSignature(sign(utf8(base.base), secretKey));
   const header = buildAuthorizationHeader(signature, isHeaderKeyId(keyId) ? keyId : null);
   return { ok: true, signature, authorization: header.ok ? header.header : `INK-Ed25519 ${signature}`, base: base.base };
 }
