@@ -28,10 +28,13 @@ const ROOT = resolve(import.meta.dir, "../..");
 const TLS = join(ROOT, "test/fixtures/tls");
 const work = mkdtempSync(join(tmpdir(), "kith-bench-in-"));
 const bun = process.execPath;
-/** User+system CPU time (ms) a process has used so far, from /proc (Linux); null elsewhere. */
-async function cpuMs(pid: number): Promise<number | null> {
+/**
+ * User+system CPU time (ms) a process has used so far, from /proc (Linux); null elsewhere. With
+ * `mainThread`, only its main thread's (the event loop: what the verify pool is meant to unload).
+ */
+async function cpuMs(pid: number, mainThread = false): Promise<number | null> {
   try {
-    const fields = (await Bun.file(`/proc/${pid}/stat`).text()).split(") ")[1]!.split(" ");
+    const fields = (await Bun.file(mainThread ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`).text()).split(") ")[1]!.split(" ");
     return (Number(fields[11]) + Number(fields[12])) * 10; // utime, stime in clock ticks (100/s)
   } catch {
     return null;
@@ -157,6 +160,7 @@ async function phase(cores: number, workers: string | undefined): Promise<PhaseR
   const prepared = Array.from({ length: total }, () => request());
   const latencies: number[] = [];
   const latencyCpu0 = await cpuMs(node.pid);
+  const latencyMain0 = await cpuMs(node.pid, true);
   const start = performance.now();
   const inFlight: Promise<void>[] = [];
   for (let i = 0; i < prepared.length; ) {
@@ -171,6 +175,7 @@ async function phase(cores: number, workers: string | undefined): Promise<PhaseR
   await Promise.all(inFlight);
   const latencyWall = performance.now() - start;
   const latencyCpu1 = await cpuMs(node.pid);
+  const latencyMain1 = await cpuMs(node.pid, true);
   latencies.sort((a, b) => a - b);
   const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]!;
 
@@ -183,6 +188,7 @@ async function phase(cores: number, workers: string | undefined): Promise<PhaseR
   const statuses = new Map<number, number>();
   const deadline = performance.now() + SECONDS * 1000;
   const throughputCpu0 = await cpuMs(node.pid);
+  const throughputMain0 = await cpuMs(node.pid, true);
   const t0 = performance.now();
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
@@ -196,12 +202,16 @@ async function phase(cores: number, workers: string | undefined): Promise<PhaseR
   );
   const wall = performance.now() - t0;
   const throughputCpu1 = await cpuMs(node.pid);
+  const throughputMain1 = await cpuMs(node.pid, true);
   if (next >= stock.length) console.error(`phase ${cpus}: ran out of pre-signed requests after ${Math.round(wall)} ms (the rate is still right)`);
   client.close();
   node.kill("SIGTERM");
   await node.exited;
-  const cpuLine = (a: number | null, b: number | null, requests: number, wallMs: number) =>
-    a !== null && b !== null ? `${Math.round(((b - a) / requests) * 1000)} µs of node CPU per request, node busy ${Math.round(((b - a) / wallMs) * 100)}% of the time` : "n/a";
+  const cpuLine = (a: number | null, b: number | null, requests: number, wallMs: number, mainA: number | null, mainB: number | null) =>
+    a !== null && b !== null
+      ? `${Math.round(((b - a) / requests) * 1000)} µs of node CPU per request, node busy ${Math.round(((b - a) / wallMs) * 100)}% of the time` +
+        (mainA !== null && mainB !== null ? `; main thread ${Math.round(((mainB - mainA) / requests) * 1000)} µs per request, busy ${Math.round(((mainB - mainA) / wallMs) * 100)}%` : "")
+      : "n/a";
   return {
     label,
     cpus,
@@ -209,8 +219,8 @@ async function phase(cores: number, workers: string | undefined): Promise<PhaseR
     statuses,
     p50: pct(50),
     p99: pct(99),
-    cpuLatency: cpuLine(latencyCpu0, latencyCpu1, total, latencyWall),
-    cpuSaturation: cpuLine(throughputCpu0, throughputCpu1, sent, wall),
+    cpuLatency: cpuLine(latencyCpu0, latencyCpu1, total, latencyWall, latencyMain0, latencyMain1),
+    cpuSaturation: cpuLine(throughputCpu0, throughputCpu1, sent, wall, throughputMain0, throughputMain1),
   };
 }
 
