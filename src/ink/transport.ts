@@ -55,15 +55,11 @@ export function signatureBaseLines(
   recipientDid: unknown,
   timestamp: unknown,
 ): { ok: true; head: string; tail: string } | { ok: false; reason: "invalid_signature_base"; detail: string } {
-  for (const [name, value, cap] of [
-    ["method", method, CAPS.method],
-    ["path", path, CAPS.path],
-    ["recipientDid", recipientDid, CAPS.recipientDid],
-    ["timestamp", timestamp, CAPS.timestamp],
-  ] as const) {
-    if (typeof value !== "string" || value.length === 0 || value.length > cap) return bad(name);
-    if (value.includes("\n") || value.includes("\r")) return bad(name);
-  }
+  // In this order, first failure named (on the receiver's hot path: no per-call table).
+  if (!isLine(method, CAPS.method)) return bad("method");
+  if (!isLine(path, CAPS.path)) return bad("path");
+  if (!isLine(recipientDid, CAPS.recipientDid)) return bad("recipientDid");
+  if (!isLine(timestamp, CAPS.timestamp)) return bad("timestamp");
   const m = (method as string).toUpperCase();
   return { ok: true, head: `ink/0.1\n${m}\n${path as string}\n${recipientDid as string}\n`, tail: `\n${timestamp as string}` };
 }
@@ -100,6 +96,11 @@ export function verifyTransportSignature(
   const base = buildSignatureBase(input);
   if (!base.ok) return false;
   return verifier(publicKey, utf8(base.base), sig);
+}
+
+/** A signature-base scalar: a non-empty string within its cap, free of CR and LF. */
+function isLine(value: unknown, cap: number): value is string {
+  return typeof value === "string" && value.length > 0 && value.length <= cap && !value.includes("\n") && !value.includes("\r");
 }
 
 function bad(detail: string): { ok: false; reason: "invalid_signature_base"; detail: string } {
