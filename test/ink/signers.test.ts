@@ -1,54 +1,19 @@
-// The signing backend is a parameter of the INK core's signers, as the verifier is: the outbox
-// passes the native one (BoringSSL) instead of noble's pure JS. Ed25519 is deterministic (RFC 8032
-// §5.1.6), so both must give the same bytes for every key and message, and so must everything
-// signed with them.
+// The signing backend is a parameter of the INK core's signers, as the verifier is: the app passes
+// the native one (BoringSSL) instead of noble's pure JS. Ed25519 is deterministic (RFC 8032
+// §5.1.6), so everything signed must come out the same under both (byte equality of the two
+// backends themselves: test/security/ed25519-native-sign.test.ts).
 import { describe, expect, test } from "bun:test";
 import {
   buildSignedEnvelope,
-  ed25519Sign,
   type EnvelopeDraft,
-  generateEd25519KeyPair,
-  nobleStrictVerifier,
   prepareOutbound,
+  signAgentCard,
   signBody,
   signTransport,
 } from "../../src/ink/index.ts";
+import { buildReceipt, signAuditResponse } from "../../src/ink/profiles.ts";
 import { nativeEd25519Sign } from "../../src/security/ed25519-native.ts";
 import { ALICE, alice, BOB, TS } from "./helpers.ts";
-
-// A seeded generator: the inputs are many and varied, and a failure names one that reproduces.
-function xorshift(seed: number) {
-  let x = seed >>> 0 || 1;
-  return () => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return (x >>> 0) / 2 ** 32;
-  };
-}
-
-describe("native and noble Ed25519 signing give identical bytes", () => {
-  test("600 random keys and messages of 0 to 4 KiB", () => {
-    const rand = xorshift(0x5eed);
-    const bytes = (n: number) => Uint8Array.from({ length: n }, () => Math.floor(rand() * 256));
-    for (let i = 0; i < 600; i++) {
-      const seed = bytes(32);
-      const message = bytes(i < 64 ? i : Math.floor(rand() * 4096));
-      const noble = ed25519Sign(message, seed);
-      const native = nativeEd25519Sign(message, seed);
-      expect(Buffer.from(native).toString("hex")).toBe(Buffer.from(noble).toString("hex"));
-      // The native signer keeps a key object per key array: the same key again, and a copy.
-      expect(nativeEd25519Sign(message, seed)).toEqual(noble);
-      expect(nativeEd25519Sign(message, Uint8Array.from(seed))).toEqual(noble);
-      expect(nobleStrictVerifier(generateEd25519KeyPair(seed).publicKey, message, native)).toBe(true);
-    }
-  });
-
-  test("a wrong-length key throws under both (misuse, never a signature)", () => {
-    expect(() => ed25519Sign(new Uint8Array(1), new Uint8Array(31))).toThrow();
-    expect(() => nativeEd25519Sign(new Uint8Array(1), new Uint8Array(31))).toThrow();
-  });
-});
 
 describe("the INK core's signers take the backend", () => {
   const draft: EnvelopeDraft = {
@@ -78,7 +43,12 @@ describe("the INK core's signers take the backend", () => {
       expect(b).toEqual(a);
       const input = { method: "POST", path: "/ink/v1/inbound", recipientDid: BOB, body: noble.envelope, timestamp: TS };
       expect(signTransport(input, alice.secretKey, "sig-1", nativeEd25519Sign)).toEqual(signTransport(input, alice.secretKey, "sig-1"));
+      const receipt = { from: BOB, to: ALICE, messageId: "msg-1", disposition: "delivered" as const, dispositionAt: TS, message: noble.envelope, nonce: "0123456789abcdef", timestamp: TS };
+      expect(buildReceipt(receipt, alice.secretKey, "svc", nativeEd25519Sign)).toEqual(buildReceipt(receipt, alice.secretKey, "svc"));
     }
+    const card = { agentId: ALICE, name: "Alice", keySetVersion: 1, updatedAt: TS };
+    expect(signAgentCard(card, alice.secretKey, "sig-1", nativeEd25519Sign)).toEqual(signAgentCard(card, alice.secretKey, "sig-1"));
+    expect(signAuditResponse("msg-1", [], alice.secretKey, "svc", nativeEd25519Sign)).toEqual(signAuditResponse("msg-1", [], alice.secretKey, "svc"));
   });
 
   test("the backend passed is the one that signs", () => {
@@ -91,6 +61,9 @@ describe("the INK core's signers take the backend", () => {
     if (!built.ok) throw new Error(built.reason);
     prepareOutbound({ envelope: built.envelope, recipient: { agentId: BOB, endpoint: "https://bob.example/ink/v1/inbound" }, secretKey: alice.secretKey, wordmark: "svc", sign: counting });
     signTransport({ method: "POST", path: "/x", recipientDid: BOB, body: { a: 1 }, timestamp: TS }, alice.secretKey, null, counting);
-    expect(calls.length).toBe(3);
+    buildReceipt({ from: BOB, to: ALICE, messageId: "msg-1", disposition: "delivered", dispositionAt: TS, message: built.envelope, nonce: "0123456789abcdef", timestamp: TS }, alice.secretKey, "svc", counting);
+    signAgentCard({ agentId: ALICE }, alice.secretKey, "sig-1", counting);
+    signAuditResponse("msg-1", [], alice.secretKey, "svc", counting);
+    expect(calls.length).toBe(6);
   });
 });
