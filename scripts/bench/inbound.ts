@@ -101,8 +101,11 @@ const nodeAgentId = /agent id:\s+(\S+)/.exec(init.stdout.toString())![1]!;
   db.close();
 }
 const port = 20000 + Math.floor(Math.random() * 20000);
-const url = `http://127.0.0.1:${port}/ink/v1/${encodeURIComponent(nodeAgentId)}/intent`;
-const path = new URL(url).pathname;
+// INK §6.1: a sender signs the PATH of the endpoint the recipient's card publishes and posts there;
+// read from the node's card once it runs. (Until hx-core this bench signed and posted to a
+// percent-encoded path, `svc%3Az6Mk…`: every intent failed its first decision and was accepted by
+// the node's retry with the request's own path, one more inspect and transport verify each.)
+let path = "";
 
 // ── signed requests (native signing) ─────────────────────────────────────────────────────────
 let seq = 0;
@@ -149,6 +152,8 @@ async function phase(cores: number, workers: string | undefined): Promise<PhaseR
     if (i > 500) throw new Error("node did not start");
     await Bun.sleep(20);
   }
+  const card = (await (await fetch(`http://127.0.0.1:${port}/.well-known/ink/agent.json`)).json()) as { endpoint: string };
+  path = new URL(card.endpoint).pathname;
   const client = await rawClient("127.0.0.1", port, CONCURRENCY);
   const send = (r: Signed) => client.send(r);
   // Warm-up: a few requests per sender (the JIT tiers compile).
