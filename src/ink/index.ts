@@ -224,6 +224,8 @@ export {
   type OpenInput,
   type OpenResult,
   type OpenFailure,
+  type X25519Backend,
+  nobleX25519,
   sealEnvelope,
   openEnvelope,
 } from "./encryption.ts";

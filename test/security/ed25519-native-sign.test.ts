@@ -69,6 +69,22 @@ test("every call of an INK signer outside src/ink passes the native signer", () 
   expect(calls.length).toBeGreaterThanOrEqual(10); // the scan finds the app's calls (outbox, receipts, card, audit, queries)
 });
 
+test("the app seals (prepareOutbound) and opens (authenticateInbound's context) with the native X25519", () => {
+  const root = join(import.meta.dir, "../../src");
+  const sites: string[] = [];
+  for (const file of new Bun.Glob("**/*.ts").scanSync(root)) {
+    if (file.startsWith("ink/")) continue;
+    const text = readFileSync(join(root, file), "utf8");
+    for (const m of text.matchAll(/\bprepareOutbound\(/g)) sites.push(`${file}: prepareOutbound${balanced(text, m.index + m[0].length).includes("x25519: nativeX25519") ? "" : " WITHOUT native X25519"}`);
+    for (const m of text.matchAll(/decryptionKeys: /g)) {
+      const line = text.slice(text.lastIndexOf("\n", m.index) + 1, text.indexOf("\n", m.index));
+      sites.push(`${file}: an inbound context${line.includes("x25519: nativeX25519") ? "" : " WITHOUT native X25519"}`);
+    }
+  }
+  expect(sites.filter((s) => s.includes("WITHOUT"))).toEqual([]);
+  expect(sites.length).toBeGreaterThanOrEqual(2);
+});
+
 /** The text of a call's arguments: from after `(` to its matching `)`. */
 function balanced(text: string, from: number): string {
   let depth = 1;
