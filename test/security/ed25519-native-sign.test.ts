@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ed25519PublicKey, ed25519Sign, nobleStrictVerifier } from "../../src/ink/ed25519.ts";
 import { nativeEd25519Sign } from "../../src/security/ed25519-native.ts";
+import { seededBytes } from "../helpers/seeded-bytes.ts";
 
 test("native Ed25519 signing gives noble's bytes (deterministic RFC 8032), for several keys in turn", () => {
   for (let i = 0; i < 20; i++) {
@@ -13,23 +14,11 @@ test("native Ed25519 signing gives noble's bytes (deterministic RFC 8032), for s
   }
 });
 
-// A seeded generator: the inputs are many and varied, and a failure names one that reproduces.
-function xorshift(seed: number) {
-  let x = seed >>> 0 || 1;
-  return () => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return (x >>> 0) / 2 ** 32;
-  };
-}
-
 test("native signing gives noble's bytes over 250 seeded keys and messages of 0 to 4 KiB, and the signature verifies", () => {
-  const rand = xorshift(0x5eed);
-  const bytes = (n: number) => Uint8Array.from({ length: n }, () => Math.floor(rand() * 256));
+  const { bytes, below } = seededBytes(0x5eed);
   for (let i = 0; i < 250; i++) {
     const seed = bytes(32);
-    const message = bytes(i < 64 ? i : Math.floor(rand() * 4096));
+    const message = bytes(i < 64 ? i : below(4096));
     const noble = ed25519Sign(message, seed);
     expect(Buffer.from(nativeEd25519Sign(message, seed)).toString("hex")).toBe(Buffer.from(noble).toString("hex"));
     expect(nativeEd25519Sign(message, Uint8Array.from(seed))).toEqual(noble); // a copy of the key
@@ -52,11 +41,8 @@ test("a secret key that is not 32 bytes throws under both backends (misuse, neve
 const SIGNERS_WITH_BACKEND = ["signBody", "buildSignedEnvelope", "prepareOutbound", "signTransport", "buildReceipt", "signAuditResponse", "signAgentCard"];
 
 test("every call of an INK signer outside src/ink passes the native signer", () => {
-  const root = join(import.meta.dir, "../../src");
   const calls: string[] = [];
-  for (const file of new Bun.Glob("**/*.ts").scanSync(root)) {
-    if (file.startsWith("ink/")) continue;
-    const text = readFileSync(join(root, file), "utf8");
+  for (const [file, text] of appSources()) {
     for (const name of SIGNERS_WITH_BACKEND) {
       for (const m of text.matchAll(new RegExp(`\\b${name}\\(`, "g"))) {
         if (/function\s+$/.test(text.slice(0, m.index))) continue;
@@ -70,11 +56,8 @@ test("every call of an INK signer outside src/ink passes the native signer", () 
 });
 
 test("the app seals (prepareOutbound) and opens (authenticateInbound's context) with the native X25519", () => {
-  const root = join(import.meta.dir, "../../src");
   const sites: string[] = [];
-  for (const file of new Bun.Glob("**/*.ts").scanSync(root)) {
-    if (file.startsWith("ink/")) continue;
-    const text = readFileSync(join(root, file), "utf8");
+  for (const [file, text] of appSources()) {
     for (const m of text.matchAll(/\bprepareOutbound\(/g)) sites.push(`${file}: prepareOutbound${balanced(text, m.index + m[0].length).includes("x25519: nativeX25519") ? "" : " WITHOUT native X25519"}`);
     for (const m of text.matchAll(/decryptionKeys: /g)) {
       const line = text.slice(text.lastIndexOf("\n", m.index) + 1, text.indexOf("\n", m.index));
@@ -84,6 +67,12 @@ test("the app seals (prepareOutbound) and opens (authenticateInbound's context) 
   expect(sites.filter((s) => s.includes("WITHOUT"))).toEqual([]);
   expect(sites.length).toBeGreaterThanOrEqual(2);
 });
+
+/** Every source file of src/ outside the INK core, with its text. */
+function appSources(): [string, string][] {
+  const root = join(import.meta.dir, "../../src");
+  return [...new Bun.Glob("**/*.ts").scanSync(root)].filter((f) => !f.startsWith("ink/")).map((f) => [f, readFileSync(join(root, f), "utf8")]);
+}
 
 /** The text of a call's arguments: from after `(` to its matching `)`. */
 function balanced(text: string, from: number): string {

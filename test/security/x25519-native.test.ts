@@ -8,6 +8,7 @@ import { nativeX25519 } from "../../src/security/x25519-native.ts";
 import { hex, loadVectorFiles } from "../ink/conformance/fixtures.ts";
 import { WORDMARK } from "../ink/conformance/outcome.ts";
 import { ALICE, alice, BOB, bobEncryption, bobEncryptionPublic, TS } from "../ink/helpers.ts";
+import { seededBytes } from "../helpers/seeded-bytes.ts";
 
 const P = 2n ** 255n - 19n;
 const le = (n: bigint) => Uint8Array.from({ length: 32 }, (_, i) => Number((n >> BigInt(8 * i)) & 255n));
@@ -26,17 +27,7 @@ const EDGE_PUBLIC_KEYS = [
   39382357235489614581723060781553021112529911719440698176882885853963445705823n,
 ].map(le);
 
-function xorshift(seed: number) {
-  let x = seed >>> 0 || 1;
-  return () => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return (x >>> 0) / 2 ** 32;
-  };
-}
-const rand = xorshift(0x25519);
-const bytes = (n: number) => Uint8Array.from({ length: n }, () => Math.floor(rand() * 256));
+const { bytes } = seededBytes(0x25519);
 
 /** The outcome the INK core takes from a backend: the bytes, or a refusal (throw or all zero). */
 function outcome(backend: X25519Backend, secret: Uint8Array, publicKey: Uint8Array): string {
