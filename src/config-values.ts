@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { EMAIL_PATTERN } from "./domain/owner/sign-in.ts";
 import { isAtprotoOwner } from "./adapters/atproto-oauth.ts";
-import { isLoopback } from "./adapters/oidc.ts";
+import { isLoopback } from "./adapters/loopback.ts";
 
 // The rules of config.ts's settings table: each parses one raw value (flag, variable or stored)
 // or throws a ConfigError naming the setting and what is allowed.

@@ -33,10 +33,15 @@ export function createJsonLogger(options: {
   const write = options.write ?? ((line: string) => process.stdout.write(line + "\n"));
   const now = options.now ?? Date.now;
   const min = RANK[options.level];
+  // Lines come many to a millisecond under load: the timestamp text is made once per millisecond.
+  let lastMs = NaN;
+  let lastTime = "";
+  const timeOf = (ms: number): string => (ms === lastMs ? lastTime : ((lastMs = ms), (lastTime = new Date(ms).toISOString())));
   const make = (base: LogFields): Logger => {
+    const hasBase = Object.keys(base).length > 0;
     const emit = (level: Exclude<LogLevel, "silent">, msg: string, fields?: LogFields) => {
       if (RANK[level] < min) return;
-      const entry = { time: new Date(now()).toISOString(), level, msg, ...redact(base), ...redact(fields ?? {}) };
+      const entry = { time: timeOf(now()), level, msg, ...(hasBase ? redact(base) : undefined), ...(fields ? redact(fields) : undefined) };
       write(options.format === "pretty" ? prettyLine(entry) : safeStringify(entry));
     };
     return {
@@ -83,18 +88,34 @@ function redactValue(value: unknown, depth: number): unknown {
   if (Array.isArray(value)) return value.map((v) => redactValue(v, depth + 1));
   if (value && typeof value === "object") {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) {
-      out[k] = SECRET_NAMES.has(k.toLowerCase().replace(/[-_]/g, "")) ? "[redacted]" : redactValue(v, depth + 1);
-    }
+    for (const [k, v] of Object.entries(value)) out[k] = isSecretName(k) ? "[redacted]" : redactValue(v, depth + 1);
     return out;
   }
   return value;
 }
 
+/** Field names already judged (every request line names the same few); bounded, as names may come from data. */
+const judged = new Map<string, boolean>();
+
+function isSecretName(name: string): boolean {
+  let secret = judged.get(name);
+  if (secret === undefined) {
+    secret = SECRET_NAMES.has(name.toLowerCase().replace(/[-_]/g, ""));
+    if (judged.size < 1024) judged.set(name, secret);
+  }
+  return secret;
+}
+
 function safeStringify(entry: object): string {
   try {
-    return JSON.stringify(entry, (_k, v) => (typeof v === "bigint" ? v.toString() : v));
+    // Without a replacer first: a replacer is a call per value (most of a line's cost); only a
+    // BigInt makes the plain form throw, and the replacer changes nothing else.
+    return JSON.stringify(entry);
   } catch {
-    return JSON.stringify({ level: "error", msg: "unserializable log entry" });
+    try {
+      return JSON.stringify(entry, (_k, v) => (typeof v === "bigint" ? v.toString() : v));
+    } catch {
+      return JSON.stringify({ level: "error", msg: "unserializable log entry" });
+    }
   }
 }

@@ -1,5 +1,6 @@
 // The kith binary: CLI dispatch. Exports nothing (a compiled entry that exports values can be
 // mistaken by Bun for a server config, notes/STACK.md B.1).
+import { writeLine } from "./cli/stdio.ts";
 import { CliError, cliName, helpHint, helpText, parseCommandArgs, UsageError, type Command, type Io } from "./cli/command.ts";
 
 /**
@@ -19,8 +20,8 @@ const COMMANDS: ReadonlyArray<readonly [string, () => Promise<Command>]> = [
 ];
 
 const io: Io = {
-  out: (line) => process.stdout.write(line + "\n"),
-  err: (line) => process.stderr.write(line + "\n"),
+  out: (line) => writeLine(1, line),
+  err: (line) => writeLine(2, line),
   env: process.env,
   cwd: process.cwd(),
 };

@@ -82,7 +82,9 @@ cardPort = cardServer.port!;
 
 // ── the node under test: a data directory with 400 connected senders ────────────────────────
 const dataDir = join(work, "node");
-const init = Bun.spawnSync([bun, join(ROOT, "src/main.ts"), "init", "--data-dir", dataDir, "--handle", "bench", "--public-url", "https://bench.example"], { stdout: "pipe", stderr: "pipe" });
+// KITH_BENCH_BIN=<compiled kith>: run that binary instead of `bun src/main.ts` (its Workers included).
+const kith = process.env.KITH_BENCH_BIN ? [resolve(process.env.KITH_BENCH_BIN)] : [bun, join(ROOT, "src/main.ts")];
+const init = Bun.spawnSync([...kith, "init", "--data-dir", dataDir, "--handle", "bench", "--public-url", "https://bench.example"], { stdout: "pipe", stderr: "pipe" });
 if (init.exitCode !== 0) throw new Error(init.stderr.toString());
 const nodeAgentId = /agent id:\s+(\S+)/.exec(init.stdout.toString())![1]!;
 {
@@ -140,7 +142,7 @@ async function phase(cores: number, workers: string | undefined): Promise<PhaseR
   const cpus = cores === 1 ? "0" : `0-${cores - 1}`;
   const label = `CPU ${cpus}${workers === undefined ? "" : `, ${workers} verify workers`}`;
   const profile = process.env.KITH_BENCH_PROFILE ? [`--cpu-prof`, `--cpu-prof-dir=${process.env.KITH_BENCH_PROFILE}`] : [];
-  const node = Bun.spawn(pin(cpus, [bun, ...profile, join(ROOT, "src/main.ts"), "serve", "--data-dir", dataDir, "--port", String(port), "--public-url", "https://bench.example", "--log-level", "warn"]), {
+  const node = Bun.spawn(pin(cpus, [...(process.env.KITH_BENCH_BIN ? kith : [bun, ...profile, join(ROOT, "src/main.ts")]), "serve", "--data-dir", dataDir, "--port", String(port), "--public-url", "https://bench.example", "--log-level", "warn"]), {
     env: { ...process.env, KITH_ALLOW_PRIVATE_PEERS: "1", KITH_TLS_CA_FILE: join(TLS, "ca.crt"), KITH_TRUST_PROXY: "1", ...(workers === undefined ? {} : { KITH_VERIFY_WORKERS: workers }) },
     stdout: process.env.KITH_EXP_STATS ? "inherit" : "ignore",
     stderr: process.env.KITH_EXP_STATS ? "inherit" : "pipe",

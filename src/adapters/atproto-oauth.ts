@@ -1,6 +1,6 @@
 import { exportJWK, generateKeyPair, importJWK, SignJWT, type JWK } from "jose";
 import { OutboundError, SignInRejected } from "../security/outbound-errors.ts";
-import { isLoopback } from "./oidc.ts";
+import { isLoopback } from "./loopback.ts";
 import { getJson, outboundRequest, type FetchLike, type OutboundResponse } from "./outbound.ts";
 import { randomToken, s256Challenge } from "../security/pkce.ts";
 

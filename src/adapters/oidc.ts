@@ -1,6 +1,7 @@
 import { CodeChallengeMethod, OAuth2Client } from "arctic";
 import { createRemoteJWKSet, customFetch, errors as joseErrors, importPKCS8, jwtVerify, SignJWT, type JWTVerifyGetKey } from "jose";
 import { OutboundError, SignInRejected } from "../security/outbound-errors.ts";
+import { isLoopback } from "./loopback.ts";
 import { getJson, outboundRequest, type FetchLike } from "./outbound.ts";
 
 /**
@@ -166,11 +167,6 @@ function httpsUrl(value: unknown, name: string): string {
   const url = new URL(value);
   if (url.protocol !== "https:" && !isLoopback(url.hostname)) throw new OutboundError(`${name} must be https`);
   return value;
-}
-
-/** http is accepted only for loopback hosts (a provider under test on this machine). */
-export function isLoopback(hostname: string): boolean {
-  return hostname === "localhost" || hostname === "[::1]" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
 }
 
 function stringList(value: unknown): string[] {

@@ -12,6 +12,8 @@ export function extensionStatements(db: Db) {
   return prepared(db, "extension-raw", (d) => {
     const s = <R = unknown>(sql: string) => d.$client.prepare(sql) as unknown as Statement<R>;
     return {
+      // The request cache's key (domain/extensions/internal/request-cache.ts, migration 0014).
+      generation: s<{ generation: number }>(`SELECT generation FROM cache_generations WHERE name = 'extensions'`),
       activeSigningKeys: s<{ keyId: string; multibase: string }>(
         `SELECT key_id AS keyId, public_key_multibase AS multibase FROM agent_keys WHERE role = 'signing' AND status = 'active' ORDER BY created_at DESC`,
       ),
@@ -23,6 +25,7 @@ export function extensionStatements(db: Db) {
            FROM extension_installations WHERE id = ?`,
       ),
       lastAuditEvent: s<{ sequence: number; hash: string }>(`SELECT sequence, hash FROM audit_events WHERE chain_id = ? ORDER BY sequence DESC LIMIT 1`),
+      auditHashAt: s<{ hash: string }>(`SELECT hash FROM audit_events WHERE chain_id = ? AND sequence = ?`),
       insertAuditEvent: s(`INSERT INTO audit_events (chain_id, sequence, event_type, event_json, hash, created_at) VALUES (?, ?, ?, ?, ?, ?)`),
     };
   });

@@ -1,4 +1,5 @@
 import { closeSync, fsync, openSync } from "node:fs";
+import { createCheckpointer, type Checkpointer } from "./checkpointer.ts";
 import type { Db, NotPromise, Tx } from "./client.ts";
 
 export interface WriteQueue {
@@ -11,8 +12,10 @@ export interface WriteQueue {
   run<T>(fn: (tx: Tx) => NotPromise<T>): Promise<T>;
   /** Resolves when everything submitted so far is committed and durable. */
   drain(): Promise<void>;
-  /** Drains, then releases the WAL file descriptor (call before closing the database). */
+  /** Drains, then ends the background checkpoints and releases the WAL file descriptor (call before closing the database). */
   close(): Promise<void>;
+  /** The background checkpointer (a file database in WAL mode), else null. */
+  readonly checkpoints: Checkpointer | null;
 }
 
 interface Job {
@@ -31,9 +34,14 @@ interface Job {
  * fsyncing inside its own COMMIT. Without `walFile` (in-memory databases) COMMIT is the end.
  * docs/decisions/durable-group-commit.md has the argument.
  */
-export function createWriteQueue(db: Db, options: { maxBatch?: number; walFile?: string | null } = {}): WriteQueue {
+export function createWriteQueue(
+  db: Db,
+  options: { maxBatch?: number; walFile?: string | null; checkpoints?: Parameters<typeof createCheckpointer>[2] } = {},
+): WriteQueue {
   const maxBatch = options.maxBatch ?? 512;
   const syncer = options.walFile ? walSyncer(options.walFile) : null;
+  // Checkpoints of this connection's WAL off the event loop once it is busy (checkpointer.ts).
+  const checkpoints = options.walFile ? createCheckpointer(db.$client, db.$client.filename, options.checkpoints) : null;
   // Raw statements, prepared once: drizzle's transaction helpers build and prepare these per call.
   const prepare = (text: string) => db.$client.prepare(text);
   const sql = {
@@ -94,6 +102,7 @@ export function createWriteQueue(db: Db, options: { maxBatch?: number; walFile?:
       } finally {
         if (syncer) sql.full.run();
       }
+      checkpoints?.committed(batch.length);
       const settle = () =>
         batch.forEach((job, i) => {
           const r = results[i]!;
@@ -127,8 +136,10 @@ export function createWriteQueue(db: Db, options: { maxBatch?: number; walFile?:
     },
     async close() {
       await this.drain();
+      await checkpoints?.close();
       syncer?.close();
     },
+    checkpoints,
   };
 }
 

@@ -60,12 +60,11 @@ export function startAssistantJob(options: {
   const pass = async () => {
     do {
       again = false;
-      await step((shouldYield) => {
-        const ctx = options.ctx();
-        const rules = runRules(ctx, shouldYield);
-        if (rules.more) return true;
-        return refreshRelationships(ctx, shouldYield).more;
-      });
+      // Two loops, not one: a step that resumes the relationships backlog must not run the rules
+      // again first (each of those runs read the rules and, with events still arriving, committed
+      // the rules cursor: one fsync on the event loop per 2 ms step under load, issue 18).
+      await step((shouldYield) => runRules(options.ctx(), shouldYield).more);
+      await step((shouldYield) => refreshRelationships(options.ctx(), shouldYield).more);
       const fullEvery = options.fullRecomputeMs ?? FULL_RECOMPUTE_MS;
       const startedAt = options.ctx().clock.now();
       if (!stopped && startedAt - lastFull >= fullEvery) {

@@ -14,7 +14,7 @@ import { createApp, type App } from "../http/app.ts";
 import type { SignaturePool } from "../security/preverify.ts";
 import type { MetricsEndpoint } from "../http/surfaces/metrics.routes.ts";
 import { createMemoryRateLimiter } from "../security/rate-limit.ts";
-import { startJobs, type Jobs } from "./jobs.ts";
+import type { Jobs } from "./jobs.ts";
 import { createNetworkRunner } from "./network-runner.ts";
 import { buildSignIn, defaultAuthOptions, type AuthOptions } from "./sign-in.ts";
 
@@ -102,7 +102,10 @@ export function createNode(settings: NodeSettings): KithNode {
       signatures: settings.signatures ?? sharedVerifyPool(),
     },
     limiter,
-    writes: createWriteQueue(settings.db, { walFile: walFileOf(settings.db) }),
+    writes: createWriteQueue(settings.db, {
+      walFile: walFileOf(settings.db),
+      checkpoints: { onFailure: (reason) => settings.log.warn("checkpoint worker failed; SQLite checkpoints on the event loop again", { reason }) },
+    }),
     wake,
     directory: { directories: settings.directory?.directories ?? [], revalidateMs: settings.directory?.revalidateMs ?? DEFAULT_REVALIDATE_MS },
     assistant: assistantBackends(settings.assistant),
@@ -130,12 +133,23 @@ export function createNode(settings: NodeSettings): KithNode {
     consoleFiles: () => readHtmlBundle(consolePage),
     metrics: settings.metrics ?? null,
   });
+  let starting: Promise<void> | null = null;
+  let stopped = false;
   const handle: Jobs = {
     start() {
-      jobs ??= startJobs(ctx, log, settings.metrics?.recorder);
+      // The jobs and their modules (34, ~80 KiB) load on the next turn of the event loop, so the
+      // requests waiting when kith serve starts are answered first (inbound-performance.md, "Start-up").
+      starting ??= new Promise((resolve) => setTimeout(resolve, 0))
+        .then(() => import("./jobs.ts"))
+        .then(({ startJobs }) => {
+          if (!stopped) jobs = startJobs(ctx, log, settings.metrics?.recorder);
+        })
+        .catch((e) => log.error("background jobs failed to start", { cause: e }));
     },
     wake: (job) => jobs?.wake(job),
     async stop() {
+      stopped = true;
+      await starting;
       await jobs?.stop();
     },
   };

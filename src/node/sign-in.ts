@@ -5,7 +5,7 @@ import type { Mailer } from "../domain/owner/mailer.ts";
 import type { OidcSignIn, SignInDeps } from "../domain/owner/sign-in.ts";
 import { createAtprotoClient } from "../adapters/atproto-oauth.ts";
 import { deriveKey } from "../security/node-secret.ts";
-import { appleClientSecret, createOidcClient } from "../adapters/oidc.ts";
+import type { OidcClient, OidcProviderOptions } from "../adapters/oidc.ts";
 import type { FetchLike } from "../adapters/outbound.ts";
 import { createDeviceTokens } from "../security/device-token.ts";
 import { createOwnerTokens } from "../security/owner-token.ts";
@@ -38,7 +38,7 @@ export function buildSignIn(auth: AuthOptions, node: { publicUrl: string }, cloc
   const oidc: Partial<Record<"google" | "apple", OidcSignIn>> = {};
   if (auth.google) {
     const g = auth.google;
-    const client = createOidcClient({
+    const client = lazyOidcClient(() => ({
       issuer: g.issuer,
       clientId: g.clientId,
       clientSecret: async () => g.clientSecret,
@@ -47,12 +47,12 @@ export function buildSignIn(auth: AuthOptions, node: { publicUrl: string }, cloc
       issuerAliases: g.issuer.startsWith("https://") ? [g.issuer.slice("https://".length)] : [],
       now,
       ...fetchOpt,
-    });
+    }));
     oidc.google = { client, subject: g.subject };
   }
   if (auth.apple) {
     const a = auth.apple;
-    const client = createOidcClient({
+    const client = lazyOidcClient(({ appleClientSecret }) => ({
       issuer: a.issuer,
       clientId: a.clientId,
       clientSecret: appleClientSecret({ teamId: a.teamId, keyId: a.keyId, clientId: a.clientId, privateKeyPem: a.privateKeyPem, audience: a.issuer, now }),
@@ -60,7 +60,7 @@ export function buildSignIn(auth: AuthOptions, node: { publicUrl: string }, cloc
       extraParams: { response_mode: "form_post" },
       now,
       ...fetchOpt,
-    });
+    }));
     oidc.apple = { client, subject: a.subject };
   }
   const clientId = atprotoClientId(node.publicUrl);
@@ -93,6 +93,20 @@ export function buildSignIn(auth: AuthOptions, node: { publicUrl: string }, cloc
         }
       : null;
   return { signIn, atprotoClientMetadata };
+}
+
+/**
+ * An OIDC client whose module (arctic, jose's remote JWKS: ~90 modules, a few ms and MiB at every
+ * start) is loaded on the first sign-in through that provider. Every method of OidcClient is async,
+ * so callers see no difference; concurrent first calls share one load and one client.
+ */
+function lazyOidcClient(options: (oidc: typeof import("../adapters/oidc.ts")) => OidcProviderOptions): OidcClient {
+  let client: Promise<OidcClient> | null = null;
+  const ready = () => (client ??= import("../adapters/oidc.ts").then((oidc) => oidc.createOidcClient(options(oidc))));
+  return {
+    authorizationUrl: async (input) => (await ready()).authorizationUrl(input),
+    finish: async (input) => (await ready()).finish(input),
+  };
 }
 
 /** Sign-in options from the node's settings; `readFile` reads the Apple key file. */

@@ -128,6 +128,30 @@ describe("the assistant job", () => {
     }
   });
 
+  test("working through a relationships backlog does not rerun the rules (and commit their cursor) in every step", async () => {
+    node = bootTestApp();
+    seedTraffic(node, 200, 1);
+    // Counts commits of the rules cursor; events keep arriving while the backlog is worked through
+    // (as under load), so a rules run in every step would move and commit the cursor every time.
+    node.db.$client.exec(`CREATE TEMP TABLE cursor_writes (n INTEGER)`);
+    node.db.$client.exec(`CREATE TEMP TRIGGER count_rules_cursor AFTER UPDATE ON job_cursors WHEN new.name = 'rules' BEGIN INSERT INTO cursor_writes VALUES (1); END`);
+    node.db.$client.exec(`CREATE TEMP TRIGGER count_rules_cursor_insert AFTER INSERT ON job_cursors WHEN new.name = 'rules' BEGIN INSERT INTO cursor_writes VALUES (1); END`);
+    let arrived = 0;
+    const arriving = setInterval(() => {
+      if (arrived++ < 40) node.db.insert(events).values({ type: "note.added", createdAt: node.clock.now() }).run();
+    }, 0);
+    const job = startAssistantJob({ ctx: () => node.ctx({ kind: "system", job: "assistant" }), log: node.ctx().log, pollMs: 60_000, stepBudgetMs: 0 });
+    try {
+      for (let i = 0; i < 500 && !(arrived >= 40 && readCursor(node.db, "relationships") === lastEventSeq(node.db) && allScored(node)); i++) await Bun.sleep(2);
+      expect(allScored(node)).toBe(true);
+      const writes = node.db.$client.query<{ n: number }, []>(`SELECT count(*) AS n FROM cursor_writes`).get()!.n;
+      expect(writes).toBeLessThanOrEqual(1); // one rules run for the pass (steps of the backlog: dozens)
+    } finally {
+      clearInterval(arriving);
+      await job.stop();
+    }
+  });
+
   test("stop waits for the step in progress and nothing runs after it", async () => {
     node = bootTestApp();
     seedTraffic(node, 100, 1);

@@ -1,6 +1,6 @@
 import { Database } from "bun:sqlite";
-import { afterAll, expect, setDefaultTimeout, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
+import { afterAll, afterEach, expect, setDefaultTimeout, test } from "bun:test";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildSignedEnvelope, formatTimestamp, prepareOutbound } from "../../src/ink/index.ts";
@@ -19,13 +19,16 @@ setDefaultTimeout(60_000);
 const work = mkdtempSync(join(tmpdir(), "kith-crash-"));
 let node: ProcessNode | null = null;
 let cards: ReturnType<typeof Bun.serve> | null = null;
-afterAll(async () => {
+afterEach(async () => {
   await node?.running?.stop("SIGKILL");
   cards?.stop(true);
-  rmSync(work, { recursive: true, force: true });
 });
+afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-test("SIGKILL during a stream of intents: every intent that got a 2xx is in the inbox after restart", async () => {
+// 1,300: past JOBS_PER_CHECKPOINT group-commit writes, so the WAL checkpointer's Worker is copying
+// frames into the database file while the node is killed (src/db/checkpointer.ts).
+for (const killAfter of [150, 1_300])
+test(`SIGKILL during a stream of intents (after ${killAfter} answers): every intent that got a 2xx is in the inbox after restart`, async () => {
   const bob = personaKey("bob", "signing");
   const bobId = `svc:${bob.publicKeyMultibase}`;
   cards = Bun.serve({
@@ -40,7 +43,9 @@ test("SIGKILL during a stream of intents: every intent that got a 2xx is in the 
         keys: { signing: [{ keyId: bob.keyId, algorithm: "Ed25519", publicKeyMultibase: bob.publicKeyMultibase, status: "active", validFrom: "2026-01-01T00:00:00.000Z" }], encryption: [] },
       }),
   });
-  node = await initProcessNode(work, "alice");
+  const runDir = join(work, `after-${killAfter}`);
+  mkdirSync(runDir);
+  node = await initProcessNode(runDir, "alice");
   // Bob is a connection of Alice's, and her per-sender hourly budget is raised for a stream.
   const db = new Database(join(node.dir, "kith.db"));
   db.query("INSERT INTO connections (id, principal, agent_id, card_url, status, initiated_by, created_at, updated_at) VALUES ('con_bob', ?, ?, ?, 'connected', 'us', 0, 0)").run(
@@ -84,7 +89,7 @@ test("SIGKILL during a stream of intents: every intent that got a 2xx is in the 
         results.push(r);
         if (r.status === "error") return;
         if (r.status !== 202) throw new Error(`unexpected answer ${r.status} while streaming`);
-        if (r.status === 202 && ++acked >= 150 && !killed) {
+        if (r.status === 202 && ++acked >= killAfter && !killed) {
           killed = true;
           node!.running!.proc.kill("SIGKILL"); // mid-stream: the other workers' requests are in flight
         }
@@ -93,7 +98,7 @@ test("SIGKILL during a stream of intents: every intent that got a 2xx is in the 
   );
   await node.running!.proc.exited;
   const acknowledged = results.filter((r) => typeof r.status === "number" && r.status >= 200 && r.status < 300).map((r) => r.id);
-  expect(acknowledged.length).toBeGreaterThanOrEqual(150);
+  expect(acknowledged.length).toBeGreaterThanOrEqual(killAfter);
   expect(results.some((r) => r.status === "error")).toBe(true); // the kill really cut requests off
 
   await startProcessNode(node, { KITH_TRUST_PROXY: "1" });

@@ -115,6 +115,22 @@ describe("errors of the HTTP layer carry {error, message}", () => {
     expect(JSON.parse(short.body).message).toContain("the Host header is too short");
   });
 
+  test("the request log and the 404 name the path the URL parser gives, whatever the request line and Host", async () => {
+    const cases: Array<[string, string, string]> = [
+      ["/a/../nowhere%7e/./c?x=1", "localhost", "/nowhere%7e/c"],
+      ["//x\\y/%zz/\u00e9#frag", "localhost", "//x/y/%zz/%C3%A9"],
+      ["http://other.example/abs/../x?q", "localhost:1", "/x"],
+      ["/p/../q", "a b", "/q"],
+    ];
+    for (const [target, host, path] of cases) {
+      node.logLines.length = 0;
+      const res = await raw([head([`GET ${target} HTTP/1.1`, `Host: ${host}`, "Connection: close"])]);
+      const line = node.logLines.find((l) => l.msg === "request");
+      expect({ target, logged: line?.path }).toEqual({ target, logged: path });
+      if (res.status === 404) expect(JSON.parse(res.body).message).toBe(`no route for GET ${path}`);
+    }
+  });
+
   test("415 and 400 from the gate reach the client the same way", async () => {
     expectShaped(await raw([head(["POST /auth/email/send HTTP/1.1", "Host: localhost", "Connection: close", "Content-Type: text/plain", "Content-Length: 2"]), "{}"]), 415, "unsupported_media_type");
     const deep = `{"email":${"[".repeat(5000)}${"]".repeat(5000)}}`;

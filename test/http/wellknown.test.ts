@@ -2,6 +2,8 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { bootTestApp, type TestNode } from "../helpers/boot.ts";
 import { json } from "../helpers/process.ts";
+import { personaKeyGenerator } from "../helpers/personas.ts";
+import { createAgent } from "../../src/domain/identity/create-agent.ts";
 
 let node: TestNode;
 afterEach(() => node?.close());
@@ -20,6 +22,18 @@ describe("discovery documents", () => {
     const res = await node.request("/health");
     expect(res.status).toBe(503);
     expect(await json(res)).toMatchObject({ status: "degraded", database: "unavailable" });
+    node.close = () => {};
+  });
+
+  test("GET /health reads the database on every request: an agent created or a database closed after earlier checks shows on the next", async () => {
+    node = bootTestApp({ agent: false });
+    expect(await json(await node.request("/health"))).toEqual({ status: "ok", version: "0.0.0-test", database: "ok", agent: false });
+    createAgent(node.ctx(), { handle: "alice", displayName: "Alice", timezone: "Europe/Paris" }, { generateKey: personaKeyGenerator("alice") });
+    expect(await json(await node.request("/health"))).toEqual({ status: "ok", version: "0.0.0-test", database: "ok", agent: true });
+    node.db.$client.close();
+    const res = await node.request("/health");
+    expect(res.status).toBe(503);
+    expect(await json(res)).toEqual({ status: "degraded", version: "0.0.0-test", database: "unavailable", agent: false });
     node.close = () => {};
   });
 

@@ -24,3 +24,4 @@ export * from "./audit-events.ts";
 export * from "./marketplace.ts";
 export * from "./mailboxes.ts";
 export * from "./message-receipts.ts";
+export * from "./cache-generations.ts";

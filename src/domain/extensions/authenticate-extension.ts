@@ -1,13 +1,14 @@
 import type { Db } from "../../db/client.ts";
 import { extensionStatements } from "../../db/extension-statements.ts";
 import { decodeEd25519PublicKey, parseTimestamp, type Ed25519Verifier } from "../../ink/index.ts";
-import { delegationTokenHash, verifyDelegationToken, type AutonomyTier, type DelegationPayload } from "../../security/extension-token.ts";
+import { delegationTokenHash, verifyDelegationToken, type AutonomyTier } from "../../security/extension-token.ts";
 import { tierRank } from "../../security/extension-token.ts";
 import { secretsEqual } from "../../security/secret-box.ts";
 import type { Ctx, ExtensionActor } from "../context.ts";
-import { grantOf, usableKeys } from "./internal/installation-row.ts";
+import { usable } from "./internal/installation-row.ts";
+import { cachedInstallation, remember, requestCache, type CachedToken, type RequestCache } from "./internal/request-cache.ts";
 import { unauthorized } from "./internal/ext-refusal.ts";
-import { isSuspended, SUSPENDED_MESSAGE } from "./internal/suspension.ts";
+import { SUSPENDED_MESSAGE } from "./internal/suspension.ts";
 import { checkSignedRequest, type SignedRequest } from "./internal/request-checks.ts";
 
 export interface ExtensionRequest extends SignedRequest {
@@ -18,11 +19,12 @@ export interface ExtensionRequest extends SignedRequest {
  * SPEC Authentication §2, the seven checks in SPEC's order, each refusal a 401 with its own code
  * (ext-refusal.ts). A header is read at the check that needs it: Authorization at 1,
  * X-Request-Timestamp at 5, X-Request-Nonce at 6, X-Extension-Signature at 7, so a request
- * failing two checks always reports the earlier. Token verification is cached by token hash
- * (bounded), so a request costs one native verify, its own signature's. Nothing is written
+ * failing two checks always reports the earlier. Token verification and the installation's
+ * row are cached per cache generation (request-cache.ts, bounded), so a request costs one
+ * native verify, its own signature's, and two prepared reads (the generation, the nonce). Nothing is written
  * here: the nonce is recorded with the request's audit event (record-extension-call.ts).
  */
-export function authenticateExtension(ctx: Pick<Ctx, "db" | "clock">, input: ExtensionRequest, verify: Ed25519Verifier): ExtensionActor & { nonce: string } {
+export function authenticateExtension(ctx: Pick<Ctx, "db" | "clock">, input: ExtensionRequest, verify: Ed25519Verifier): ExtensionActor & { nonce: string; cache: RequestCache } {
   const now = ctx.clock.now();
   // 1. the token's signature, under an active agent key (a rotation invalidates every token)
   // The scheme is case-insensitive and followed by 1*SP (RFC 7235 §2.1, RFC 6750 §2.1), as the
@@ -30,21 +32,22 @@ export function authenticateExtension(ctx: Pick<Ctx, "db" | "clock">, input: Ext
   const match = input.authorization?.match(/^Bearer +([A-Za-z0-9_.-]{1,8192})$/i);
   if (!match) throw unauthorized("token_invalid", input.authorization ? "malformed Authorization header: expected Bearer <delegation token>" : "a delegation token is required (Authorization: Bearer <token>)");
   const token = match[1]!;
-  const hash = delegationTokenHash(token);
-  const payload = verifiedPayload(ctx.db, token, hash, verify);
+  const cache = requestCache(ctx.db);
+  const verified = verifiedToken(ctx.db, cache, token, verify);
+  const payload = verified.payload;
   // 2. expiry: [issuedAt, expiresAt)
-  if (now >= parseTimestamp(payload.expiresAt)!) throw unauthorized("token_expired", "the delegation token has expired; renew it (POST /ext/v1/token)");
+  if (now >= verified.expiresAt) throw unauthorized("token_expired", "the delegation token has expired; renew it (POST /ext/v1/token)");
   // 3. the token is the installation's current one
-  const row = extensionStatements(ctx.db).installation.get(payload.installationId);
-  if (!row || row.tokenHash === null || !secretsEqual(row.tokenHash, hash)) throw unauthorized("token_revoked", "this token was replaced (renewal or a grant change); renew it (POST /ext/v1/token)");
+  const row = cachedInstallation(ctx.db, cache, payload.installationId);
+  if (!row || row.tokenHash === null || !secretsEqual(row.tokenHash, verified.hash)) throw unauthorized("token_revoked", "this token was replaced (renewal or a grant change); renew it (POST /ext/v1/token)");
   // 4. the installation is active (a pending update keeps the old grant running; a suspended
   // extension's is not)
   if (row.status === "uninstalled") throw unauthorized("installation_inactive", "the extension was uninstalled");
-  if (isSuspended(ctx.db, row.extensionId)) throw unauthorized("installation_inactive", SUSPENDED_MESSAGE);
+  if (row.suspended) throw unauthorized("installation_inactive", SUSPENDED_MESSAGE);
   // 5–7: timestamp window, nonce, the request signature under the token's key (still one of the installation's)
-  const keys = usableKeys(row, now).filter((k) => k.publicKeyMultibase === payload.publicKeyMultibase);
+  const keys = usable(row.keys, now).filter((k) => k.publicKeyMultibase === payload.publicKeyMultibase);
   const { nonce } = checkSignedRequest(ctx.db, row.id, input, keys, now, verify);
-  const grant = grantOf(row);
+  const grant = row.grant;
   return {
     kind: "extension",
     installationId: row.id,
@@ -55,22 +58,23 @@ export function authenticateExtension(ctx: Pick<Ctx, "db" | "clock">, input: Ext
     maxAutonomyTier: lower(payload.maxAutonomyTier, grant.maxAutonomyTier),
     publicKeyMultibase: payload.publicKeyMultibase,
     nonce,
+    cache,
   };
 }
 
-const MAX_CACHED_TOKENS = 4096;
-const verified = new Map<string, { payload: DelegationPayload; keys: string }>();
-
-/** Check 1, cached by token hash while the agent's active keys are the ones that verified it. */
-function verifiedPayload(db: Db, token: string, hash: string, verify: Ed25519Verifier): DelegationPayload {
-  const keys = extensionStatements(db).activeSigningKeys.all().map((k) => k.multibase).join(",");
-  const hit = verified.get(hash);
-  if (hit && hit.keys === keys) return hit.payload;
-  const result = verifyDelegationToken(token, keys.split(",").filter(Boolean).map((k) => decodeEd25519PublicKey(k)!), verify);
+/**
+ * Check 1, cached by token (its hash with it) for the generation of the agent's keys it verified
+ * under (request-cache.ts): a rotation or revocation empties the cache before the next request.
+ */
+function verifiedToken(db: Db, cache: RequestCache, token: string, verify: Ed25519Verifier): CachedToken {
+  const hit = cache.tokens.get(token);
+  if (hit !== undefined) return hit;
+  const keys = extensionStatements(db).activeSigningKeys.all().map((k) => decodeEd25519PublicKey(k.multibase)!);
+  const result = verifyDelegationToken(token, keys, verify);
   if (!result.ok) throw unauthorized("token_invalid", result.problem);
-  if (verified.size >= MAX_CACHED_TOKENS) verified.delete(verified.keys().next().value as string);
-  verified.set(hash, { payload: result.payload, keys });
-  return result.payload;
+  const entry = { hash: delegationTokenHash(token), payload: result.payload, expiresAt: parseTimestamp(result.payload.expiresAt)! };
+  remember(cache.tokens, token, entry);
+  return entry;
 }
 
 function lower(a: AutonomyTier, b: AutonomyTier): AutonomyTier {

@@ -2,6 +2,7 @@ import type { ExtensionActor, With } from "../context.ts";
 import { appendAuditEvent } from "../internal/audit-chain.ts";
 import { recordNonce } from "../peers/record-nonce.ts";
 import { agentSigner } from "./internal/agent-signer.ts";
+import type { RequestCache } from "./internal/request-cache.ts";
 import { nonceScope, unauthorized } from "./internal/ext-refusal.ts";
 
 /**
@@ -10,8 +11,8 @@ import { nonceScope, unauthorized } from "./internal/ext-refusal.ts";
  * (`delegation.used`, transport `extension_api`) commit together, group-committed with the
  * other requests of the same turn. A nonce another request recorded first is check 6's refusal.
  */
-export async function recordExtensionCall(ctx: With<"node" | "vault" | "writes">, actor: ExtensionActor, call: { nonce: string; method: string; target: string }): Promise<void> {
-  const signer = agentSigner(ctx);
+export async function recordExtensionCall(ctx: With<"node" | "vault" | "writes">, actor: ExtensionActor, call: { nonce: string; method: string; target: string; cache?: RequestCache }): Promise<void> {
+  const signer = agentSigner(ctx, call.cache);
   const now = ctx.clock.now();
   const id = ctx.ids.next();
   const fresh = await ctx.writes.run((tx) => {

@@ -3,10 +3,11 @@ import type { Db, Tx } from "../../db/client.ts";
 import { extensionStatements } from "../../db/extension-statements.ts";
 import { auditEvents } from "../../db/schema/index.ts";
 import { concatBytes, utf8 } from "../../ink/bytes.ts";
-import { encodeSignature, formatTimestamp } from "../../ink/index.ts";
-import { auditEventCanonical, verifyAuditEventChain, type AuditChainResult, type AuditEvent } from "../../ink/profiles.ts";
+import { formatTimestamp } from "../../ink/index.ts";
+import { verifyAuditEventChain, type AuditChainResult, type AuditEvent } from "../../ink/profiles.ts";
 import { nativeEd25519Sign } from "../../security/ed25519-native.ts";
 import { sha256Hex } from "../../security/native-hash.ts";
+import { auditEventJcs } from "./audit-event-jcs.ts";
 
 const EVENT_DOMAIN = utf8("ink/audit-event\n");
 
@@ -37,7 +38,21 @@ export interface AuditEntry {
  */
 export function appendAuditEvent(tx: Tx, chainId: string, signer: AuditSigner, id: string, at: number, entry: AuditEntry): AuditEvent {
   const sql = extensionStatements(signer.db);
-  const last = sql.lastAuditEvent.get(chainId);
+  const known = knownHead(signer.db, chainId);
+  if (known !== null) {
+    try {
+      return writeEvent(chainId, known, signer, id, at, entry);
+    } catch (error) {
+      // Another connection appended since: its event holds the next sequence. Read the real head.
+      if ((error as { code?: unknown }).code !== "SQLITE_CONSTRAINT_PRIMARYKEY") throw error;
+    }
+  }
+  return writeEvent(chainId, sql.lastAuditEvent.get(chainId), signer, id, at, entry);
+}
+
+function writeEvent(chainId: string, last: ChainHead | null, signer: AuditSigner, id: string, at: number, entry: AuditEntry): AuditEvent {
+  // Members in the order the stored JSON has always had them (optional ones only when given),
+  // assigned rather than spread: one object, no copies.
   const event: AuditEvent = {
     id,
     version: "ink-audit/1",
@@ -47,18 +62,52 @@ export function appendAuditEvent(tx: Tx, chainId: string, signer: AuditSigner, i
     eventType: entry.eventType,
     timestamp: formatTimestamp(at),
     signingKeyId: signer.keyId,
-    ...(entry.messageId !== undefined ? { messageId: entry.messageId } : {}),
-    ...(entry.correlationId !== undefined ? { correlationId: entry.correlationId } : {}),
-    ...(entry.counterpartyId !== undefined ? { counterpartyId: entry.counterpartyId } : {}),
-    ...(entry.data !== undefined ? { data: entry.data } : {}),
   };
-  const canonical = auditEventCanonical(event);
+  if (entry.messageId !== undefined) event.messageId = entry.messageId;
+  if (entry.correlationId !== undefined) event.correlationId = entry.correlationId;
+  if (entry.counterpartyId !== undefined) event.counterpartyId = entry.counterpartyId;
+  if (entry.data !== undefined) event.data = entry.data;
+  const canonical = auditEventJcs(event);
   if (canonical === null) throw new TypeError(`audit event not canonicalizable: ${entry.eventType}`);
   const bytes = utf8(canonical);
   // AUDIT.md §2: chain hash = SHA-256(JCS), agentSignature = Ed25519("ink/audit-event\n" + JCS), signed natively (hot path)
-  const signed: AuditEvent = { ...event, agentSignature: encodeSignature(nativeEd25519Sign(concatBytes(EVENT_DOMAIN, bytes), signer.privateKey)) };
-  sql.insertAuditEvent.run(chainId, event.sequence, event.eventType, JSON.stringify(signed), sha256Hex(bytes), at);
-  return signed;
+  const signature = nativeEd25519Sign(concatBytes(EVENT_DOMAIN, bytes), signer.privateKey);
+  // encodeSignature's characters (base64url, no padding), encoded natively: ~1 µs less per event;
+  // added last, where the stored JSON has always had it
+  event.agentSignature = Buffer.from(signature.buffer, signature.byteOffset, signature.length).toString("base64url");
+  const hash = sha256Hex(bytes);
+  extensionStatements(signer.db).insertAuditEvent.run(chainId, event.sequence, event.eventType, JSON.stringify(event), hash, at);
+  rememberHead(signer.db, chainId, { sequence: event.sequence, hash });
+  return event;
+}
+
+interface ChainHead {
+  sequence: number;
+  hash: string;
+}
+
+const MAX_HEADS = 4096;
+const heads = new WeakMap<Db, Map<string, ChainHead>>();
+
+/**
+ * The chain's head as this process last appended it, if that event is still there with that hash
+ * (one point read instead of the seek for the last sequence, ~6 µs). Sound because a chain only
+ * grows by +1 (the primary key refuses a fork): if this process's last event is present, nothing
+ * of this process after it was rolled back, and an event another connection appended after it
+ * makes the INSERT fail on the primary key, which appendAuditEvent answers with the seek.
+ */
+function knownHead(db: Db, chainId: string): ChainHead | null {
+  const head = heads.get(db)?.get(chainId);
+  if (head === undefined) return null;
+  return extensionStatements(db).auditHashAt.get(chainId, head.sequence)?.hash === head.hash ? head : null;
+}
+
+function rememberHead(db: Db, chainId: string, head: ChainHead): void {
+  let map = heads.get(db);
+  if (map === undefined) heads.set(db, (map = new Map()));
+  map.delete(chainId); // re-inserted last: the oldest chain is the one dropped when full
+  if (map.size >= MAX_HEADS) map.delete(map.keys().next().value as string);
+  map.set(chainId, head);
 }
 
 /** A page of chain `chainId`, oldest first (or newest first for an owner's view), and the chain's length. */

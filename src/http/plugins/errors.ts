@@ -2,6 +2,7 @@ import { Elysia, type ErrorHandler } from "elysia";
 import type { Logger } from "../../domain/context.ts";
 import { DomainError, type DomainErrorCode } from "../../domain/errors.ts";
 import { inkErrorResponse, InkRefusal } from "../ink-errors.ts";
+import { serializedPath } from "../request-path.ts";
 import { issueMessage } from "../schemas/body.ts";
 
 export const STATUS_OF: Record<DomainErrorCode, number> = {
@@ -38,23 +39,25 @@ export const refusalOf = (request: Request): string | undefined => refusals.get(
  * with the request id.
  */
 export function errorHandler(log: Logger) {
-  return new Elysia({ name: "kith/errors" }).onError({ as: "global" }, (context) => {
-    const { error: thrown, set, request } = context;
+  // Destructured in the parameter list: Elysia reads a hook's source to decide what every route
+  // prepares (sucrose); a context passed on whole makes each route parse cookies, headers and query.
+  return new Elysia({ name: "kith/errors" }).onError({ as: "global" }, ({ code, error: thrown, set, request }) => {
     if (thrown instanceof InkRefusal) {
       refusals.set(request, thrown.reason);
       const response = inkErrorResponse(thrown);
       set.status = response.status; // what the request log reads
       return response;
     }
-    const answer = answerOf(context);
+    const answer = answerOf({ code, error: thrown, set, request });
     refusals.set(request, answer.error);
     return answer;
   });
 
-  function answerOf({ code, error: thrown, set, request }: Parameters<ErrorHandler>[0]): ErrorBody {
+  function answerOf({ code, error: thrown, set, request }: Pick<Parameters<ErrorHandler>[0], "code" | "error" | "set" | "request">): ErrorBody {
     set.headers["content-type"] = "application/json";
     // Elysia wraps whatever a parse hook throws (the request gate's refusals) in a ParseError.
-    const error = code === "PARSE" && thrown.cause instanceof DomainError ? thrown.cause : thrown;
+    const cause = code === "PARSE" ? (thrown as { cause?: unknown }).cause : undefined;
+    const error = cause instanceof DomainError ? cause : thrown;
     if (error instanceof DomainError) {
       set.status = STATUS_OF[error.code];
       if (error.retryAfterSeconds !== undefined) set.headers["retry-after"] = String(Math.max(1, Math.ceil(error.retryAfterSeconds)));
@@ -99,7 +102,7 @@ export function body(error: string, message: string): ErrorBody {
 
 function pathOf(request: Request): string {
   try {
-    return new URL(request.url).pathname;
+    return serializedPath(request.url) ?? new URL(request.url).pathname;
   } catch {
     return "?";
   }

@@ -82,7 +82,7 @@ async function authenticate(deps: SurfaceDeps, route: ExtRoute, request: Request
     if (error instanceof DomainError && error.code === "unauthorized") set.headers["www-authenticate"] = `Bearer realm="kith-extensions", error="${error.reason}"`;
     throw error;
   }
-  const { nonce, ...actor } = authed;
+  const { nonce, cache, ...actor } = authed;
   installations.set(request, actor.installationId);
   const limits: Array<[string, RateRule]> = [["ext", EXT_LIMITS.requests]];
   if (route.bucket) limits.push([`ext-${route.bucket}`, EXT_LIMITS[route.bucket]]);
@@ -90,7 +90,7 @@ async function authenticate(deps: SurfaceDeps, route: ExtRoute, request: Request
     const d = deps.limiter.consume(bucket, actor.installationId, rule, deps.now());
     if (!d.allowed) throw new DomainError("rate_limited", "this installation sent too many requests; retry later", { retryAfterSeconds: d.retryAfterSeconds });
   }
-  await recordExtensionCall(deps.ctx(actor), actor, { nonce, method: request.method, target });
+  await recordExtensionCall(deps.ctx(actor), actor, { nonce, method: request.method, target, cache });
   return { actor, rawBody: body };
 }
 

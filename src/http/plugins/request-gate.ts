@@ -46,17 +46,19 @@ export type RouteTable = Map<string, RouteSpec>;
  * with routeTableOf). See docs/decisions/request-limits.md.
  */
 export function requestGate(deps: SurfaceDeps, table: () => RouteTable) {
-  // Each hook reads `context.route` itself: Elysia sets it only where it sees a hook use it.
+  // Each hook names what it reads in its parameter list: Elysia reads a hook's source to decide
+  // what every route prepares (sucrose), and sets `route` only where a hook uses it; a context
+  // passed on whole would make every route parse its cookies, headers and query.
   const specOf = (method: string, route: string): RouteSpec | undefined => table().get(`${method} ${route}`);
-  const gate = async (context: GateContext, _contentType: string): Promise<unknown> => {
-    const spec = specOf(context.request.method, context.route);
+  const gate = async ({ request, route, set }: GateContext, _contentType: string): Promise<unknown> => {
+    const spec = specOf(request.method, route);
     // Never fall back to Elysia's own parsers: they are what this gate replaces.
-    if (!spec) throw new Error(`request gate: no route ${context.request.method} ${context.route}`);
-    if (spec.perIp) throttle(deps, spec.perIp.bucket, context.request, spec.perIp);
-    if (spec.owner) await requireOwnerToken(deps, spec.owner, context);
+    if (!spec) throw new Error(`request gate: no route ${request.method} ${route}`);
+    if (spec.perIp) throttle(deps, spec.perIp.bucket, request, spec.perIp);
+    if (spec.owner) await requireOwnerToken(deps, spec.owner, request, set);
     if (spec.kind === "raw") return null; // read by the route itself, after its own checks
     if (spec.kind === "own") return undefined;
-    return readBody(context.request, spec.body);
+    return readBody(request, spec.body);
   };
   return new Elysia({ name: "kith/request-gate" })
     .onRequest(({ request }) => {
@@ -69,12 +71,12 @@ export function requestGate(deps: SurfaceDeps, table: () => RouteTable) {
       if (url.indexOf("/", url.indexOf("://") + 3) < 11) throw new DomainError("invalid_input", hostProblem(request.headers.get("host")));
     })
     .onParse({ as: "global" }, gate)
-    .onTransform({ as: "global" }, async (context) => {
+    .onTransform({ as: "global" }, async ({ request, route, set }) => {
       // Requests without a parse stage (GET, HEAD) are counted here, still before validation.
-      if (context.request.method !== "GET" && context.request.method !== "HEAD") return;
-      const spec = specOf(context.request.method, context.route);
-      if (spec?.perIp) throttle(deps, spec.perIp.bucket, context.request, spec.perIp);
-      if (spec?.owner) await requireOwnerToken(deps, spec.owner, context);
+      if (request.method !== "GET" && request.method !== "HEAD") return;
+      const spec = specOf(request.method, route);
+      if (spec?.perIp) throttle(deps, spec.perIp.bucket, request, spec.perIp);
+      if (spec?.owner) await requireOwnerToken(deps, spec.owner, request, set);
     });
 }
 
@@ -85,13 +87,13 @@ type GateContext = { request: Request; route: string; set: { headers: Record<str
  * and parsed before the check, and an invalid one answered 400 instead of 401). A failed check
  * counts against the client address; past OWNER_AUTH_FAILURES it is 429.
  */
-async function requireOwnerToken(deps: SurfaceDeps, check: OwnerCheck, context: GateContext): Promise<void> {
-  const verdict = await check(context.request);
+async function requireOwnerToken(deps: SurfaceDeps, check: OwnerCheck, request: Request, set: GateContext["set"]): Promise<void> {
+  const verdict = await check(request);
   if (verdict.ok) return;
   // An unread body would still be received to keep the connection: close it instead.
-  if (context.request.body !== null) context.set.headers.connection = "close";
-  throttle(deps, OWNER_AUTH_FAILURES.bucket, context.request, OWNER_AUTH_FAILURES);
-  throw refuse(context.set, verdict);
+  if (request.body !== null) set.headers.connection = "close";
+  throttle(deps, OWNER_AUTH_FAILURES.bucket, request, OWNER_AUTH_FAILURES);
+  throw refuse(set, verdict);
 }
 
 /** What is wrong with a Host header the router cannot use (RFC 9110 §7.2: `host[:port]`). */

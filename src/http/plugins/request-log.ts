@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
 import type { Ids, Logger, Metrics } from "../../domain/context.ts";
+import { serializedPath } from "../request-path.ts";
 import { refusalOf } from "./errors.ts";
 import { extensionInstallationOf } from "./extension-auth.ts";
 
@@ -37,13 +38,12 @@ export function requestLog(log: Logger, ids: Ids, metrics?: Metrics) {
       log.info("request", {
         reqId: t?.id,
         method: request.method,
-        path: new URL(request.url, "http://no-host.invalid").pathname, // relative when the Host header is missing or bad
+        path: serializedPath(request.url) ?? new URL(request.url, "http://no-host.invalid").pathname, // relative when the Host header is missing or bad
         status,
         ms: t ? Math.round((performance.now() - t.start) * 100) / 100 : undefined,
       });
       if (metrics) count(metrics, request, route, status);
-    })
-    .derive({ as: "global" }, ({ request }) => ({ requestId: timings.get(request)?.id ?? "" }));
+    });
 }
 
 function count(metrics: Metrics, request: Request, route: string | undefined, status: number): void {

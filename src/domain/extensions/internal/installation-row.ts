@@ -37,7 +37,12 @@ export function manifestOf(row: InstallationRow): Manifest {
 
 /** The keys a request may be signed with at `now`: active ones, and retired ones inside their grace. */
 export function usableKeys(row: InstallationRow, now: number): InstallationKey[] {
-  return keysOf(row).filter((k) => k.status === "active" || (k.graceUntil !== undefined && now < k.graceUntil));
+  return usable(keysOf(row), now);
+}
+
+/** The same over keys already parsed (the request cache holds them). */
+export function usable(keys: InstallationKey[], now: number): InstallationKey[] {
+  return keys.filter((k) => k.status === "active" || (k.graceUntil !== undefined && now < k.graceUntil));
 }
 
 /** The keys that may renew a token: active ones only (a retired key's grace covers requests, not renewals). */

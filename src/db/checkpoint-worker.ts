@@ -1,0 +1,34 @@
+// The WAL checkpointer's Worker (src/db/checkpointer.ts): its own connection to the node's SQLite
+// file, on which it runs PASSIVE checkpoints when asked, so that copying WAL frames into the
+// database file and its two fsyncs happen off the event loop. scripts/build.ts compiles it as an
+// entry point of the binary.
+import { Database } from "bun:sqlite";
+
+export type CheckpointRequest = { type: "checkpoint"; file: string } | { type: "close" };
+export type CheckpointReply = { type: "checkpointed"; busy: number; log: number; checkpointed: number } | { type: "closed" } | { type: "failed"; message: string };
+
+declare const self: Worker;
+let db: Database | null = null;
+
+self.onmessage = (event: MessageEvent<CheckpointRequest>) => {
+  const m = event.data;
+  try {
+    if (m.type === "close") {
+      db?.close();
+      db = null;
+      return self.postMessage({ type: "closed" } satisfies CheckpointReply);
+    }
+    if (!db) {
+      db = new Database(m.file, { readwrite: true });
+      // Opening may meet a lock held for a moment (WAL-index recovery); this thread can wait.
+      db.exec("PRAGMA busy_timeout = 5000");
+      // FULL: the WAL is fsynced before its frames are copied, the database file after (SQLite's rule
+      // for checkpoints at synchronous >= NORMAL); PASSIVE never waits for a lock.
+      db.exec("PRAGMA synchronous = FULL");
+    }
+    const r = db.query<{ busy: number; log: number; checkpointed: number }, []>("PRAGMA wal_checkpoint(PASSIVE)").get()!;
+    self.postMessage({ type: "checkpointed", busy: r.busy, log: r.log, checkpointed: r.checkpointed } satisfies CheckpointReply);
+  } catch (e) {
+    self.postMessage({ type: "failed", message: e instanceof Error ? e.message : String(e) } satisfies CheckpointReply);
+  }
+};

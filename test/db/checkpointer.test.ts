@@ -1,0 +1,92 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { closeDatabase, openDatabase, type Db } from "../../src/db/client.ts";
+import { createWriteQueue, type WriteQueue } from "../../src/db/write-queue.ts";
+
+let dir: string;
+let file: string;
+let db: Db;
+let queue: WriteQueue;
+let failures: string[];
+
+function open(checkpoints: { jobsPerCheckpoint?: number; entry?: string } = {}): void {
+  dir = mkdtempSync(join(tmpdir(), "kith-ckpt-"));
+  file = join(dir, "c.db");
+  db = openDatabase(file);
+  db.$client.exec("CREATE TABLE item (id INTEGER PRIMARY KEY, body TEXT NOT NULL)");
+  failures = [];
+  queue = createWriteQueue(db, { walFile: `${file}-wal`, checkpoints: { ...checkpoints, onFailure: (reason) => failures.push(reason) } });
+}
+
+afterEach(async () => {
+  await queue?.close();
+  closeDatabase(db);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** `n` group-commit writes of ~8 KB each, in batches of 16 (one event-loop turn each). */
+async function write(n: number): Promise<void> {
+  for (let done = 0; done < n; done += 16) {
+    await Promise.all(Array.from({ length: Math.min(16, n - done) }, () => queue.run(() => db.$client.query("INSERT INTO item (body) VALUES (?)").run("x".repeat(8_000)))));
+  }
+}
+
+const autocheckpoint = () => (db.$client.query("PRAGMA wal_autocheckpoint").get() as { wal_autocheckpoint: number }).wal_autocheckpoint;
+
+async function until(done: () => boolean): Promise<void> {
+  for (let i = 0; i < 500 && !done(); i++) await Bun.sleep(10);
+}
+
+describe("WAL checkpoints off the event loop", () => {
+  test("a busy queue has the Worker copy the WAL into the database file, where SQLite alone would not have yet", async () => {
+    open({ jobsPerCheckpoint: 32 });
+    const before = statSync(file).size;
+    await write(64); // ~130 pages: under SQLite's own 1,000-page automatic checkpoint
+    await until(() => queue.checkpoints!.stats.runs >= 1);
+    expect(queue.checkpoints!.stats).toEqual({ runs: expect.any(Number), failed: false });
+    expect(queue.checkpoints!.stats.runs).toBeGreaterThanOrEqual(1);
+    // The first 32 writes (~64 pages of 8 KB rows) are in the database file itself now.
+    expect(statSync(file).size - before).toBeGreaterThan(32 * 8_000);
+    expect(autocheckpoint()).toBe(4_000); // the connection's own checkpoint is the fallback meanwhile
+    expect(failures).toEqual([]);
+    expect((db.$client.query("SELECT count(*) AS n FROM item").get() as { n: number }).n).toBe(64);
+  });
+
+  test("a queue that has not seen enough writes starts no Worker and leaves SQLite's checkpoints alone", async () => {
+    open({ jobsPerCheckpoint: 1_000 });
+    await write(40);
+    expect(queue.checkpoints!.stats).toEqual({ runs: 0, failed: false });
+    expect(autocheckpoint()).toBe(1_000);
+  });
+
+  test("closing waits for the Worker, ends it, and gives the connection its own checkpoints back; nothing is lost", async () => {
+    open({ jobsPerCheckpoint: 16 });
+    await write(64);
+    await queue.close();
+    expect(autocheckpoint()).toBe(1_000);
+    const runs = queue.checkpoints!.stats.runs;
+    closeDatabase(db);
+    db = openDatabase(file);
+    expect((db.$client.query("SELECT count(*) AS n FROM item").get() as { n: number }).n).toBe(64);
+    expect(queue.checkpoints!.stats.runs).toBe(runs);
+    expect(failures).toEqual([]);
+  });
+
+  test("a Worker that fails is reported once, SQLite checkpoints on the event loop again, and writes go on", async () => {
+    const broken = join(mkdtempSync(join(tmpdir(), "kith-ckpt-bad-")), "worker.ts");
+    writeFileSync(broken, `self.onmessage = () => { throw new Error("checkpoint worker broke"); };`);
+    open({ jobsPerCheckpoint: 16, entry: broken });
+    await write(32);
+    await until(() => queue.checkpoints!.stats.failed);
+    expect(queue.checkpoints!.stats.failed).toBe(true);
+    expect(failures).toHaveLength(1);
+    expect(failures[0]).toContain("checkpoint worker broke");
+    expect(autocheckpoint()).toBe(1_000);
+    await write(48);
+    expect(failures).toHaveLength(1);
+    expect((db.$client.query("SELECT count(*) AS n FROM item").get() as { n: number }).n).toBe(80);
+    rmSync(join(broken, ".."), { recursive: true, force: true });
+  });
+});
