@@ -28,10 +28,13 @@ const ROOT = resolve(import.meta.dir, "../..");
 const TLS = join(ROOT, "test/fixtures/tls");
 const work = mkdtempSync(join(tmpdir(), "kith-bench-in-"));
 const bun = process.execPath;
-/** User+system CPU time (ms) a process has used so far, from /proc (Linux); null elsewhere. */
-async function cpuMs(pid: number): Promise<number | null> {
+/**
+ * User+system CPU time (ms) a process has used so far, from /proc (Linux); null elsewhere. With
+ * `mainThread`, only its main thread's (the event loop: what the verify pool is meant to unload).
+ */
+async function cpuMs(pid: number, mainThread = false): Promise<number | null> {
   try {
-    const fields = (await Bun.file(`/proc/${pid}/stat`).text()).split(") ")[1]!.split(" ");
+    const fields = (await Bun.file(mainThread ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`).text()).split(") ")[1]!.split(" ");
     return (Number(fields[11]) + Number(fields[12])) * 10; // utime, stime in clock ticks (100/s)
   } catch {
     return null;
@@ -100,8 +103,11 @@ const nodeAgentId = /agent id:\s+(\S+)/.exec(init.stdout.toString())![1]!;
   db.close();
 }
 const port = 20000 + Math.floor(Math.random() * 20000);
-const url = `http://127.0.0.1:${port}/ink/v1/${encodeURIComponent(nodeAgentId)}/intent`;
-const path = new URL(url).pathname;
+// INK §6.1: a sender signs the PATH of the endpoint the recipient's card publishes and posts there;
+// read from the node's card once it runs. (Until hx-core this bench signed and posted to a
+// percent-encoded path, `svc%3Az6Mk…`: every intent failed its first decision and was accepted by
+// the node's retry with the request's own path, one more inspect and transport verify each.)
+let path = "";
 
 // ── signed requests (native signing) ─────────────────────────────────────────────────────────
 let seq = 0;
@@ -148,6 +154,8 @@ async function phase(cores: number, workers: string | undefined): Promise<PhaseR
     if (i > 500) throw new Error("node did not start");
     await Bun.sleep(20);
   }
+  const card = (await (await fetch(`http://127.0.0.1:${port}/.well-known/ink/agent.json`)).json()) as { endpoint: string };
+  path = new URL(card.endpoint).pathname;
   const client = await rawClient("127.0.0.1", port, CONCURRENCY);
   const send = (r: Signed) => client.send(r);
   // Warm-up: a few requests per sender (the JIT tiers compile).
@@ -159,6 +167,7 @@ async function phase(cores: number, workers: string | undefined): Promise<PhaseR
   const prepared = Array.from({ length: total }, () => request());
   const latencies: number[] = [];
   const latencyCpu0 = await cpuMs(node.pid);
+  const latencyMain0 = await cpuMs(node.pid, true);
   const start = performance.now();
   const inFlight: Promise<void>[] = [];
   for (let i = 0; i < prepared.length; ) {
@@ -173,6 +182,7 @@ async function phase(cores: number, workers: string | undefined): Promise<PhaseR
   await Promise.all(inFlight);
   const latencyWall = performance.now() - start;
   const latencyCpu1 = await cpuMs(node.pid);
+  const latencyMain1 = await cpuMs(node.pid, true);
   latencies.sort((a, b) => a - b);
   const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]!;
 
@@ -185,6 +195,7 @@ async function phase(cores: number, workers: string | undefined): Promise<PhaseR
   const statuses = new Map<number, number>();
   const deadline = performance.now() + SECONDS * 1000;
   const throughputCpu0 = await cpuMs(node.pid);
+  const throughputMain0 = await cpuMs(node.pid, true);
   const t0 = performance.now();
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
@@ -198,12 +209,16 @@ async function phase(cores: number, workers: string | undefined): Promise<PhaseR
   );
   const wall = performance.now() - t0;
   const throughputCpu1 = await cpuMs(node.pid);
+  const throughputMain1 = await cpuMs(node.pid, true);
   if (next >= stock.length) console.error(`phase ${cpus}: ran out of pre-signed requests after ${Math.round(wall)} ms (the rate is still right)`);
   client.close();
   node.kill("SIGTERM");
   await node.exited;
-  const cpuLine = (a: number | null, b: number | null, requests: number, wallMs: number) =>
-    a !== null && b !== null ? `${Math.round(((b - a) / requests) * 1000)} µs of node CPU per request, node busy ${Math.round(((b - a) / wallMs) * 100)}% of the time` : "n/a";
+  const cpuLine = (a: number | null, b: number | null, requests: number, wallMs: number, mainA: number | null, mainB: number | null) =>
+    a !== null && b !== null
+      ? `${Math.round(((b - a) / requests) * 1000)} µs of node CPU per request, node busy ${Math.round(((b - a) / wallMs) * 100)}% of the time` +
+        (mainA !== null && mainB !== null ? `; main thread ${Math.round(((mainB - mainA) / requests) * 1000)} µs per request, busy ${Math.round(((mainB - mainA) / wallMs) * 100)}%` : "")
+      : "n/a";
   return {
     label,
     cpus,
@@ -211,8 +226,8 @@ async function phase(cores: number, workers: string | undefined): Promise<PhaseR
     statuses,
     p50: pct(50),
     p99: pct(99),
-    cpuLatency: cpuLine(latencyCpu0, latencyCpu1, total, latencyWall),
-    cpuSaturation: cpuLine(throughputCpu0, throughputCpu1, sent, wall),
+    cpuLatency: cpuLine(latencyCpu0, latencyCpu1, total, latencyWall, latencyMain0, latencyMain1),
+    cpuSaturation: cpuLine(throughputCpu0, throughputCpu1, sent, wall, throughputMain0, throughputMain1),
   };
 }
 

@@ -5,6 +5,10 @@
 //   taskset -c 0 bun scripts/bench/ink-verify.ts [--seconds 1] [--runs 5] [--warmup 3]
 //
 // Not a test: numbers depend on the machine. Each measurement is a median over several runs.
+// A second part prints CPU µs per intent (process.cpuUsage, A/B interleaved, medians): the INK
+// core without curve work (a verifier that answers true), the two strict verifies of the same
+// intent's exact messages alone, and the full decision: full − core shows what a verify costs
+// inside the path against its cost alone.
 import { readFileSync } from "node:fs";
 import {
   buildSignedEnvelope,
@@ -91,6 +95,18 @@ function fullDecision(verifier: Ed25519Verifier) {
   };
 }
 
+// The two messages each decision verifies (transport base, body-signing text) of every fixture.
+const signedMessages = fixtures.map((f) => {
+  const calls: [Uint8Array, Uint8Array, Uint8Array][] = [];
+  const d = decideInbound({ body: f.body, authorization: f.authorization, now }, policy, {
+    keys,
+    verifier: (pk, m, sig) => calls.push([pk, m, sig]) > 0,
+    replay: { defer: true },
+  });
+  if (!d.ok || calls.length !== 2) throw new Error("fixture: expected two verifies");
+  return calls;
+});
+
 const cases = {
   bareNative: bareVerify(nativeEd25519Verify),
   fullNative: fullDecision(nativeStrictVerifier),
@@ -138,3 +154,25 @@ console.log(`  bare native Ed25519 verify : ${fmt(median(results.bareNative))}/s
 console.log(`  full inbound decision      : ${fmt(median(results.fullNative))}/s   (runs: ${results.fullNative.map(fmt).join(", ")})`);
 console.log(`  bare noble strict verify   : ${fmt(median(results.bareNoble))}/s`);
 console.log(`  ratio full / bare native   : ${median(results.ratio).toFixed(3)}  (per run: ${results.ratio.map((x) => x.toFixed(3)).join(", ")}; target >= 0.40, ceiling 0.50)`);
+
+// ── CPU µs per intent, A/B interleaved ───────────────────────────────────────────────────────
+const perIntent = {
+  "INK core, no curve work": fullDecision(() => true),
+  "two strict verifies alone": (i: number) => {
+    for (const [pk, m, sig] of signedMessages[i % MESSAGES]!) if (!nativeStrictVerifier(pk, m, sig)) throw new Error("verify failed");
+  },
+  "full decision": fullDecision(nativeStrictVerifier),
+};
+const cpuPer = (fn: (i: number) => void, n: number) => {
+  const c0 = process.cpuUsage();
+  for (let k = 0; k < n; k++) fn(cursor++);
+  const c = process.cpuUsage(c0);
+  return (c.user + c.system) / n;
+};
+const cpu: Record<string, number[]> = {};
+for (let r = 0; r < RUNS * 2; r++) for (const [name, fn] of Object.entries(perIntent)) (cpu[name] ??= []).push(cpuPer(fn, 1000));
+const cpuMedian = Object.fromEntries(Object.entries(cpu).map(([k, v]) => [k, median(v)]));
+console.log(`CPU µs per intent (process.cpuUsage, ${RUNS * 2} interleaved rounds of 1,000, medians):`);
+for (const [name, us] of Object.entries(cpuMedian)) console.log(`  ${name.padEnd(27)}: ${us.toFixed(1)} µs`);
+const inPath = (cpuMedian["full decision"] ?? 0) - (cpuMedian["INK core, no curve work"] ?? 0);
+console.log(`  the two verifies inside the decision: ${inPath.toFixed(1)} µs (full − core), alone ${(cpuMedian["two strict verifies alone"] ?? 0).toFixed(1)} µs`);

@@ -4,7 +4,7 @@
 //   responseSignature = Ed25519(`ink/audit-response\n` + JCS(events))
 import { sha256 } from "@noble/hashes/sha2.js";
 import { isPlainObject, toHex, utf8 } from "./bytes.ts";
-import { type Ed25519Verifier, ed25519Sign, nobleStrictVerifier } from "./ed25519.ts";
+import { type Ed25519Signer, type Ed25519Verifier, ed25519Sign, nobleStrictVerifier } from "./ed25519.ts";
 import { canonicalize } from "./jcs.ts";
 import { type KeyVerifyResult, type SenderKeys, verifyWithSenderKeys } from "./keys.ts";
 import { decodeSignature, encodeSignature } from "./signature-encoding.ts";
@@ -119,16 +119,17 @@ export type AuditResponse = {
   responseSignature: string;
 };
 
-/** Build a signed audit response; its type has only the wordmark spelling (AUDIT §4). */
+/** Build a signed audit response; its type has only the wordmark spelling (AUDIT §4). `sign`: the Ed25519 backend. */
 export function signAuditResponse(
   messageId: string,
   events: AuditEvent[],
   secretKey: Uint8Array,
   wordmark: Wordmark,
+  sign: Ed25519Signer = ed25519Sign,
 ): { ok: true; response: AuditResponse } | { ok: false; reason: "invalid_event" } {
   const jcs = canonicalize(events);
   if (!jcs.ok) return { ok: false, reason: "invalid_event" };
-  const responseSignature = encodeSignature(ed25519Sign(utf8(RESPONSE_DOMAIN + jcs.text), secretKey));
+  const responseSignature = encodeSignature(sign(utf8(RESPONSE_DOMAIN + jcs.text), secretKey));
   return { ok: true, response: { protocol: "ink/0.1", type: messageType("audit_response", wordmark), messageId, events, responseSignature } };
 }
 

@@ -2,7 +2,7 @@
 //   <domain> JCS(object without "signature")
 // where the domain is picked from the signed `protocol` alone and never retried with the other.
 import { isPlainObject, utf8 } from "./bytes.ts";
-import { type Ed25519Verifier, ed25519Sign, nobleStrictVerifier } from "./ed25519.ts";
+import { type Ed25519Signer, type Ed25519Verifier, ed25519Sign, nobleStrictVerifier } from "./ed25519.ts";
 import { canonicalize } from "./jcs.ts";
 import { decodeSignature, encodeSignature } from "./signature-encoding.ts";
 import type { Wordmark } from "./wordmark.ts";
@@ -30,11 +30,12 @@ export type SignBodyResult =
 /**
  * Sign an object: returns a copy with `signature` set (any old one replaced). Refuses what a
  * receiver would reject: non-objects, unsafe numbers, lone surrogates, escaped member names.
+ * `sign` is the Ed25519 backend (noble by default; deterministic, so any backend gives the same bytes).
  */
-export function signBody(body: unknown, secretKey: Uint8Array, wordmark: Wordmark): SignBodyResult {
+export function signBody(body: unknown, secretKey: Uint8Array, wordmark: Wordmark, sign: Ed25519Signer = ed25519Sign): SignBodyResult {
   const text = bodySigningText(body, wordmark);
   if (text === null) return { ok: false, reason: "unsignable_body" };
-  const signature = encodeSignature(ed25519Sign(utf8(text), secretKey));
+  const signature = encodeSignature(sign(utf8(text), secretKey));
   return { ok: true, body: { ...(body as Record<string, unknown>), signature }, signature };
 }
 

@@ -4,7 +4,7 @@
 // proof rejects the card; it is never read as an unsigned card.
 // Choices where the text is open: docs/decisions/ink-card-signature.md.
 import { hasOwn, isPlainObject, utf8 } from "./bytes.ts";
-import { type Ed25519Verifier, ed25519Sign, nobleStrictVerifier } from "./ed25519.ts";
+import { type Ed25519Signer, type Ed25519Verifier, ed25519Sign, nobleStrictVerifier } from "./ed25519.ts";
 import { canonicalize, type CanonicalFailure } from "./jcs.ts";
 import { decodeEd25519PublicKey } from "./multibase.ts";
 import { agentIdPublicKey, KEY_DERIVED_PREFIXES } from "./principal.ts";
@@ -79,11 +79,12 @@ export function signAgentCard<T extends Record<string, unknown>>(
   card: T,
   secretKey: Uint8Array,
   keyId: string,
+  sign: Ed25519Signer = ed25519Sign,
 ): { ok: true; card: T & { cardSignature: { keyId: string; signature: string } } } | { ok: false; reason: CanonicalFailure } {
   const input = agentCardSigningInput(card);
   if (!input.ok) return input;
   const { cardSignature: _old, ...rest } = card;
-  const signature = encodeSignature(ed25519Sign(utf8(input.text), secretKey));
+  const signature = encodeSignature(sign(utf8(input.text), secretKey));
   return { ok: true, card: { ...(rest as T), cardSignature: { keyId, signature } } };
 }
 

@@ -7,6 +7,13 @@ import { sha512 } from "@noble/hashes/sha2.js";
 /** A synchronous Ed25519 verify. Implementations must return false, never throw, on bad input. */
 export type Ed25519Verifier = (publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array) => boolean;
 
+/**
+ * A synchronous RFC 8032 Ed25519 sign with a 32-byte seed: 64 signature bytes. Ed25519 is
+ * deterministic, so every correct backend gives the same bytes; the default is noble
+ * (`ed25519Sign`), the app passes a native one on hot paths (src/security/ed25519-native.ts).
+ */
+export type Ed25519Signer = (message: Uint8Array, secretKey: Uint8Array) => Uint8Array;
+
 // The group order L, little-endian, for the S < L pre-check.
 const L_LE = Uint8Array.from([
   0xed, 0xd3, 0xf5, 0x5c, 0x1a, 0x63, 0x12, 0x58, 0xd6, 0x9c, 0xf7, 0xa2, 0xde, 0xf9, 0xde, 0x14,

@@ -30,6 +30,23 @@ export type SealedEnvelope = {
   messageNonce: string;
 };
 
+/**
+ * The X25519 operations sealing and opening need (RFC 7748), as a parameter like the Ed25519
+ * backends: the default is noble's pure JS, the app passes a native one
+ * (src/security/x25519-native.ts). A backend may throw where RFC 7748 output is all zero (a
+ * low-order public key): either way the result is `zero_shared_secret`.
+ */
+export type X25519Backend = {
+  sharedSecret: (secretKey: Uint8Array, publicKey: Uint8Array) => Uint8Array;
+  publicKey: (secretKey: Uint8Array) => Uint8Array;
+};
+
+/** noble's X25519 (the default backend). */
+export const nobleX25519: X25519Backend = {
+  sharedSecret: (secretKey, publicKey) => x25519.getSharedSecret(secretKey, publicKey),
+  publicKey: (secretKey) => x25519.getPublicKey(secretKey),
+};
+
 export type SealInput = {
   /** The full, already body-signed inner intent envelope (from = sender, to = recipient). */
   inner: Record<string, unknown>;
@@ -47,6 +64,8 @@ export type SealInput = {
   /** Test hooks for corpus determinism only: never reuse an ephemeral key or IV. */
   ephemeralSecretKey?: Uint8Array;
   iv?: Uint8Array;
+  /** The X25519 backend (default noble). */
+  x25519?: X25519Backend;
 };
 
 export type SealFailure =
@@ -91,8 +110,9 @@ export function sealEnvelope(input: SealInput): SealResult {
   let shared: Uint8Array;
   let ephemeralPublic: Uint8Array;
   try {
-    shared = x25519.getSharedSecret(eph, recipientKey);
-    ephemeralPublic = x25519.getPublicKey(eph);
+    const dh = input.x25519 ?? nobleX25519;
+    shared = dh.sharedSecret(eph, recipientKey);
+    ephemeralPublic = dh.publicKey(eph);
   } catch {
     return fail("zero_shared_secret"); // low-order recipient key
   }
@@ -132,6 +152,8 @@ export type OpenInput = {
   /** Own recipient DID; mandatory — a missing one rejects, never skips (ENCRYPTION §5 step 10). */
   recipientDid: string | null | undefined;
   wordmark: Wordmark;
+  /** The X25519 backend (default noble). */
+  x25519?: X25519Backend;
 };
 
 export type OpenFailure =
@@ -166,7 +188,7 @@ export function openEnvelope(input: OpenInput): OpenResult {
   if (keys.length === 0) return fail("invalid_recipient_key");
   let first: OpenFailure | null = null;
   for (let i = 0; i < keys.length; i++) {
-    const r = decryptWith(env, ephemeral, keys[i] as Uint8Array);
+    const r = decryptWith(env, ephemeral, keys[i] as Uint8Array, input.x25519 ?? nobleX25519);
     if (!r.ok) {
       first ??= r.reason;
       continue;
@@ -178,13 +200,13 @@ export function openEnvelope(input: OpenInput): OpenResult {
 
 type Decrypted = { ok: true; plaintext: string } | { ok: false; reason: OpenFailure };
 
-function decryptWith(env: Record<string, unknown>, ephemeral: Uint8Array, secret: Uint8Array): Decrypted {
+function decryptWith(env: Record<string, unknown>, ephemeral: Uint8Array, secret: Uint8Array, dh: X25519Backend): Decrypted {
   if (!(secret instanceof Uint8Array) || secret.length !== 32) return fail("invalid_recipient_key");
   let shared: Uint8Array;
   let ownPublic: Uint8Array;
   try {
-    shared = x25519.getSharedSecret(secret, ephemeral);
-    ownPublic = x25519.getPublicKey(secret);
+    shared = dh.sharedSecret(secret, ephemeral);
+    ownPublic = dh.publicKey(secret);
   } catch {
     return fail("zero_shared_secret");
   }

@@ -127,6 +127,7 @@ export { type HostClass, classifyHost, isPublicHostname } from "./hostname.ts";
  */
 export {
   type Ed25519Verifier,
+  type Ed25519Signer,
   type Ed25519KeyPair,
   type StrictVerifierOptions,
   nobleStrictVerifier,
@@ -223,6 +224,8 @@ export {
   type OpenInput,
   type OpenResult,
   type OpenFailure,
+  type X25519Backend,
+  nobleX25519,
   sealEnvelope,
   openEnvelope,
 } from "./encryption.ts";

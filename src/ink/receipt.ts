@@ -7,7 +7,7 @@ import * as v from "valibot";
 import { messageHash } from "./audit.ts";
 import { signBody, verifyBody } from "./body-signature.ts";
 import { isPlainObject } from "./bytes.ts";
-import { type Ed25519Verifier, nobleStrictVerifier } from "./ed25519.ts";
+import { type Ed25519Signer, type Ed25519Verifier, ed25519Sign, nobleStrictVerifier } from "./ed25519.ts";
 import { type SenderKeys, verifyWithSenderKeys } from "./keys.ts";
 import { parseTimestamp } from "./timestamp.ts";
 import { isAcceptedMessageType, messageType, type Wordmark } from "./wordmark.ts";
@@ -52,14 +52,15 @@ export type ReceiptInput = {
 /**
  * A signed receipt for `input.message`: the hash of its JCS, and the INK body signature by the
  * issuer's key (the wordmark's domain, §7). Null when the message cannot be canonicalized.
+ * `sign` is the Ed25519 backend (noble by default; the app passes its native one).
  * @example buildReceipt({ from: bob, to: alice, messageId, disposition: "delivered", dispositionAt, message, nonce, timestamp }, bobKey, "tulpa")
  */
-export function buildReceipt(input: ReceiptInput, secretKey: Uint8Array, wordmark: Wordmark): Receipt | null {
+export function buildReceipt(input: ReceiptInput, secretKey: Uint8Array, wordmark: Wordmark, sign: Ed25519Signer = ed25519Sign): Receipt | null {
   const hash = messageHash(input.message);
   if (hash === null) return null;
   const { message: _m, note, ...rest } = input;
   const body = { protocol: "ink/0.1", type: messageType("receipt", wordmark), ...rest, ...(note !== undefined ? { note } : {}), messageHash: hash };
-  const signed = signBody(body, secretKey, wordmark);
+  const signed = signBody(body, secretKey, wordmark, sign);
   return signed.ok ? (signed.body as Receipt) : null;
 }
 

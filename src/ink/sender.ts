@@ -4,8 +4,8 @@
 import { buildAuthorizationHeader, isHeaderKeyId } from "./auth-header.ts";
 import { signBody } from "./body-signature.ts";
 import { toBase64url, utf8 } from "./bytes.ts";
-import { ed25519Sign } from "./ed25519.ts";
-import { type SealFailure, sealEnvelope } from "./encryption.ts";
+import { type Ed25519Signer, ed25519Sign } from "./ed25519.ts";
+import { type SealFailure, sealEnvelope, type X25519Backend } from "./encryption.ts";
 import { endpointPath } from "./endpoint-url.ts";
 import { type EnvelopeProtocol, type EnvelopeReason, type IntentEnvelope, parseEnvelope } from "./envelope.ts";
 import { isConfidentialIntent } from "./intents.ts";
@@ -61,9 +61,9 @@ export type BuildEnvelopeResult =
 /**
  * Build and body-sign an envelope (INK §3.1, §7). Emission is stricter than receipt: createdAt,
  * timestamp and expiresAt must be strict timestamps, the nonce must match the replay grammar,
- * and `from`/`to` must not use the reserved `key:`/`raw:` spellings.
+ * and `from`/`to` must not use the reserved `key:`/`raw:` spellings. `sign`: the Ed25519 backend.
  */
-export function buildSignedEnvelope(draft: EnvelopeDraft, secretKey: Uint8Array, wordmark: Wordmark): BuildEnvelopeResult {
+export function buildSignedEnvelope(draft: EnvelopeDraft, secretKey: Uint8Array, wordmark: Wordmark, sign: Ed25519Signer = ed25519Sign): BuildEnvelopeResult {
   const strictTimes: [string, unknown][] = [
     ["createdAt", draft.createdAt],
     ["timestamp", draft.timestamp],
@@ -77,7 +77,7 @@ export function buildSignedEnvelope(draft: EnvelopeDraft, secretKey: Uint8Array,
     return { ok: false, reason: "invalid_envelope", issue: "reserved principal spelling" };
   }
   const unsigned = dropUndefined({ ...draft, provenance: draft.provenance && dropUndefined({ ...draft.provenance }) });
-  const signed = signBody(unsigned, secretKey, wordmark);
+  const signed = signBody(unsigned, secretKey, wordmark, sign);
   if (!signed.ok) return signed;
   const parsed = parseEnvelope(signed.body);
   if (!parsed.ok) return parsed;
@@ -102,6 +102,10 @@ export type OutboundInput = {
   /** Sent as `keyId=` when it fits the header grammar (else only body `signingKeyId` carries it, [C11]). */
   keyId?: string | null;
   wordmark: Wordmark;
+  /** The Ed25519 backend of the transport signature (default noble; the app passes a native one). */
+  sign?: Ed25519Signer;
+  /** The X25519 backend that seals (default noble; the app passes a native one). */
+  x25519?: X25519Backend;
   /** Seal confidential intents (always) and, with "always", every intent. Default "auto". */
   seal?: "auto" | "always";
   extraConfidentialIntents?: readonly string[];
@@ -157,6 +161,7 @@ export function prepareOutbound(input: OutboundInput): OutboundRequest | Outboun
       ...(input.neutralType === true ? { neutralType: true } : {}),
       ...(input.ephemeralSecretKey === undefined ? {} : { ephemeralSecretKey: input.ephemeralSecretKey }),
       ...(input.iv === undefined ? {} : { iv: input.iv }),
+      ...(input.x25519 === undefined ? {} : { x25519: input.x25519 }),
     });
     if (!s.ok) return s;
     body = s.envelope;
@@ -166,7 +171,7 @@ export function prepareOutbound(input: OutboundInput): OutboundRequest | Outboun
   if (!jcs.ok) return { ok: false, reason: "unsignable_body" };
   const base = signatureBaseFromCanonical("POST", path, recipient.agentId, jcs.text, body.timestamp);
   if (!base.ok) return { ok: false, reason: "invalid_signature_base" };
-  const signature = encodeSignature(ed25519Sign(utf8(base.base), input.secretKey));
+  const signature = encodeSignature((input.sign ?? ed25519Sign)(utf8(base.base), input.secretKey));
   const keyId = isHeaderKeyId(input.keyId) ? input.keyId : null;
   const header = buildAuthorizationHeader(signature, keyId);
   if (!header.ok) return { ok: false, reason: "invalid_signature_base" };

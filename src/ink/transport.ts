@@ -3,7 +3,7 @@
 // Line 1 is always ink/0.1, also for ink/0.2 envelopes; the body keeps its `signature` member.
 import { buildAuthorizationHeader, isHeaderKeyId } from "./auth-header.ts";
 import { isPlainObject, utf8 } from "./bytes.ts";
-import { type Ed25519Verifier, ed25519Sign, nobleStrictVerifier } from "./ed25519.ts";
+import { type Ed25519Signer, type Ed25519Verifier, ed25519Sign, nobleStrictVerifier } from "./ed25519.ts";
 import { canonicalize } from "./jcs.ts";
 import { decodeSignature, encodeSignature } from "./signature-encoding.ts";
 
@@ -55,15 +55,11 @@ export function signatureBaseLines(
   recipientDid: unknown,
   timestamp: unknown,
 ): { ok: true; head: string; tail: string } | { ok: false; reason: "invalid_signature_base"; detail: string } {
-  for (const [name, value, cap] of [
-    ["method", method, CAPS.method],
-    ["path", path, CAPS.path],
-    ["recipientDid", recipientDid, CAPS.recipientDid],
-    ["timestamp", timestamp, CAPS.timestamp],
-  ] as const) {
-    if (typeof value !== "string" || value.length === 0 || value.length > cap) return bad(name);
-    if (value.includes("\n") || value.includes("\r")) return bad(name);
-  }
+  // In this order, first failure named (on the receiver's hot path: no per-call table).
+  if (!isLine(method, CAPS.method)) return bad("method");
+  if (!isLine(path, CAPS.path)) return bad("path");
+  if (!isLine(recipientDid, CAPS.recipientDid)) return bad("recipientDid");
+  if (!isLine(timestamp, CAPS.timestamp)) return bad("timestamp");
   const m = (method as string).toUpperCase();
   return { ok: true, head: `ink/0.1\n${m}\n${path as string}\n${recipientDid as string}\n`, tail: `\n${timestamp as string}` };
 }
@@ -75,11 +71,12 @@ export type TransportSignResult =
 /**
  * Sign the §6.1 base; returns the 86-char signature and the ready `Authorization` header value
  * (`INK-Ed25519 <sig>[ keyId=<id>]`; a keyId outside the header charset is left out, [C11]).
+ * `sign` is the Ed25519 backend (noble by default).
  */
-export function signTransport(input: SignInput, secretKey: Uint8Array, keyId?: string | null): TransportSignResult {
+export function signTransport(input: SignInput, secretKey: Uint8Array, keyId?: string | null, sign: Ed25519Signer = ed25519Sign): TransportSignResult {
   const base = buildSignatureBase(input);
   if (!base.ok) return base;
-  const signature = encodeSignature(ed25519Sign(utf8(base.base), secretKey));
+  const signature = encodeSignature(sign(utf8(base.base), secretKey));
   const header = buildAuthorizationHeader(signature, isHeaderKeyId(keyId) ? keyId : null);
   return { ok: true, signature, authorization: header.ok ? header.header : `INK-Ed25519 ${signature}`, base: base.base };
 }
@@ -99,6 +96,11 @@ export function verifyTransportSignature(
   const base = buildSignatureBase(input);
   if (!base.ok) return false;
   return verifier(publicKey, utf8(base.base), sig);
+}
+
+/** A signature-base scalar: a non-empty string within its cap, free of CR and LF. */
+function isLine(value: unknown, cap: number): value is string {
+  return typeof value === "string" && value.length > 0 && value.length <= cap && !value.includes("\n") && !value.includes("\r");
 }
 
 function bad(detail: string): { ok: false; reason: "invalid_signature_base"; detail: string } {

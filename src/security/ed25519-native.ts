@@ -3,7 +3,7 @@
 // BoringSSL accepts small-order and non-canonical public keys, so the exported verifier is
 // wrapped by the INK core's strict pre-checks (S < L per signature, key validated once).
 import { createPrivateKey, createPublicKey, type KeyObject, sign, verify } from "node:crypto";
-import { createStrictVerifier, type Ed25519Verifier } from "../ink/index.ts";
+import { createStrictVerifier, type Ed25519Signer, type Ed25519Verifier } from "../ink/index.ts";
 
 // DER SubjectPublicKeyInfo prefix for an Ed25519 key (RFC 8410): SEQUENCE { algId 1.3.101.112, BIT STRING }.
 const SPKI_PREFIX = Uint8Array.from([0x30, 0x2a, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x03, 0x21, 0x00]);
@@ -61,9 +61,12 @@ const privateKeys = new WeakMap<Uint8Array, KeyObject>();
 /**
  * Native Ed25519 signing with the node's own key, for hot paths that sign per request (an
  * extension call's audit event): ~10x noble's sign. The vault hands out the same key bytes each
- * time, so the KeyObject is kept per key array (weakly; it never leaves this module).
+ * time, so the KeyObject is kept per key array (weakly; it never leaves this module). The INK
+ * core's signers take it as their `sign` backend; it gives noble's bytes (test/ink/signers.test.ts).
  */
-export function nativeEd25519Sign(message: Uint8Array, secretKey: Uint8Array): Uint8Array {
+export const nativeEd25519Sign: Ed25519Signer = (message, secretKey) => {
+  // As noble's sign: a key of the wrong length is misuse and throws (it would be zero-padded below).
+  if (!(secretKey instanceof Uint8Array) || secretKey.length !== 32) throw new TypeError("expected a 32-byte Ed25519 secret key");
   let key = privateKeys.get(secretKey);
   if (key === undefined) {
     const raw = withPrefix(PKCS8_PREFIX, secretKey);
@@ -73,7 +76,7 @@ export function nativeEd25519Sign(message: Uint8Array, secretKey: Uint8Array): U
     privateKeys.set(secretKey, key);
   }
   return new Uint8Array(sign(null, message, key));
-}
+};
 
 /** A 32-byte key behind its DER prefix (RFC 8410). */
 function withPrefix(prefix: Uint8Array, key: Uint8Array): Uint8Array {

@@ -8,16 +8,17 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { type Ed25519Verifier, nobleStrictVerifier } from "../../src/ink/index.ts";
-import { nativeStrictVerifier } from "../../src/security/ed25519-native.ts";
+import { type Ed25519Signer, type Ed25519Verifier, ed25519Sign, nobleStrictVerifier } from "../../src/ink/index.ts";
+import { nativeEd25519Sign, nativeStrictVerifier } from "../../src/security/ed25519-native.ts";
 import { FIXTURES, loadVectorFiles, type VectorCase } from "./conformance/fixtures.ts";
 import { HANDLERS, SIGNATURE_CATEGORIES } from "./conformance/handlers.ts";
 import { NOT_IMPLEMENTED, PROFILE_SUPPORT, profileOf } from "./conformance/profiles.ts";
 import { testVectorChecks } from "./conformance/test-vector-checks.ts";
 
-const BACKENDS: [string, Ed25519Verifier][] = [
-  ["noble", nobleStrictVerifier],
-  ["native", nativeStrictVerifier],
+// Each backend verifies and signs: the test-vectors' signing checks sign with its signer.
+const BACKENDS: [string, Ed25519Verifier, Ed25519Signer][] = [
+  ["noble", nobleStrictVerifier, ed25519Sign],
+  ["native", nativeStrictVerifier, nativeEd25519Sign],
 ];
 
 type Tally = { passed: number; failed: number };
@@ -128,12 +129,12 @@ test("no vector file under the fixtures is skipped silently: each is run or name
 describe("test-vectors", () => {
   for (const check of testVectorChecks()) {
     const backends = check.signatures ? BACKENDS : BACKENDS.slice(0, 1);
-    for (const [name, verifier] of backends) {
+    for (const [name, verifier, sign] of backends) {
       const label = backends.length > 1 ? `test-vectors/${check.file}: ${check.name} [${name}]` : `test-vectors/${check.file}: ${check.name}`;
       test(label, () => {
         let ok = false;
         try {
-          check.run(verifier);
+          check.run(verifier, sign);
           ok = true;
         } finally {
           record(`test-vectors/${check.file}`, `test-vectors/${check.file}/${check.name}`, name, ok);

@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { messages } from "../../db/schema/index.ts";
 import { signAuditResponse, type AuditResponse } from "../../ink/profiles.ts";
+import { nativeEd25519Sign } from "../../security/ed25519-native.ts";
 import type { With } from "../context.ts";
 import { activeSigningKey } from "../agent/active-signing-key.ts";
 import { requireAgent } from "../internal/actors.ts";
@@ -28,7 +29,7 @@ export function answerAuditQuery(ctx: With<"node" | "vault" | "limiter">, input:
   if (!recorded.ok) return recorded.replay ? { ok: false, reason: "nonce_replay" } : { ok: false, reason: "rate_limited", retryAfterSeconds: recorded.retryAfterSeconds };
   const key = activeSigningKey(ctx.db, ctx.vault);
   if (!key) return { ok: false, reason: "unknown_recipient" };
-  const signed = signAuditResponse(messageId, auditEventsAbout(ctx.db, inkChainOf(agent.principal), messageId), key.privateKey, ctx.node.wordmark);
+  const signed = signAuditResponse(messageId, auditEventsAbout(ctx.db, inkChainOf(agent.principal), messageId), key.privateKey, ctx.node.wordmark, nativeEd25519Sign);
   if (!signed.ok) throw new TypeError("stored audit events are not canonicalizable");
   return { ok: true, response: signed.response };
 }

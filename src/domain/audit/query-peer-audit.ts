@@ -2,7 +2,7 @@ import { and, eq, or } from "drizzle-orm";
 import { messages } from "../../db/schema/index.ts";
 import { formatTimestamp, resolveSenderKeys, signTransport } from "../../ink/index.ts";
 import { verifyAuditResponse, type AuditEvent } from "../../ink/profiles.ts";
-import { nativeStrictVerifier } from "../../security/ed25519-native.ts";
+import { nativeEd25519Sign, nativeStrictVerifier } from "../../security/ed25519-native.ts";
 import type { With } from "../context.ts";
 import { DomainError } from "../errors.ts";
 import { activeSigningKey } from "../agent/active-signing-key.ts";
@@ -31,7 +31,7 @@ export async function queryPeerAudit(ctx: With<"node" | "vault" | "peers">, id: 
   if (!own || !key) throw new DomainError("unavailable", "this node has no signing key");
   const timestamp = formatTimestamp(ctx.clock.now());
   const body = { protocol: "ink/0.1", type: "network.ink.audit_query", from: own.agentId, to: row.peerAgentId, messageId: row.envelopeId, nonce: Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("hex"), timestamp };
-  const signed = signTransport({ method: "POST", path: "/ink/v1/audit", recipientDid: row.peerAgentId, body, timestamp }, key.privateKey, key.keyId);
+  const signed = signTransport({ method: "POST", path: "/ink/v1/audit", recipientDid: row.peerAgentId, body, timestamp }, key.privateKey, key.keyId, nativeEd25519Sign);
   if (!signed.ok) throw new DomainError("unavailable", "cannot sign the audit query");
   const res = await ctx.peers.http.request(new URL("/ink/v1/audit", card.endpoint).toString(), {
     method: "POST",

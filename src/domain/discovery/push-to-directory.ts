@@ -2,6 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { transaction } from "../../db/client.ts";
 import { directoryPushes } from "../../db/schema/index.ts";
 import { formatTimestamp, messageType, signTransport } from "../../ink/index.ts";
+import { nativeEd25519Sign } from "../../security/ed25519-native.ts";
 import type { Ctx, With } from "../context.ts";
 import { ownIdentity } from "../agent/own-identity.ts";
 import { activeSigningKey } from "../agent/active-signing-key.ts";
@@ -48,7 +49,7 @@ async function attempt(ctx: With<"node" | "vault" | "peers">, item: PushRow): Pr
     nonce: Buffer.from(crypto.getRandomValues(new Uint8Array(24))).toString("base64url"),
     timestamp: formatTimestamp(now),
   };
-  const signed = signTransport({ method: "POST", path: new URL(directory.listingsUrl).pathname, recipientDid: directory.agentId, body, timestamp: body.timestamp }, key.privateKey, key.keyId);
+  const signed = signTransport({ method: "POST", path: new URL(directory.listingsUrl).pathname, recipientDid: directory.agentId, body, timestamp: body.timestamp }, key.privateKey, key.keyId, nativeEd25519Sign);
   if (!signed.ok) return { kind: "failed", error: `cannot sign: ${signed.reason}` };
   const res = await ctx.peers.http.request(directory.listingsUrl, {
     method: "POST",

@@ -3,6 +3,7 @@ import { transaction } from "../../db/client.ts";
 import { messages } from "../../db/schema/index.ts";
 import { formatTimestamp, signTransport } from "../../ink/index.ts";
 import { buildReceipt, wantsReceipt } from "../../ink/profiles.ts";
+import { nativeEd25519Sign } from "../../security/ed25519-native.ts";
 import type { With } from "../context.ts";
 import { activeSigningKey } from "../agent/active-signing-key.ts";
 import { ownIdentity } from "../agent/own-identity.ts";
@@ -33,10 +34,11 @@ export async function sendReceipt(ctx: With<"node" | "vault" | "peers">, input: 
     { from: own.agentId, to: row.peerAgentId, messageId: row.envelopeId, disposition: "delivered", dispositionAt: formatTimestamp(row.receivedAt), message: envelope, nonce: Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("hex"), timestamp },
     key.privateKey,
     ctx.node.wordmark,
+    nativeEd25519Sign,
   );
   if (!receipt) return "skipped";
   const url = new URL("/ink/v1/receipt", card.endpoint).toString();
-  const signed = signTransport({ method: "POST", path: "/ink/v1/receipt", recipientDid: row.peerAgentId, body: receipt, timestamp }, key.privateKey, key.keyId);
+  const signed = signTransport({ method: "POST", path: "/ink/v1/receipt", recipientDid: row.peerAgentId, body: receipt, timestamp }, key.privateKey, key.keyId, nativeEd25519Sign);
   if (!signed.ok) return "skipped";
   const res = await ctx.peers.http.request(url, { method: "POST", headers: { "content-type": "application/json", authorization: signed.authorization }, body: JSON.stringify(receipt), timeoutMs: RECEIPT_TIMEOUT_MS, maxBytes: 16_384 });
   if (!res.ok || res.status < 200 || res.status >= 300) {

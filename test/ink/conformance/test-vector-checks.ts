@@ -4,13 +4,14 @@ import { expect } from "bun:test";
 import { x25519 } from "@noble/curves/ed25519.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { hkdf } from "@noble/hashes/hkdf.js";
-import { buildAuthorizationHeader, buildSignatureBase, canonicalize, checkReplay, ed25519PublicKey, type Ed25519Verifier, encodeSignature, parseTimestamp, sealEnvelope, signTransport, verifyBody, verifyTransportSignature } from "../../../src/ink/index.ts";
+import { buildAuthorizationHeader, buildSignatureBase, canonicalize, checkReplay, ed25519PublicKey, type Ed25519Signer, type Ed25519Verifier, encodeSignature, parseTimestamp, sealEnvelope, signTransport, verifyBody, verifyTransportSignature } from "../../../src/ink/index.ts";
 import { auditEventCanonical, auditEventHash, messageHash, signAuditEvent, verifyAuditEventChain, verifyAuditEventSignature } from "../../../src/ink/profiles.ts";
 import { hex, loadTestVectors, toHexString } from "./fixtures.ts";
 import { keyRotationScenarios } from "./key-rotation-scenarios.ts";
 import { witnessChecks } from "./witness-checks.ts";
 
-export type VectorCheck = { file: string; name: string; signatures: boolean; run: (verifier: Ed25519Verifier) => void };
+/** `sign` is the signing backend paired with `verifier` (noble or native): signing vectors must come out byte-exact under both. */
+export type VectorCheck = { file: string; name: string; signatures: boolean; run: (verifier: Ed25519Verifier, sign: Ed25519Signer) => void };
 
 const enc = new TextEncoder();
 
@@ -48,11 +49,11 @@ function signing(): VectorCheck[] {
       file: "signing",
       name: ok.description,
       signatures: true,
-      run: (verifier) => {
+      run: (verifier, sign) => {
         const b = buildSignatureBase(base);
         expect(b.ok && b.base).toBe(ok.expected.signatureBase);
         expect(canonicalize(base.body)).toEqual({ ok: true, text: ok.expected.canonicalBody });
-        const s = signTransport(base, hex(base.signerPrivateKeyHex));
+        const s = signTransport(base, hex(base.signerPrivateKeyHex), null, sign);
         expect(s.ok && s.signature).toBe(ok.expected.signatureBase64url);
         expect(s.ok && toHexString(Buffer.from(s.signature, "base64url"))).toBe(ok.expected.signatureHex);
         expect(buildAuthorizationHeader(ok.expected.signatureBase64url)).toEqual({ ok: true, header: ok.expected.authorizationHeader });
@@ -130,12 +131,12 @@ function replay(): VectorCheck[] {
 function receiptsAndAudit(): VectorCheck[] {
   const [receipt, query, chain, fork] = loadTestVectors("receipts-and-audit").vectors as any[];
   const k = loadTestVectors("keys");
-  const transport = (v: any, body: any, canonicalKey: string) => (verifier: Ed25519Verifier) => {
+  const transport = (v: any, body: any, canonicalKey: string) => (verifier: Ed25519Verifier, sign: Ed25519Signer) => {
     const input = { method: v.input.method, path: v.input.path, recipientDid: v.input.recipientDid, body, timestamp: body.timestamp };
     expect(canonicalize(body)).toEqual({ ok: true, text: v.expected[canonicalKey] });
     const b = buildSignatureBase(input);
     expect(b.ok && b.base).toBe(v.expected.signatureBase);
-    const s = signTransport(input, hex(v.input.signerPrivateKeyHex));
+    const s = signTransport(input, hex(v.input.signerPrivateKeyHex), null, sign);
     expect(s.ok && s.signature).toBe(v.expected.signatureBase64url);
     const pk = ed25519PublicKey(hex(v.input.signerPrivateKeyHex));
     expect(verifyTransportSignature(input, v.expected.signatureBase64url, pk, verifier)).toBe(v.expected.signatureVerifies);
@@ -146,10 +147,10 @@ function receiptsAndAudit(): VectorCheck[] {
       file: "receipts-and-audit",
       name: receipt.id,
       signatures: true,
-      run: (verifier) => {
+      run: (verifier, sign) => {
         expect(messageHash(receipt.input.originalMessageBody)).toBe(receipt.input.messageHashHex);
         expect(receipt.input.receipt.messageHash).toBe(receipt.input.messageHashHex);
-        transport(receipt, receipt.input.receipt, "canonicalReceipt")(verifier);
+        transport(receipt, receipt.input.receipt, "canonicalReceipt")(verifier, sign);
         expect(toHexString(Buffer.from(receipt.expected.signatureBase64url, "base64url"))).toBe(receipt.expected.signatureHex);
       },
     },
@@ -199,14 +200,14 @@ function handshake(): VectorCheck[] {
     file: "handshake",
     name: v.id,
     signatures: v.input.body !== undefined,
-    run: (verifier: Ed25519Verifier) => {
+    run: (verifier: Ed25519Verifier, sign: Ed25519Signer) => {
       if (v.input.body === undefined) return replayCheck(v.input, v.expected, "handshake");
       const input = { method: v.input.method, path: v.input.path, recipientDid: v.input.recipientDid, body: v.input.body, timestamp: v.input.timestamp };
       if (v.input.signerPrivateKeyHex !== undefined) {
         expect(canonicalize(v.input.body)).toEqual({ ok: true, text: v.expected.canonicalBody });
         const b = buildSignatureBase(input);
         expect(b.ok && b.base).toBe(v.expected.signatureBase);
-        const s = signTransport(input, hex(v.input.signerPrivateKeyHex));
+        const s = signTransport(input, hex(v.input.signerPrivateKeyHex), null, sign);
         expect(s.ok && s.signature).toBe(v.expected.signatureBase64url);
         const pk = ed25519PublicKey(hex(v.input.signerPrivateKeyHex));
         expect(verifyTransportSignature(input, v.expected.signatureBase64url, pk, verifier)).toBe(v.expected.accepted);

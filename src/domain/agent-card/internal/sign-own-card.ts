@@ -1,5 +1,5 @@
 import { signAgentCard, verifyAgentCardProof } from "../../../ink/index.ts";
-import { nativeStrictVerifier } from "../../../security/ed25519-native.ts";
+import { nativeEd25519Sign, nativeStrictVerifier } from "../../../security/ed25519-native.ts";
 import type { KeyVault } from "../../../adapters/key-vault.ts";
 import type { With } from "../../context.ts";
 import { type AgentCard } from "../get-agent-card.ts";
@@ -34,7 +34,7 @@ export function signOwnCard<T extends AgentCard>(ctx: Pick<With<"vault">, "log" 
     ctx.log.warn("agent card served unsigned: the active signing key is not in the key file", { keyId: card.currentSigningKeyId });
     return body as T;
   }
-  const signed = signAgentCard(body, key.privateKey, key.keyId);
+  const signed = signAgentCard(body, key.privateKey, key.keyId, nativeEd25519Sign);
   if (!signed.ok) {
     ctx.log.warn("agent card served unsigned: not canonicalizable", { reason: signed.reason });
     return body as T;

@@ -1,4 +1,5 @@
 import { formatTimestamp, signTransport } from "../../../ink/index.ts";
+import { nativeEd25519Sign } from "../../../security/ed25519-native.ts";
 import type { PeerFailure, PeerResponse } from "../../../adapters/peer-http.ts";
 import type { With } from "../../context.ts";
 import { activeSigningKey } from "../../agent/active-signing-key.ts";
@@ -29,7 +30,7 @@ export async function homeRequest(ctx: With<"node" | "vault" | "peers">, kind: H
     timestamp: formatTimestamp(ctx.clock.now()),
     ...members,
   };
-  const signed = signTransport({ method: "POST", path: new URL(url).pathname, recipientDid: own.agentId, body, timestamp: body.timestamp }, key.privateKey, key.keyId);
+  const signed = signTransport({ method: "POST", path: new URL(url).pathname, recipientDid: own.agentId, body, timestamp: body.timestamp }, key.privateKey, key.keyId, nativeEd25519Sign);
   if (!signed.ok) return { ok: false, reason: "invalid_url", detail: signed.reason };
   return ctx.peers.http.request(url, {
     method: "POST",

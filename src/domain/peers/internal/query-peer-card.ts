@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { connections } from "../../../db/schema/index.ts";
 import { formatTimestamp, normalizePrincipal, signTransport } from "../../../ink/index.ts";
+import { nativeEd25519Sign } from "../../../security/ed25519-native.ts";
 import type { PeerFailure, PeerResponse } from "../../../adapters/peer-http.ts";
 import type { Ctx, With } from "../../context.ts";
 import { ownIdentity } from "../../agent/own-identity.ts";
@@ -34,7 +35,7 @@ export async function queryPeerCard(ctx: With<"node" | "vault" | "peers">, input
     nonce: Buffer.from(crypto.getRandomValues(new Uint8Array(24))).toString("base64url"),
     timestamp: formatTimestamp(ctx.clock.now()),
   };
-  const signed = signTransport({ method: "POST", path: new URL(url).pathname, recipientDid: input.agentId, body, timestamp: body.timestamp }, key.privateKey, key.keyId);
+  const signed = signTransport({ method: "POST", path: new URL(url).pathname, recipientDid: input.agentId, body, timestamp: body.timestamp }, key.privateKey, key.keyId, nativeEd25519Sign);
   if (!signed.ok) return null;
   // Two private peers with stale caches would query each other in a loop (each answer needs the
   // other's card first): one query per peer at a time; the inner one falls back to the stale card.
