@@ -1,5 +1,6 @@
 import { and, asc, eq } from "drizzle-orm";
 import { transaction, type Tx } from "../../db/client.ts";
+import { prepared } from "../../db/prepared.ts";
 import { connections, messageLabels, messages, pendingActions, ruleRuns, rules } from "../../db/schema/index.ts";
 import { validateIntentPayload } from "../../ink/index.ts";
 import type { Ctx, With } from "../context.ts";
@@ -87,12 +88,9 @@ export function runRules(ctx: With<"wake">, shouldYield: () => boolean = () => f
   return { seen, more };
 }
 
+/** The enabled rules in order, through a query prepared once per connection (the job asks on every pass). */
 function loadRules(ctx: Ctx): LoadedRule[] {
-  return ctx.db
-    .select()
-    .from(rules)
-    .where(eq(rules.enabled, true))
-    .orderBy(asc(rules.priority), asc(rules.createdAt), asc(rules.id))
+  return prepared(ctx.db, "rules-enabled", (d) => d.select().from(rules).where(eq(rules.enabled, true)).orderBy(asc(rules.priority), asc(rules.createdAt), asc(rules.id)).prepare())
     .all()
     .map((row) => ({ ...ruleView(row), createdAtMs: row.createdAt, senderPrincipals: (JSON.parse(row.matchJson) as StoredMatch).senderPrincipals ?? [] }));
 }
