@@ -1,5 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { resolve } from "node:path";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 
 const STDIO = resolve(import.meta.dir, "../../src/cli/stdio.ts");
 
@@ -22,3 +24,26 @@ writeLine(1, "terminal: " + stdoutIsTerminal());`;
     expect(err).toBe(Array.from({ length: 50 }, (_, i) => `e${i}\n`).join(""));
   });
 });
+
+// A blocking pipe (a shell's, `kith serve | tee`) whose reader falls behind must not stop the
+// writer: with writeSync the child would wait inside its write loop and never reach the marker,
+// while the reader waits for the marker before it reads (a deadlock: this test then times out).
+test("lines to a blocking pipe whose reader waits do not block the writer; all arrive in order", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "kith-stdio-"));
+  const marker = join(dir, "written");
+  const script = `import { writeLine } from ${JSON.stringify(STDIO)};
+import { writeFileSync } from "node:fs";
+for (let i = 0; i < 100; i++) writeLine(1, String(i).padStart(5, "0") + "y".repeat(10000));
+writeFileSync(${JSON.stringify(marker)}, "done");`;
+  const shell = `${JSON.stringify(process.execPath)} -e ${shellQuote(script)} | (while [ ! -f ${JSON.stringify(marker)} ]; do sleep 0.05; done; cat)`;
+  const child = Bun.spawn(["sh", "-c", shell], { stdout: "pipe", stderr: "pipe" });
+  const [out, code] = await Promise.all([new Response(child.stdout).text(), child.exited]);
+  expect(code).toBe(0);
+  const lines = out.split("\n");
+  expect(lines.length).toBe(101);
+  for (let i = 0; i < 100; i++) expect(lines[i]).toBe(String(i).padStart(5, "0") + "y".repeat(10000));
+}, 20_000);
+
+function shellQuote(text: string): string {
+  return `'${text.replaceAll("'", `'\\''`)}'`;
+}
