@@ -48,6 +48,24 @@ export function transaction<T>(db: Db, fn: (tx: Tx) => NotPromise<T>): T {
   return db.transaction((tx) => fn(tx), { behavior: "immediate" }) as T;
 }
 
+/**
+ * A transaction for bookkeeping that is safe to redo, committed with `synchronous=NORMAL`: its
+ * COMMIT does not fsync on the event loop. In WAL mode the commit is still atomic and in order and
+ * survives a crash of the process; only a power loss before the next fsync of the WAL (any later
+ * FULL or group commit makes it durable) can undo it, and then the work is redone. Used for the
+ * background jobs' cursors moving past events they had nothing to do for: under inbound load those
+ * commits ran after every group commit, each an fsync that stalled every request (issue 18).
+ */
+export function relaxedTransaction<T>(db: Db, fn: (tx: Tx) => NotPromise<T>): T {
+  // query(): bun:sqlite compiles each text once per connection and reuses it
+  db.$client.query("PRAGMA synchronous = NORMAL").run();
+  try {
+    return transaction(db, fn);
+  } finally {
+    db.$client.query("PRAGMA synchronous = FULL").run();
+  }
+}
+
 export function closeDatabase(db: Db): void {
   try {
     db.$client.exec("PRAGMA optimize");

@@ -169,3 +169,33 @@ describe("the assistant job", () => {
 function allScored(n: TestNode): boolean {
   return n.db.select({ at: connections.layerComputedAt }).from(connections).all().every((r) => r.at !== null);
 }
+
+// Under inbound load the job runs after every group commit; a cursor move past events it had
+// nothing to do for must not fsync on the event loop (synchronous=FULL inside COMMIT), which
+// stalled every request (issue 18). A temp trigger records the connection's setting at each write.
+describe("the jobs' cursor-only commits", () => {
+  test("commit with synchronous=NORMAL and leave the connection at FULL; a rule's own work stays FULL", async () => {
+    node = bootTestApp();
+    const sqlite = node.db.$client;
+    sqlite.exec("CREATE TEMP TABLE seen_sync (name TEXT, level INTEGER)");
+    for (const op of ["INSERT", "UPDATE"]) sqlite.exec(`CREATE TEMP TRIGGER cursor_sync_${op} AFTER ${op} ON job_cursors BEGIN INSERT INTO seen_sync SELECT NEW.name, synchronous FROM pragma_synchronous; END`);
+    seedTraffic(node, 3, 4);
+    runRules(node.ctx());
+    refreshRelationships(node.ctx());
+    const seen = () => sqlite.query("SELECT name, level FROM seen_sync").all() as Array<{ name: string; level: number }>;
+    expect([...new Set(seen().map((r) => r.name))].sort()).toEqual(["relationships", "rules"]);
+    expect(seen().every((r) => r.level === 1)).toBe(true);
+    expect((sqlite.query("PRAGMA synchronous").get() as { synchronous: number }).synchronous).toBe(2);
+    // with a rule, the message it acted on and its cursor commit together at FULL
+    sqlite.exec("DELETE FROM seen_sync");
+    const rule = await asOwner(node, "/api/svc/rules", { body: { name: "label pings", match: { intents: ["ping"] }, action: { type: "label", labels: ["seen"] } } });
+    expect(rule.status).toBe(201);
+    node.clock.advance(1_000);
+    runRules(node.ctx());
+    sqlite.exec("DELETE FROM seen_sync");
+    seedTraffic(node, 1, 1, 10);
+    runRules(node.ctx());
+    expect(node.db.select().from(messageLabels).all()).toHaveLength(1);
+    expect(seen().some((r) => r.name === "rules" && r.level === 2)).toBe(true);
+  });
+});

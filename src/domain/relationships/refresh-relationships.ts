@@ -1,5 +1,5 @@
 import { inArray } from "drizzle-orm";
-import { transaction } from "../../db/client.ts";
+import { relaxedTransaction, transaction } from "../../db/client.ts";
 import { connections } from "../../db/schema/index.ts";
 import type { Ctx } from "../context.ts";
 import { eventPeersAfter, readCursor, writeCursor } from "../internal/events.ts";
@@ -46,7 +46,9 @@ export function refreshRelationships(ctx: Ctx, shouldYield: () => boolean = () =
     // Events without a peer (among them the layer and health changes this job logs) move the cursor and nothing else.
     const peers = batch.filter((e) => e.peerPrincipal !== null);
     for (const e of peers) waiting.add(e.peerPrincipal!);
-    transaction(ctx.db, (tx) => writeCursor(tx, CURSOR, batch.at(-1)!.seq, now));
+    // The peers read are remembered in memory and rescored later; a cursor move lost to a power
+    // loss only re-reads these events (rescoring is a recomputation).
+    relaxedTransaction(ctx.db, (tx) => writeCursor(tx, CURSOR, batch.at(-1)!.seq, now));
     read += peers.length;
     if (peers.length > 0 && shouldYield()) return { read, more: true };
   }

@@ -1,5 +1,5 @@
 import { and, asc, eq } from "drizzle-orm";
-import { transaction, type Tx } from "../../db/client.ts";
+import { relaxedTransaction, transaction, type Tx } from "../../db/client.ts";
 import { prepared } from "../../db/prepared.ts";
 import { connections, messageLabels, messages, pendingActions, ruleRuns, rules } from "../../db/schema/index.ts";
 import { validateIntentPayload } from "../../ink/index.ts";
@@ -53,7 +53,7 @@ export function runRules(ctx: With<"wake">, shouldYield: () => boolean = () => f
     if (loaded.length === 0) {
       // No enabled rule: nothing to do up to the newest event (a rule never applies retroactively).
       const newest = lastEventSeq(ctx.db);
-      if (newest > readCursor(ctx.db, CURSOR)) transaction(ctx.db, (tx) => writeCursor(tx, CURSOR, newest, ctx.clock.now()));
+      if (newest > readCursor(ctx.db, CURSOR)) relaxedTransaction(ctx.db, (tx) => writeCursor(tx, CURSOR, newest, ctx.clock.now()));
       break;
     }
     const after = readCursor(ctx.db, CURSOR);
@@ -81,7 +81,9 @@ export function runRules(ctx: With<"wake">, shouldYield: () => boolean = () => f
         break;
       }
     }
-    transaction(ctx.db, (tx) => writeCursor(tx, CURSOR, last, ctx.clock.now()));
+    // Past the batch's last message, only events no rule acts on: every message above committed
+    // its own cursor with what it did (FULL), so redoing this move after a power loss is harmless.
+    relaxedTransaction(ctx.db, (tx) => writeCursor(tx, CURSOR, last, ctx.clock.now()));
     if (more) break;
   }
   if (queued) ctx.wake.outbox();
