@@ -150,7 +150,14 @@ export const serveCommand: Command = {
       });
       app = kith.app;
       const providers = ["email", auth.google && "google", auth.apple && "apple", auth.atproto && "atproto"].filter((p): p is string => !!p);
-      kith.jobs.start();
+      // Jobs that cannot start (their module failed to load) stop the node: exit code 1.
+      let jobsFailed = false;
+      let stopNow: (reason: string) => void = () => {};
+      kith.jobs.start((cause) => {
+        jobsFailed = true;
+        io.err(`kith: the background jobs failed to start (${cause instanceof Error ? cause.message : String(cause)}); stopping`);
+        stopNow("jobs failed");
+      });
       // Start-up is over: what only it needed (module bodies, the construction of routes and schemas,
       // their compiled code) is garbage now. Bun.shrink has JSC collect it and hand free pages back
       // when next idle: ~3.5 MiB less idle RSS (inbound-performance.md, "Start-up").
@@ -194,8 +201,10 @@ export const serveCommand: Command = {
         };
         process.once("SIGINT", () => void stop("SIGINT"));
         process.once("SIGTERM", () => void stop("SIGTERM"));
+        stopNow = (reason) => void stop(reason);
+        if (jobsFailed) stopNow("jobs failed");
       });
-      return 0;
+      return jobsFailed ? 1 : 0;
     } catch (e) {
       throw storageFailure(e, paths);
     } finally {

@@ -54,6 +54,8 @@ export interface NodeSettings {
   metrics?: { recorder: Metrics; endpoint: MetricsEndpoint } | null;
   /** Told of every after-commit nudge, besides the job it wakes (tests count them). */
   onWake?: (job: keyof Wake) => void;
+  /** Tests only: how the jobs' module is loaded (a failing load must stop kith serve). */
+  loadJobs?: () => Promise<Pick<typeof import("./jobs.ts"), "startJobs">>;
 }
 
 export interface AssistantOptions {
@@ -136,15 +138,20 @@ export function createNode(settings: NodeSettings): KithNode {
   let starting: Promise<void> | null = null;
   let stopped = false;
   const handle: Jobs = {
-    start() {
+    start(onFailure) {
       // The jobs and their modules (34, ~80 KiB) load on the next turn of the event loop, so the
       // requests waiting when kith serve starts are answered first (inbound-performance.md, "Start-up").
+      // A node without its jobs (no outbox delivery, no maintenance) must not go on serving as if
+      // healthy: a failure is logged and handed to `onFailure` (kith serve stops, exit code 1).
       starting ??= new Promise((resolve) => setTimeout(resolve, 0))
-        .then(() => import("./jobs.ts"))
+        .then(() => (settings.loadJobs ?? (() => import("./jobs.ts")))())
         .then(({ startJobs }) => {
           if (!stopped) jobs = startJobs(ctx, log, settings.metrics?.recorder);
         })
-        .catch((e) => log.error("background jobs failed to start", { cause: e }));
+        .catch((e) => {
+          log.error("background jobs failed to start", { cause: e });
+          onFailure?.(e);
+        });
     },
     wake: (job) => jobs?.wake(job),
     async stop() {

@@ -8,8 +8,8 @@ import { startNetworkAnalytics } from "../jobs/network-analytics.ts";
 import { startOutboxWorker } from "../jobs/outbox-worker.ts";
 
 export interface Jobs {
-  /** Starts them (once; `kith serve` does, tests drive the same verbs by hand). */
-  start(): void;
+  /** Starts them (once; `kith serve` does, tests drive the same verbs by hand); `onFailure` if they cannot start. */
+  start(onFailure?: (cause: unknown) => void): void;
   /** Wakes a job that drains a queue (after a commit that queued something); nothing while stopped. */
   wake(job: keyof Wake): void;
   /** Stops every job; deliveries and pushes in flight settle (or stay queued) first. */

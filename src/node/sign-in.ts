@@ -100,9 +100,20 @@ export function buildSignIn(auth: AuthOptions, node: { publicUrl: string }, cloc
  * start) is loaded on the first sign-in through that provider. Every method of OidcClient is async,
  * so callers see no difference; concurrent first calls share one load and one client.
  */
-function lazyOidcClient(options: (oidc: typeof import("../adapters/oidc.ts")) => OidcProviderOptions): OidcClient {
+export function lazyOidcClient(
+  options: (oidc: typeof import("../adapters/oidc.ts")) => OidcProviderOptions,
+  load: () => Promise<typeof import("../adapters/oidc.ts")> = () => import("../adapters/oidc.ts"),
+): OidcClient {
   let client: Promise<OidcClient> | null = null;
-  const ready = () => (client ??= import("../adapters/oidc.ts").then((oidc) => oidc.createOidcClient(options(oidc))));
+  // A failed load is not remembered: the next sign-in tries again (else every Google/Apple sign-in
+  // would fail until a restart).
+  const ready = () =>
+    (client ??= load()
+      .then((oidc) => oidc.createOidcClient(options(oidc)))
+      .catch((e: unknown) => {
+        client = null;
+        throw e;
+      }));
   return {
     authorizationUrl: async (input) => (await ready()).authorizationUrl(input),
     finish: async (input) => (await ready()).finish(input),

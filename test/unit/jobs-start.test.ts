@@ -37,3 +37,30 @@ test("jobs started and stopped before they loaded never run, and stop() waits fo
   expect(lines.filter((l) => l.level === "error" || l.level === "warn")).toEqual([]);
   rmSync(dir, { recursive: true, force: true });
 });
+
+// A node whose jobs cannot start (their module failed to load) would serve with no outbox delivery
+// and no maintenance while /health says ok: the failure is logged and handed to kith serve, which stops.
+test("jobs that fail to load are logged and reported to the caller of start()", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "kith-jobs-"));
+  const db = openDatabase(join(dir, "kith.db"));
+  migrate(db.$client, { file: null, now: Date.now() });
+  const lines: Array<Record<string, unknown>> = [];
+  const log = createJsonLogger({ level: "debug", format: "json", write: (line) => lines.push(JSON.parse(line)) });
+  const node = createNode({
+    db,
+    clock: systemClock,
+    ids: createUlidIds(systemClock),
+    log,
+    node: { publicUrl: "http://localhost:1", wordmark: "svc", version: "test", mailboxUrl: null },
+    vault: createKeyVault(join(dir, "agent-key.json"), null),
+    allowPrivatePeers: true,
+    network: { inline: true },
+    loadJobs: () => Promise.reject(new Error("module not found: jobs")),
+  });
+  const failure = await new Promise<unknown>((resolve) => node.jobs.start(resolve));
+  expect((failure as Error).message).toBe("module not found: jobs");
+  expect(lines.some((l) => l.level === "error" && l.msg === "background jobs failed to start")).toBe(true);
+  await node.close();
+  closeDatabase(db);
+  rmSync(dir, { recursive: true, force: true });
+});
