@@ -4,37 +4,14 @@
 // are computed anyway, close() with calls in flight loses none, no workers = the calling thread.
 import { afterAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { ed25519Sign, generateEd25519KeyPair } from "../../src/ink/index.ts";
-import { nativeEd25519Sign, nativeStrictVerifier } from "../../src/security/ed25519-native.ts";
+import { nativeEd25519Sign } from "../../src/security/ed25519-native.ts";
 import { createCryptoBatcher, type CryptoBatcher } from "../../src/adapters/crypto-batch.ts";
-import type { VerifyCall } from "../../src/security/preverify.ts";
+import { expectedVerdicts, testPairs, verifyCalls } from "../helpers/verify-calls.ts";
 
 const enc = new TextEncoder();
-const pairs = Array.from({ length: 8 }, (_, i) => generateEd25519KeyPair(new Uint8Array(32).fill(i + 1)));
-// Valid, wrong message, S >= L, small-order key, wrong key, odd sizes: every kind of verdict.
-function calls(n: number, salt: string): VerifyCall[] {
-  return Array.from({ length: n }, (_, i) => {
-    const p = pairs[i % pairs.length]!;
-    const message = enc.encode(`${salt}-${i}`.repeat(1 + (i % 3)));
-    const signature = ed25519Sign(message, p.secretKey);
-    switch (i % 6) {
-      case 0:
-        return { publicKey: p.publicKey, message, signature };
-      case 1:
-        return { publicKey: p.publicKey, message: enc.encode(`other-${i}`), signature };
-      case 2:
-        return { publicKey: p.publicKey, message, signature: Uint8Array.from([...signature.subarray(0, 32), ...new Uint8Array(32).fill(0xff)]) };
-      case 3:
-        return { publicKey: new Uint8Array(32).map((_, k) => (k === 0 ? 1 : 0)), message, signature };
-      case 4:
-        return { publicKey: pairs[(i + 1) % pairs.length]!.publicKey, message, signature };
-      default:
-        return { publicKey: p.publicKey.subarray(0, 31), message, signature: signature.subarray(0, 63) };
-    }
-  });
-}
-const expected = (cs: VerifyCall[]) => cs.map((c) => nativeStrictVerifier(c.publicKey, c.message, c.signature));
-const signInputs = (n: number, salt: string) => Array.from({ length: n }, (_, i) => ({ message: enc.encode(`ink/audit-event\n{"n":${i},"s":"${salt}"}`), secretKey: pairs[i % 3]!.secretKey.subarray(0, 32) }));
+const calls = verifyCalls;
+const expected = expectedVerdicts;
+const signInputs = (n: number, salt: string) => Array.from({ length: n }, (_, i) => ({ message: enc.encode(`ink/audit-event\n{"n":${i},"s":"${salt}"}`), secretKey: testPairs[i % 3]!.secretKey.subarray(0, 32) }));
 
 const batchers: CryptoBatcher[] = [];
 const make = (o: Parameters<typeof createCryptoBatcher>[0]) => {

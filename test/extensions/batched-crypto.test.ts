@@ -96,3 +96,15 @@ test("a worker that crashes: the requests it held are decided and signed on the 
   expect(batched.chain).toEqual(inPlace.chain);
   expect(crashing.stats().crashes).toBeGreaterThan(0);
 });
+
+test("no worker: the synchronous path, the batcher is never asked", async () => {
+  const refuse = () => {
+    throw new Error("a node with no worker asked its batcher");
+  };
+  const node = bootTestApp({ crypto: { size: 0, verifyAll: refuse, sign: refuse } });
+  nodes.push(node);
+  const { token } = await installAcme(node);
+  const answers = await sendMix(node, token);
+  expect(answers.filter((a) => a === "200 ").length).toBeGreaterThan(0);
+  expect(answers).toContain("401 signature_invalid");
+});
