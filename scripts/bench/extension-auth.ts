@@ -11,6 +11,7 @@
 // the other stages run on a node with no worker (everything on the serving thread). For it the
 // serving thread's CPU per request is the figure that bounds throughput (the workers have other cores).
 // Usage: bun scripts/bench/extension-auth.ts [requests=6000] [concurrency=32] [runs=5] [workers=cores-1]
+// (BENCH_MAX_BATCH=<calls> sets the batcher's maxBatch; the node's default otherwise)
 import { authenticateExtension } from "../../src/domain/extensions/authenticate-extension.ts";
 import { recordExtensionCall } from "../../src/domain/extensions/record-extension-call.ts";
 import { ed25519Sign, utf8ToBytes } from "./extension-auth-support.ts";
@@ -30,7 +31,7 @@ const PER_WINDOW = 500;
 
 const node = bootTestApp({ crypto: createCryptoBatcher({ workers: 0 }) });
 const { token, installationId } = await installAcme(node);
-const batcher = createCryptoBatcher({ workers: WORKERS });
+const batcher = createCryptoBatcher({ workers: WORKERS, ...(process.env.BENCH_MAX_BATCH ? { maxBatch: Number(process.env.BENCH_MAX_BATCH) } : {}) });
 const batchedNode = bootTestApp({ crypto: batcher });
 const batchedInstall = await installAcme(batchedNode);
 const key = acmeKey(0);
@@ -69,7 +70,12 @@ interface Rate {
 }
 const rate = (n: number, wallMs: number, cpuUs: number, threadUs?: number): Rate => ({ perSecond: (n / wallMs) * 1000, cpuUs: cpuUs / n, ...(threadUs === undefined ? {} : { threadUs: threadUs / n }) });
 
-async function timed(n: number, make: () => Request, on: TestNode = node): Promise<Rate> {
+/**
+ * `flow`: CONCURRENCY clients each sending its next request as soon as its answer arrives, instead
+ * of waves that wait for their slowest answer; what lets the serving thread work while a worker
+ * verifies and signs (waves leave one side idle while the other works).
+ */
+async function timed(n: number, make: () => Request, on: TestNode = node, flow = false): Promise<Rate> {
   let elapsed = 0;
   let cpu = 0;
   let thread = 0;
@@ -79,10 +85,20 @@ async function timed(n: number, make: () => Request, on: TestNode = node): Promi
     const start = performance.now();
     const cpu0 = cpuNow();
     const thread0 = threadNow();
-    for (let i = 0; i < requests.length; i += CONCURRENCY) {
-      const answers = await Promise.all(requests.slice(i, i + CONCURRENCY).map((r) => on.app.handle(r)));
-      for (const a of answers) if (a.status !== 200) throw new Error(`answered ${a.status}: ${await a.text()}`);
-    }
+    const check = async (a: Response) => {
+      if (a.status !== 200) throw new Error(`answered ${a.status}: ${await a.text()}`);
+    };
+    if (flow) {
+      let next = 0;
+      const client = async () => {
+        while (next < requests.length) await check(await on.app.handle(requests[next++]!));
+      };
+      await Promise.all(Array.from({ length: CONCURRENCY }, client));
+    } else
+      for (let i = 0; i < requests.length; i += CONCURRENCY) {
+        const answers = await Promise.all(requests.slice(i, i + CONCURRENCY).map((r) => on.app.handle(r)));
+        for (const a of answers) await check(a);
+      }
     elapsed += performance.now() - start;
     cpu += cpuNow() - cpu0;
     thread += threadNow() - thread0;
@@ -136,17 +152,19 @@ const keepAlive = setInterval(() => {}, 1 << 30);
 const batchedRequest = () => signedRequest(batchedNode, batchedInstall.token);
 await timed(500, () => signedRequest()); // warm-up: JIT, caches, the token verified once
 await timed(500, batchedRequest, batchedNode); // and the workers started
-const stages = ["bare", "plugin", "checks", "recorded", "health", "batched"] as const;
+const stages = ["bare", "plugin", "checks", "recorded", "health", "batched", "pluginFlow", "batchedFlow"] as const;
 type Row = Record<(typeof stages)[number], Rate>;
 const rows: Row[] = [];
 for (let run = 0; run < RUNS; run++) {
   const bare = bareVerify(REQUESTS);
   const plugin = await timed(REQUESTS, () => signedRequest());
   const batched = await timed(REQUESTS, batchedRequest, batchedNode);
+  const pluginFlow = await timed(REQUESTS, () => signedRequest(), node, true);
+  const batchedFlow = await timed(REQUESTS, batchedRequest, batchedNode, true);
   const checks = checksOnly(REQUESTS);
   const recorded = await pluginOnly(REQUESTS);
   const h = await timed(REQUESTS, health);
-  const r: Row = { bare, plugin, checks, recorded, health: h, batched };
+  const r: Row = { bare, plugin, checks, recorded, health: h, batched, pluginFlow, batchedFlow };
   rows.push(r);
   const x = (k: keyof Row) => `${(r[k].perSecond / bare.perSecond).toFixed(2)}x`;
   console.log(
@@ -168,13 +186,17 @@ console.log(
   `median CPU µs per request: bare verify ${cpu("bare")}; seven checks ${cpu("checks")}; + nonce and audit event (group commit) ${cpu("recorded")}; ` +
     `through the app ${cpu("plugin")}; GET /health ${cpu("health")} (all threads)`,
 );
-const threadCpu = (k: "plugin" | "health" | "batched") => median(rows.map((r) => r[k].threadUs!)).toFixed(0);
+const threadCpu = (k: "plugin" | "health" | "batched" | "pluginFlow" | "batchedFlow") => median(rows.map((r) => r[k].threadUs!)).toFixed(0);
 console.log(`median CPU µs per request of the serving thread alone: through the app ${threadCpu("plugin")}; GET /health ${threadCpu("health")}`,
 );
 console.log(
   `batched on ${WORKERS} worker(s): ${m("batched").toFixed(0)}/s = ${ratio("batched")}x bare (in place: ${ratio("plugin")}x); ` +
     `CPU µs per request: serving thread ${threadCpu("batched")} (in place ${threadCpu("plugin")}), all threads ${cpu("batched")} (in place ${cpu("plugin")}); ` +
     `serving-thread bound: ${median(rows.map((r) => 1e6 / r.batched.threadUs! / r.bare.perSecond)).toFixed(2)}x bare (1 s of serving-thread CPU ÷ its cost per request, over the bare rate); batcher ${JSON.stringify(batcher.stats())}`,
+);
+console.log(
+  `${CONCURRENCY} clients sending as answers come (no waves): in place ${m("pluginFlow").toFixed(0)}/s = ${ratio("pluginFlow")}x bare, batched ${m("batchedFlow").toFixed(0)}/s = ${ratio("batchedFlow")}x bare; ` +
+    `serving thread ${threadCpu("pluginFlow")} vs ${threadCpu("batchedFlow")} µs/request, all threads ${cpu("pluginFlow")} vs ${cpu("batchedFlow")}`,
 );
 node.close();
 batchedNode.close();

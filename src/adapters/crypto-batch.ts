@@ -22,10 +22,12 @@ export interface CryptoBatcher extends BatchedCrypto {
 
 export interface CryptoBatcherOptions {
   workers: number;
-  /** Messages one worker may hold before the next batch is computed on the calling thread (default 4). */
+  /** Batches one worker may hold before the next is computed on the calling thread (default 16: ~128 calls, a few ms of curve work). */
   maxInFlight?: number;
   /** A turn's calls are split across workers only in parts of at least this many (default 16). */
   minPart?: number;
+  /** Calls after which a batch is flushed without waiting for the end of the turn (default 32). */
+  maxBatch?: number;
   /** Worker entry (tests pass a crashing one). */
   entry?: string;
   /** Restarts of one slot after a failure before it is given up (default 3). */
@@ -62,8 +64,9 @@ const ENTRY = import.meta.url.includes("/$bunfs/")
 
 export function createCryptoBatcher(options: CryptoBatcherOptions): CryptoBatcher {
   const size = Math.max(0, Math.floor(options.workers));
-  const maxInFlight = options.maxInFlight ?? 4;
+  const maxInFlight = options.maxInFlight ?? 16;
   const minPart = Math.max(1, options.minPart ?? 16);
+  const maxBatch = Math.max(1, options.maxBatch ?? 32);
   const maxRestarts = options.maxRestarts ?? 3;
   const entry = options.entry ?? ENTRY;
   const slots: Slot[] = Array.from({ length: size }, () => ({ worker: null, pending: new Map(), restarts: 0 }));
@@ -120,9 +123,10 @@ export function createCryptoBatcher(options: CryptoBatcherOptions): CryptoBatche
     return worker;
   };
 
-  const flush = () => {
-    const batch = current!;
-    current = null;
+  const flush = (batch: Batch) => {
+    if (current === batch) current = null;
+    batch.verdicts = new Uint8Array(batch.verifies.length);
+    batch.signatures = new Uint8Array(64 * batch.signs.length);
     order.push(batch);
     const { verifies, signs } = batch;
     const open = closed ? [] : slots.filter((s) => s.restarts <= maxRestarts && s.pending.size < maxInFlight).sort((a, b) => a.pending.size - b.pending.size);
@@ -150,15 +154,18 @@ export function createCryptoBatcher(options: CryptoBatcherOptions): CryptoBatche
   };
   const batch = (): Batch => {
     if (current === null) {
-      current = { verifies: [], signs: [], waiters: [], verdicts: new Uint8Array(0), signatures: new Uint8Array(0), partsLeft: 0 };
+      const b: Batch = { verifies: [], signs: [], waiters: [], verdicts: new Uint8Array(0), signatures: new Uint8Array(0), partsLeft: 0 };
+      current = b;
       setImmediate(() => {
-        const b = current!;
-        b.verdicts = new Uint8Array(b.verifies.length);
-        b.signatures = new Uint8Array(64 * b.signs.length);
-        flush();
+        if (current === b) flush(b);
       });
     }
     return current;
+  };
+  // A full batch goes at once: the worker starts on it while this thread still works through the
+  // turn's other requests (flushing only at the end of the turn leaves one side idle at a time).
+  const flushIfFull = (b: Batch) => {
+    if (b.verifies.length + b.signs.length >= maxBatch) flush(b);
   };
 
   return {
@@ -168,13 +175,17 @@ export function createCryptoBatcher(options: CryptoBatcherOptions): CryptoBatche
       const b = batch();
       // an odd-sized key or signature is not packed; the strict verifier's verdict for it, now
       const at = calls.map((c) => (packable.verify(c) ? b.verifies.push(c) - 1 : nativeStrictVerifier(c.publicKey, c.message, c.signature)));
-      return new Promise((resolve) => b.waiters.push(() => resolve(at.map((i) => (typeof i === "boolean" ? i : b.verdicts[i] === 1)))));
+      const answer = new Promise<boolean[]>((resolve) => b.waiters.push(() => resolve(at.map((i) => (typeof i === "boolean" ? i : b.verdicts[i] === 1)))));
+      flushIfFull(b);
+      return answer;
     },
     sign(message, secretKey) {
       if (!packable.sign({ message, secretKey })) return Promise.resolve(nativeEd25519Sign(message, secretKey));
       const b = batch();
       const i = b.signs.push({ message, secretKey }) - 1;
-      return new Promise((resolve) => b.waiters.push(() => resolve(b.signatures.slice(64 * i, 64 * i + 64))));
+      const answer = new Promise<Uint8Array>((resolve) => b.waiters.push(() => resolve(b.signatures.slice(64 * i, 64 * i + 64))));
+      flushIfFull(b);
+      return answer;
     },
     async close() {
       closed = true;

@@ -25,7 +25,7 @@ afterAll(async () => {
 
 describe("crypto batcher", () => {
   test("the calls of one turn go in one message; verdicts equal the calling thread's, signatures byte-identical", async () => {
-    const b = make({ workers: 1 });
+    const b = make({ workers: 1, maxBatch: 1000 });
     const batches = Array.from({ length: 40 }, (_, k) => calls(1 + (k % 5), `batch${k}`));
     const signs = signInputs(40, "one-turn");
     const [verdicts, signatures] = await Promise.all([Promise.all(batches.map((c) => b.verifyAll(c))), Promise.all(signs.map((s) => b.sign(s.message, s.secretKey)))]);
@@ -37,7 +37,7 @@ describe("crypto batcher", () => {
   });
 
   test("a later turn is another message; several workers share a large turn; promises resolve in call order", async () => {
-    const b = make({ workers: 3, minPart: 4 });
+    const b = make({ workers: 3, minPart: 4, maxBatch: 1000 });
     const resolved: number[] = [];
     const signs = signInputs(60, "order");
     const all = signs.map((s, k) => b.sign(s.message, s.secretKey).then((sig) => (resolved.push(k), sig)));
@@ -48,6 +48,16 @@ describe("crypto batcher", () => {
     const later = calls(7, "later");
     expect(await b.verifyAll(later)).toEqual(expected(later));
     expect(b.stats()).toMatchObject({ messages: 4, computedHere: 0 });
+  });
+
+  test("a full batch goes at once, before the turn ends; answers still in call order", async () => {
+    const b = make({ workers: 1, maxBatch: 4 });
+    const resolved: number[] = [];
+    const signs = signInputs(10, "full");
+    const sigs = await Promise.all(signs.map((s, k) => b.sign(s.message, s.secretKey).then((sig) => (resolved.push(k), sig))));
+    expect(resolved).toEqual(signs.map((_, k) => k));
+    sigs.forEach((sig, k) => expect(sig).toEqual(nativeEd25519Sign(signs[k]!.message, signs[k]!.secretKey)));
+    expect(b.stats()).toMatchObject({ messages: 3, computedHere: 0 }); // 4, 4, and the turn's last 2
   });
 
   test("back-pressure: past its in-flight cap a turn's calls are computed on the calling thread", async () => {
