@@ -60,6 +60,19 @@ describe("crypto batcher", () => {
     expect(b.stats()).toMatchObject({ messages: 3, computedHere: 0 }); // 4, 4, and the turn's last 2
   });
 
+  test("the worker's remembered key follows the key each call carries (a rotation signs with the new key at once)", async () => {
+    const b = make({ workers: 1 });
+    const message = enc.encode("ink/audit-event\n{}");
+    for (const k of [0, 1, 1, 0, 2]) {
+      const key = testPairs[k]!.secretKey.subarray(0, 32);
+      expect(await b.sign(message, key)).toEqual(nativeEd25519Sign(message, key));
+    }
+    // two keys within one batch
+    const [x, y] = await Promise.all([b.sign(message, testPairs[3]!.secretKey.subarray(0, 32)), b.sign(message, testPairs[4]!.secretKey.subarray(0, 32))]);
+    expect([x, y]).toEqual([nativeEd25519Sign(message, testPairs[3]!.secretKey.subarray(0, 32)), nativeEd25519Sign(message, testPairs[4]!.secretKey.subarray(0, 32))]);
+    expect(b.stats()).toMatchObject({ messages: 6, computedHere: 0 });
+  });
+
   test("back-pressure: past its in-flight cap a turn's calls are computed on the calling thread", async () => {
     const b = make({ workers: 1, maxInFlight: 1 });
     const first = calls(6, "bp-a");
