@@ -7,6 +7,9 @@ import { buildBinary } from "../scripts/build.ts";
 import { closeDatabase, openDatabase } from "../src/db/client.ts";
 import { json, runKith, startKith } from "./helpers/process.ts";
 import { plantedNetwork, writeNetwork } from "./helpers/network-fixture.ts";
+import { api, initProcessNode, signIn, tfetch, tlsEnv } from "./helpers/network-process.ts";
+import { FULL_GRANT, acmeKey, acmeManifest, manifestHash, signExtensionRequest } from "./helpers/extensions.ts";
+import { verifyAuditEventChain } from "../src/ink/audit.ts";
 
 // Spawns kith processes (or compiles the binary): a longer per-test timeout than the suite's 5 s.
 setDefaultTimeout(60_000);
@@ -183,6 +186,34 @@ test("the compiled binary verifies signed intents on its verify worker: a valid 
     expect(await node.stop()).toBe(0);
   }
   expect(node.stdout() + node.stderr()).not.toContain("verify worker failed");
+});
+
+test("the compiled binary batches extension requests' verifies and audit signatures on its crypto worker: 200s, a forged 401, a verifiable chain, no worker failed", async () => {
+  const node = await initProcessNode(work, "ext-batch");
+  node.running = await startKith(["--data-dir", node.dir, "--port", String(node.port)], { bin: [bin], cwd: join(work, "cwd"), env: tlsEnv({ KITH_VERIFY_WORKERS: "1" }) });
+  try {
+    await signIn(node);
+    const manifest = acmeManifest();
+    const installed = await api(node, "/extensions/install", { source: "inline", manifest, manifestHash: manifestHash(manifest), grant: FULL_GRANT });
+    expect(installed.status).toBe(201);
+    const token = installed.body.delegationToken as string;
+    const call = async (target: string, forge = false) => {
+      const headers = signExtensionRequest("GET", target, "", forge ? { secretKey: acmeKey(1).secretKey } : {});
+      const res = await tfetch(`${node.base}${target}`, { headers: { ...headers, authorization: `Bearer ${token}` } });
+      return { status: res.status, body: await json(res) };
+    };
+    const answers = await Promise.all(Array.from({ length: 12 }, () => call("/ext/v1/identity")));
+    for (const a of answers) expect(a.status).toBe(200);
+    const forged = await call("/ext/v1/identity", true);
+    expect([forged.status, forged.body.error]).toEqual([401, "signature_invalid"]);
+    const audit = await call("/ext/v1/audit?limit=200");
+    expect(audit.status).toBe(200);
+    expect(verifyAuditEventChain(audit.body.events)).toMatchObject({ ok: true });
+    expect(audit.body.events.filter((e: { eventType: string }) => e.eventType === "delegation.used").length).toBeGreaterThanOrEqual(12);
+  } finally {
+    expect(await node.running.stop()).toBe(0);
+  }
+  expect(node.running.stdout() + node.running.stderr()).not.toContain("worker failed");
 });
 
 // The Containerfile runs the binary as uid 10001 with /data (owned by it, 0700) as the data

@@ -6,38 +6,49 @@
 // commit) — next to the bare native verify rate measured in the same run. Requests go through the real app in-process (`app.handle`, no
 // socket), in waves of CONCURRENCY, each with a fresh nonce and signature made before timing.
 // Also: GET /health through the same stack, and the seven checks alone (the domain verb).
-// Usage: bun scripts/bench/extension-auth.ts [requests=6000] [concurrency=32] [runs=5]
+// And "batched": the same requests through a second node whose check-7 verifies and audit
+// signatures go to WORKERS worker threads, batched per event-loop turn (src/adapters/crypto-batch.ts);
+// the other stages run on a node with no worker (everything on the serving thread). For it the
+// serving thread's CPU per request is the figure that bounds throughput (the workers have other cores).
+// Usage: bun scripts/bench/extension-auth.ts [requests=6000] [concurrency=32] [runs=5] [workers=cores-1]
+// (BENCH_MAX_BATCH=<calls> sets the batcher's maxBatch; the node's default otherwise)
 import { authenticateExtension } from "../../src/domain/extensions/authenticate-extension.ts";
 import { recordExtensionCall } from "../../src/domain/extensions/record-extension-call.ts";
 import { ed25519Sign, utf8ToBytes } from "./extension-auth-support.ts";
 import { nativeEd25519Verify, nativeStrictVerifier } from "../../src/security/ed25519-native.ts";
 import { extensionSigningString } from "../../src/security/extension-request.ts";
-import { bootTestApp } from "../../test/helpers/boot.ts";
+import { bootTestApp, type TestNode } from "../../test/helpers/boot.ts";
+import { createCryptoBatcher } from "../../src/adapters/crypto-batch.ts";
+import { defaultVerifyWorkers } from "../../src/adapters/verify-pool.ts";
 import { acmeKey, installAcme } from "../../test/helpers/extensions.ts";
 
 const REQUESTS = Number(process.argv[2] ?? 6000);
 const CONCURRENCY = Number(process.argv[3] ?? 32);
 const RUNS = Number(process.argv[4] ?? 5);
+const WORKERS = Number(process.argv[5] ?? Math.max(1, defaultVerifyWorkers()));
 /** Requests per installation and rate-limit window: the node's clock moves a window after each batch of this many. */
 const PER_WINDOW = 500;
 
-const node = bootTestApp();
+const node = bootTestApp({ crypto: createCryptoBatcher({ workers: 0 }) });
 const { token, installationId } = await installAcme(node);
+const batcher = createCryptoBatcher({ workers: WORKERS, ...(process.env.BENCH_MAX_BATCH ? { maxBatch: Number(process.env.BENCH_MAX_BATCH) } : {}) });
+const batchedNode = bootTestApp({ crypto: batcher });
+const batchedInstall = await installAcme(batchedNode);
 const key = acmeKey(0);
 const target = "/ext/v1/identity";
 const EMPTY = new Uint8Array(0);
 
 let counter = 0;
 /** What the extension sends for one GET: a fresh nonce, the node's time, its signature (made before timing). */
-function signedInput() {
+function signedInput(on: TestNode = node, bearer = token) {
   const nonce = `bench-${installationId.slice(0, 8)}-${(counter++).toString(36).padStart(10, "0")}`;
-  const timestamp = new Date(node.clock.now()).toISOString();
+  const timestamp = new Date(on.clock.now()).toISOString();
   const signature = Buffer.from(ed25519Sign(utf8ToBytes(extensionSigningString("GET", target, nonce, timestamp, EMPTY)), key.secretKey)).toString("base64url");
-  return { authorization: `Bearer ${token}`, nonce, timestamp, signature, method: "GET", target, body: EMPTY };
+  return { authorization: `Bearer ${bearer}`, nonce, timestamp, signature, method: "GET", target, body: EMPTY };
 }
 
-function signedRequest(): Request {
-  const i = signedInput();
+function signedRequest(on: TestNode = node, bearer = token): Request {
+  const i = signedInput(on, bearer);
   return new Request(`http://localhost${target}`, { headers: { authorization: i.authorization, "x-request-nonce": i.nonce, "x-request-timestamp": i.timestamp, "x-extension-signature": i.signature } });
 }
 
@@ -59,7 +70,12 @@ interface Rate {
 }
 const rate = (n: number, wallMs: number, cpuUs: number, threadUs?: number): Rate => ({ perSecond: (n / wallMs) * 1000, cpuUs: cpuUs / n, ...(threadUs === undefined ? {} : { threadUs: threadUs / n }) });
 
-async function timed(n: number, make: () => Request): Promise<Rate> {
+/**
+ * `flow`: CONCURRENCY clients each sending its next request as soon as its answer arrives, instead
+ * of waves that wait for their slowest answer; what lets the serving thread work while a worker
+ * verifies and signs (waves leave one side idle while the other works).
+ */
+async function timed(n: number, make: () => Request, on: TestNode = node, flow = false): Promise<Rate> {
   let elapsed = 0;
   let cpu = 0;
   let thread = 0;
@@ -69,15 +85,25 @@ async function timed(n: number, make: () => Request): Promise<Rate> {
     const start = performance.now();
     const cpu0 = cpuNow();
     const thread0 = threadNow();
-    for (let i = 0; i < requests.length; i += CONCURRENCY) {
-      const answers = await Promise.all(requests.slice(i, i + CONCURRENCY).map((r) => node.app.handle(r)));
-      for (const a of answers) if (a.status !== 200) throw new Error(`answered ${a.status}: ${await a.text()}`);
-    }
+    const check = async (a: Response) => {
+      if (a.status !== 200) throw new Error(`answered ${a.status}: ${await a.text()}`);
+    };
+    if (flow) {
+      let next = 0;
+      const client = async () => {
+        while (next < requests.length) await check(await on.app.handle(requests[next++]!));
+      };
+      await Promise.all(Array.from({ length: CONCURRENCY }, client));
+    } else
+      for (let i = 0; i < requests.length; i += CONCURRENCY) {
+        const answers = await Promise.all(requests.slice(i, i + CONCURRENCY).map((r) => on.app.handle(r)));
+        for (const a of answers) await check(a);
+      }
     elapsed += performance.now() - start;
     cpu += cpuNow() - cpu0;
     thread += threadNow() - thread0;
     done += batch;
-    node.clock.advance(61_000); // next rate-limit window (the token lives 4 h)
+    on.clock.advance(61_000); // next rate-limit window (the token lives 4 h)
   }
   return rate(n, elapsed, cpu, thread);
 }
@@ -94,7 +120,7 @@ function bareVerify(n: number): Rate {
 
 function checksOnly(n: number): Rate {
   const ctx = node.ctx({ kind: "public", ip: null });
-  const inputs = Array.from({ length: n }, signedInput);
+  const inputs = Array.from({ length: n }, () => signedInput());
   const start = performance.now();
   const cpu0 = cpuNow();
   for (const input of inputs) authenticateExtension(ctx, input, nativeStrictVerifier);
@@ -104,7 +130,7 @@ function checksOnly(n: number): Rate {
 /** The plugin's work without HTTP: the seven checks, then the nonce and audit event written (group commit), CONCURRENCY at a time. */
 async function pluginOnly(n: number): Promise<Rate> {
   const ctx = node.ctx({ kind: "public", ip: null });
-  const inputs = Array.from({ length: n }, signedInput);
+  const inputs = Array.from({ length: n }, () => signedInput());
   const start = performance.now();
   const cpu0 = cpuNow();
   for (let i = 0; i < n; i += CONCURRENCY) {
@@ -120,21 +146,30 @@ async function pluginOnly(n: number): Promise<Rate> {
 
 const health = () => new Request("http://localhost/health");
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-await timed(500, signedRequest); // warm-up: JIT, caches, the token verified once
-const stages = ["bare", "plugin", "checks", "recorded", "health"] as const;
+// A serving node's event loop holds its listening socket; without a referenced handle Bun's loop
+// spins while it waits (for the fsync, a Worker), which would count as this thread's CPU here.
+const keepAlive = setInterval(() => {}, 1 << 30);
+const batchedRequest = () => signedRequest(batchedNode, batchedInstall.token);
+await timed(500, () => signedRequest()); // warm-up: JIT, caches, the token verified once
+await timed(500, batchedRequest, batchedNode); // and the workers started
+const stages = ["bare", "plugin", "checks", "recorded", "health", "batched", "pluginFlow", "batchedFlow"] as const;
 type Row = Record<(typeof stages)[number], Rate>;
 const rows: Row[] = [];
 for (let run = 0; run < RUNS; run++) {
   const bare = bareVerify(REQUESTS);
-  const plugin = await timed(REQUESTS, signedRequest);
+  const plugin = await timed(REQUESTS, () => signedRequest());
+  const batched = await timed(REQUESTS, batchedRequest, batchedNode);
+  const pluginFlow = await timed(REQUESTS, () => signedRequest(), node, true);
+  const batchedFlow = await timed(REQUESTS, batchedRequest, batchedNode, true);
   const checks = checksOnly(REQUESTS);
   const recorded = await pluginOnly(REQUESTS);
   const h = await timed(REQUESTS, health);
-  const r: Row = { bare, plugin, checks, recorded, health: h };
+  const r: Row = { bare, plugin, checks, recorded, health: h, batched, pluginFlow, batchedFlow };
   rows.push(r);
   const x = (k: keyof Row) => `${(r[k].perSecond / bare.perSecond).toFixed(2)}x`;
   console.log(
     `run ${run + 1}: bare verify ${bare.perSecond.toFixed(0)}/s · through the app ${plugin.perSecond.toFixed(0)}/s (${x("plugin")}; GET /health ${h.perSecond.toFixed(0)}/s, ${(plugin.perSecond / h.perSecond).toFixed(2)}x of it) · ` +
+      `batched on ${WORKERS} worker(s) ${batched.perSecond.toFixed(0)}/s (${x("batched")}, serving thread ${batched.threadUs!.toFixed(0)} µs/request) · ` +
       `checks + nonce + audit, no HTTP ${recorded.perSecond.toFixed(0)}/s (${x("recorded")}) · seven checks alone ${checks.perSecond.toFixed(0)}/s (${x("checks")}) · ` +
       `CPU µs/request: ${stages.map((k) => `${k} ${r[k].cpuUs.toFixed(0)}`).join(", ")}`,
   );
@@ -151,7 +186,19 @@ console.log(
   `median CPU µs per request: bare verify ${cpu("bare")}; seven checks ${cpu("checks")}; + nonce and audit event (group commit) ${cpu("recorded")}; ` +
     `through the app ${cpu("plugin")}; GET /health ${cpu("health")} (all threads)`,
 );
-const threadCpu = (k: "plugin" | "health") => median(rows.map((r) => r[k].threadUs!)).toFixed(0);
+const threadCpu = (k: "plugin" | "health" | "batched" | "pluginFlow" | "batchedFlow") => median(rows.map((r) => r[k].threadUs!)).toFixed(0);
 console.log(`median CPU µs per request of the serving thread alone: through the app ${threadCpu("plugin")}; GET /health ${threadCpu("health")}`,
 );
+console.log(
+  `batched on ${WORKERS} worker(s): ${m("batched").toFixed(0)}/s = ${ratio("batched")}x bare (in place: ${ratio("plugin")}x); ` +
+    `CPU µs per request: serving thread ${threadCpu("batched")} (in place ${threadCpu("plugin")}), all threads ${cpu("batched")} (in place ${cpu("plugin")}); ` +
+    `serving-thread bound: ${median(rows.map((r) => 1e6 / r.batched.threadUs! / r.bare.perSecond)).toFixed(2)}x bare (1 s of serving-thread CPU ÷ its cost per request, over the bare rate); batcher ${JSON.stringify(batcher.stats())}`,
+);
+console.log(
+  `${CONCURRENCY} clients sending as answers come (no waves): in place ${m("pluginFlow").toFixed(0)}/s = ${ratio("pluginFlow")}x bare, batched ${m("batchedFlow").toFixed(0)}/s = ${ratio("batchedFlow")}x bare; ` +
+    `serving thread ${threadCpu("pluginFlow")} vs ${threadCpu("batchedFlow")} µs/request, all threads ${cpu("pluginFlow")} vs ${cpu("batchedFlow")}`,
+);
 node.close();
+batchedNode.close();
+await batcher.close();
+clearInterval(keepAlive);

@@ -27,6 +27,7 @@ import { stdoutIsTerminal, writeLine } from "./stdio.ts";
 import { startWarnings } from "./start-warnings.ts";
 import { guardStorage, openStorage, storageFailure } from "./storage.ts";
 import { sharedVerifyPool } from "../adapters/verify-pool.ts";
+import { sharedCryptoBatcher } from "../adapters/crypto-batch.ts";
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -139,6 +140,7 @@ export const serveCommand: Command = {
         ...(peerCa ? { peerCa } : {}),
         directory: { directories: config.directories, revalidateMs: config.directoryRevalidateSeconds * 1000 },
         signatures: sharedVerifyPool({ workers: config.verifyWorkers, onCrash: (reason) => log.warn("verify worker failed; verifying on the main thread", { reason }) }),
+        crypto: sharedCryptoBatcher({ workers: config.verifyWorkers, onCrash: (reason) => log.warn("crypto batch worker failed; signing and verifying on the main thread", { reason }) }),
         trustProxy: config.trustProxy,
         remoteAddress: (r) => remote.get(r) ?? null,
         metrics: prometheus && config.metricsToken ? { recorder: prometheus.metrics, endpoint: { token: config.metricsToken, render: prometheus.render } } : null,

@@ -7,6 +7,7 @@ import type { WriteQueue } from "../db/write-queue.ts";
 import type { AgentCard, SenderKeys, Wordmark } from "../ink/index.ts";
 import type { MemoryRateLimiter } from "../security/rate-limit.ts";
 import type { SignaturePool } from "../security/preverify.ts";
+import type { BatchedCrypto } from "../security/batched-crypto.ts";
 import type { RecomputeRequest, RecomputeResult } from "./network/recompute-network.ts";
 
 /** Wall clock in unix milliseconds; tests inject a controllable one. */
@@ -156,6 +157,8 @@ export interface Collaborators {
   limiter: MemoryRateLimiter;
   /** Group commit for the inbound hot path: one fsync for the requests of one event-loop turn. */
   writes: WriteQueue;
+  /** Ed25519 batched across the requests of a turn onto worker threads (size 0: none; adapters/crypto-batch.ts). */
+  crypto: BatchedCrypto;
   wake: Wake;
   directory: DirectorySettings;
   assistant: AssistantBackends;

@@ -6,12 +6,14 @@ import { createLogMailer } from "../adapters/log-mailer.ts";
 import type { FetchLike } from "../adapters/outbound.ts";
 import { createPeerHttp, type PeerHttp } from "../adapters/peer-http.ts";
 import { sharedVerifyPool } from "../adapters/verify-pool.ts";
+import { sharedCryptoBatcher } from "../adapters/crypto-batch.ts";
 import type { Db } from "../db/client.ts";
 import { createWriteQueue } from "../db/write-queue.ts";
 import type { Actor, AssistantBackends, Clock, Collaborators, Ctx, DirectorySettings, Ids, Logger, Metrics, NetworkSettings, NodeIdentity, Wake } from "../domain/context.ts";
 import consolePage from "../console/index.html";
 import { createApp, type App } from "../http/app.ts";
 import type { SignaturePool } from "../security/preverify.ts";
+import type { BatchedCrypto } from "../security/batched-crypto.ts";
 import type { MetricsEndpoint } from "../http/surfaces/metrics.routes.ts";
 import { createMemoryRateLimiter } from "../security/rate-limit.ts";
 import type { Jobs } from "./jobs.ts";
@@ -46,6 +48,8 @@ export interface NodeSettings {
   assistant?: AssistantOptions;
   /** Where inbound signatures are verified; by default the process's pool (a worker per spare core). */
   signatures?: SignaturePool;
+  /** Where the extension path's verifies and audit signatures go; by default the process's batcher (a worker per spare core). */
+  crypto?: BatchedCrypto;
   /** Network analytics timing; `inline` runs the analysis in process instead of a Worker (tests). */
   network?: Partial<Omit<NetworkSettings, "runner">> & { inline?: boolean };
   /** Keys one in-memory rate-limit bucket holds per window (default 20,000; tests fill a bucket with fewer). */
@@ -109,6 +113,7 @@ export function createNode(settings: NodeSettings): KithNode {
       checkpoints: { onFailure: (reason) => settings.log.warn("checkpoint worker failed; SQLite checkpoints on the event loop again", { reason }) },
     }),
     wake,
+    crypto: settings.crypto ?? sharedCryptoBatcher(),
     directory: { directories: settings.directory?.directories ?? [], revalidateMs: settings.directory?.revalidateMs ?? DEFAULT_REVALIDATE_MS },
     assistant: assistantBackends(settings.assistant),
     network: {

@@ -3,34 +3,15 @@
 // thread, a crashed worker's batches verified anyway, and a clean shutdown.
 import { afterAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { ed25519Sign, generateEd25519KeyPair } from "../../src/ink/index.ts";
 import { nativeStrictVerifier } from "../../src/security/ed25519-native.ts";
 import { createVerifyPool } from "../../src/adapters/verify-pool.ts";
-import { preverify, type VerifyCall } from "../../src/security/preverify.ts";
+import { preverify } from "../../src/security/preverify.ts";
+import { expectedVerdicts, verifyCalls } from "../helpers/verify-calls.ts";
 import { loadVectorFiles } from "../ink/conformance/fixtures.ts";
 import { HANDLERS, SIGNATURE_CATEGORIES } from "../ink/conformance/handlers.ts";
 
-const enc = new TextEncoder();
-const pairs = Array.from({ length: 8 }, (_, i) => generateEd25519KeyPair(new Uint8Array(32).fill(i + 1)));
-// Valid, wrong message, S >= L, small-order key: every kind of verdict the strict verifier gives.
-function calls(n: number, salt: string): VerifyCall[] {
-  return Array.from({ length: n }, (_, i) => {
-    const p = pairs[i % pairs.length]!;
-    const message = enc.encode(`${salt}-${i}`);
-    const signature = ed25519Sign(message, p.secretKey);
-    switch (i % 4) {
-      case 0:
-        return { publicKey: p.publicKey, message, signature };
-      case 1:
-        return { publicKey: p.publicKey, message: enc.encode(`other-${i}`), signature };
-      case 2:
-        return { publicKey: p.publicKey, message, signature: Uint8Array.from([...signature.subarray(0, 32), ...new Uint8Array(32).fill(0xff)]) };
-      default:
-        return { publicKey: new Uint8Array(32).fill(0).map((_, k) => (k === 0 ? 1 : 0)), message, signature };
-    }
-  });
-}
-const expected = (cs: VerifyCall[]) => cs.map((c) => nativeStrictVerifier(c.publicKey, c.message, c.signature));
+const calls = verifyCalls;
+const expected = expectedVerdicts;
 
 const pools: Array<{ close(): Promise<void> }> = [];
 afterAll(async () => {

@@ -1,7 +1,8 @@
 import { afterEach, expect, test } from "bun:test";
 import { closeDatabase, openDatabase, transaction, type Db } from "../../src/db/client.ts";
 import { agentSigner } from "../../src/domain/extensions/internal/agent-signer.ts";
-import { appendAuditEvent, listAuditEvents, verifyAuditChain, type AuditSigner } from "../../src/domain/internal/audit-chain.ts";
+import { appendAuditEvent, appendPreparedAuditEvent, listAuditEvents, prepareAuditEvent, verifyAuditChain, type AuditSigner, type PreparedAuditEvent } from "../../src/domain/internal/audit-chain.ts";
+import { nativeEd25519Sign } from "../../src/security/ed25519-native.ts";
 import { concatBytes, utf8 } from "../../src/ink/bytes.ts";
 import { ed25519Sign, encodeSignature, resolveSenderKeys } from "../../src/ink/index.ts";
 import { auditEventCanonical, auditEventHash, verifyAuditEventChain, verifyAuditEventSignature, type AuditEvent } from "../../src/ink/profiles.ts";
@@ -132,4 +133,27 @@ test("an append rolled back, or events removed by another connection, leave no g
   expect((await ctx.writes.run((tx) => append(tx))).sequence).toBe(3);
   expect(listAuditEvents(node.db, "chain-rb", 10, 0).events.map((e) => e.sequence)).toEqual([1, 2, 3]);
   expect(verifyAuditChain(node.db, "chain-rb").ok).toBe(true);
+});
+
+test("events prepared ahead of their write (signed meanwhile) are stored as built, and appended on the real head when theirs is gone or passed", () => {
+  node = bootTestApp();
+  const ctx = node.ctx();
+  const signer = agentSigner(ctx);
+  const prep = (type: string) => prepareAuditEvent(node.db, "chain-prep", signer, ctx.ids.next(), ctx.clock.now(), { eventType: type });
+  const store = (p: PreparedAuditEvent) => transaction(node.db, (tx) => appendPreparedAuditEvent(tx, p, signer, nativeEd25519Sign(p.message, signer.privateKey)));
+  // a turn's worth, prepared together (each on the one before), stored in order: as built
+  const turn = [prep("delegation.granted"), prep("delegation.used"), prep("delegation.used")];
+  expect(turn.map((p) => store(p).sequence)).toEqual([1, 2, 3]);
+  // one prepared and never stored (its nonce was a replay): the next, built on it, lands on the real head
+  prep("delegation.used");
+  expect(store(prep("delegation.used")).sequence).toBe(4);
+  // another connection appended after the head an event was built on: the primary key refuses it, it goes after
+  const late = prep("delegation.used");
+  other = openDatabase(node.db.$client.filename);
+  transaction(other, (tx) => appendAuditEvent(tx, "chain-prep", { ...signer, db: other! }, ctx.ids.next(), ctx.clock.now(), { eventType: "delegation.revoked" }));
+  expect(store(late).sequence).toBe(6);
+  expect(store(prep("delegation.used")).sequence).toBe(7);
+  expect(rows(node.db, "chain-prep").map((r) => r.sequence)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+  expect(verifyAuditChain(node.db, "chain-prep").ok).toBe(true);
+  expectGenericBytes(node.db, "chain-prep", signer);
 });

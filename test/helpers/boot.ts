@@ -9,6 +9,7 @@ import { type AgentRow } from "../../src/domain/agent/find-agent-row.ts";
 import { agentIdOf } from "../../src/domain/agent/agent-id-of.ts";
 import type { Wordmark } from "../../src/ink/index.ts";
 import { createNode, type AssistantOptions, type NodeSettings } from "../../src/node/create-node.ts";
+import type { BatchedCrypto } from "../../src/security/batched-crypto.ts";
 import { createAgent } from "../../src/domain/identity/create-agent.ts";
 import { createSequentialIds } from "../../src/ids.ts";
 import { deliverOne } from "../../src/domain/outbox/deliver-one.ts";
@@ -79,6 +80,8 @@ export interface BootOptions {
   lookup?: Lookup;
   /** Keys an in-memory rate-limit bucket holds per window (default 20,000). */
   maxRateKeysPerBucket?: number;
+  /** Where the extension path's Ed25519 work goes (default: the process's batcher, a worker per spare core). */
+  crypto?: BatchedCrypto;
   /** KITH_MAILBOX_URL: the mailbox base this (home) node is reached through. */
   mailboxUrl?: string;
 }
@@ -176,6 +179,7 @@ function assemble(options: BootOptions, publicUrl: string): TestNode {
     allowPrivatePeers: true,
     peerHttp: testPeerHttp(options.lookup),
     ...(options.maxRateKeysPerBucket ? { maxRateKeysPerBucket: options.maxRateKeysPerBucket } : {}),
+    ...(options.crypto ? { crypto: options.crypto } : {}),
     ...(options.discovery ? { directory: options.discovery } : {}),
     trustProxy: options.trustProxy ?? false,
     remoteAddress,

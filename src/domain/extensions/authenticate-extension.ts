@@ -1,19 +1,8 @@
-import type { Db } from "../../db/client.ts";
-import { extensionStatements } from "../../db/extension-statements.ts";
-import { decodeEd25519PublicKey, parseTimestamp, type Ed25519Verifier } from "../../ink/index.ts";
-import { delegationTokenHash, verifyDelegationToken, type AutonomyTier } from "../../security/extension-token.ts";
-import { tierRank } from "../../security/extension-token.ts";
-import { secretsEqual } from "../../security/secret-box.ts";
-import type { Ctx, ExtensionActor } from "../context.ts";
-import { usable } from "./internal/installation-row.ts";
-import { cachedInstallation, remember, requestCache, type CachedToken, type RequestCache } from "./internal/request-cache.ts";
-import { unauthorized } from "./internal/ext-refusal.ts";
-import { SUSPENDED_MESSAGE } from "./internal/suspension.ts";
-import { checkSignedRequest, type SignedRequest } from "./internal/request-checks.ts";
+import type { Ed25519Verifier } from "../../ink/index.ts";
+import type { Ctx } from "../context.ts";
+import { checkUpToSignature, type AuthenticatedExtension, type ExtensionRequest } from "./internal/seven-checks.ts";
 
-export interface ExtensionRequest extends SignedRequest {
-  authorization: string | null;
-}
+export type { ExtensionRequest };
 
 /**
  * SPEC Authentication §2, the seven checks in SPEC's order, each refusal a 401 with its own code
@@ -24,59 +13,7 @@ export interface ExtensionRequest extends SignedRequest {
  * native verify, its own signature's, and two prepared reads (the generation, the nonce). Nothing is written
  * here: the nonce is recorded with the request's audit event (record-extension-call.ts).
  */
-export function authenticateExtension(ctx: Pick<Ctx, "db" | "clock">, input: ExtensionRequest, verify: Ed25519Verifier): ExtensionActor & { nonce: string; cache: RequestCache } {
-  const now = ctx.clock.now();
-  // 1. the token's signature, under an active agent key (a rotation invalidates every token)
-  // The scheme is case-insensitive and followed by 1*SP (RFC 7235 §2.1, RFC 6750 §2.1), as the
-  // owner's bearer (owner-auth.ts) already reads it: an independent client sending `bearer` is right.
-  const match = input.authorization?.match(/^Bearer +([A-Za-z0-9_.-]{1,8192})$/i);
-  if (!match) throw unauthorized("token_invalid", input.authorization ? "malformed Authorization header: expected Bearer <delegation token>" : "a delegation token is required (Authorization: Bearer <token>)");
-  const token = match[1]!;
-  const cache = requestCache(ctx.db);
-  const verified = verifiedToken(ctx.db, cache, token, verify);
-  const payload = verified.payload;
-  // 2. expiry: [issuedAt, expiresAt)
-  if (now >= verified.expiresAt) throw unauthorized("token_expired", "the delegation token has expired; renew it (POST /ext/v1/token)");
-  // 3. the token is the installation's current one
-  const row = cachedInstallation(ctx.db, cache, payload.installationId);
-  if (!row || row.tokenHash === null || !secretsEqual(row.tokenHash, verified.hash)) throw unauthorized("token_revoked", "this token was replaced (renewal or a grant change); renew it (POST /ext/v1/token)");
-  // 4. the installation is active (a pending update keeps the old grant running; a suspended
-  // extension's is not)
-  if (row.status === "uninstalled") throw unauthorized("installation_inactive", "the extension was uninstalled");
-  if (row.suspended) throw unauthorized("installation_inactive", SUSPENDED_MESSAGE);
-  // 5–7: timestamp window, nonce, the request signature under the token's key (still one of the installation's)
-  const keys = usable(row.keys, now).filter((k) => k.publicKeyMultibase === payload.publicKeyMultibase);
-  const { nonce } = checkSignedRequest(ctx.db, row.id, input, keys, now, verify);
-  const grant = row.grant;
-  return {
-    kind: "extension",
-    installationId: row.id,
-    extensionId: row.extensionId,
-    // the token's grant, narrowed by the installation's current one
-    permissions: payload.permissions.filter((p) => grant.permissions.includes(p)),
-    layers: payload.layers.filter((l) => grant.layers.includes(l)),
-    maxAutonomyTier: lower(payload.maxAutonomyTier, grant.maxAutonomyTier),
-    publicKeyMultibase: payload.publicKeyMultibase,
-    nonce,
-    cache,
-  };
-}
-
-/**
- * Check 1, cached by token (its hash with it) for the generation of the agent's keys it verified
- * under (request-cache.ts): a rotation or revocation empties the cache before the next request.
- */
-function verifiedToken(db: Db, cache: RequestCache, token: string, verify: Ed25519Verifier): CachedToken {
-  const hit = cache.tokens.get(token);
-  if (hit !== undefined) return hit;
-  const keys = extensionStatements(db).activeSigningKeys.all().map((k) => decodeEd25519PublicKey(k.multibase)!);
-  const result = verifyDelegationToken(token, keys, verify);
-  if (!result.ok) throw unauthorized("token_invalid", result.problem);
-  const entry = { hash: delegationTokenHash(token), payload: result.payload, expiresAt: parseTimestamp(result.payload.expiresAt)! };
-  remember(cache.tokens, token, entry);
-  return entry;
-}
-
-function lower(a: AutonomyTier, b: AutonomyTier): AutonomyTier {
-  return tierRank(a) <= tierRank(b) ? a : b;
+export function authenticateExtension(ctx: Pick<Ctx, "db" | "clock">, input: ExtensionRequest, verify: Ed25519Verifier): AuthenticatedExtension {
+  const checked = checkUpToSignature(ctx, input, verify);
+  return checked.finish((c) => verify(c.publicKey, c.message, c.signature));
 }

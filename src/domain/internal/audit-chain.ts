@@ -51,6 +51,19 @@ export function appendAuditEvent(tx: Tx, chainId: string, signer: AuditSigner, i
 }
 
 function writeEvent(chainId: string, last: ChainHead | null, signer: AuditSigner, id: string, at: number, entry: AuditEntry): AuditEvent {
+  const built = buildEvent(last, signer, id, at, entry);
+  // AUDIT.md §2: agentSignature = Ed25519("ink/audit-event\n" + JCS), signed natively (hot path)
+  return insertEvent(signer.db, chainId, built, nativeEd25519Sign(built.message, signer.privateKey), at, false);
+}
+
+/** An event built and hashed, not yet signed: what AUDIT.md §2 signs (`message`) and its chain hash. */
+interface BuiltEvent {
+  event: AuditEvent;
+  message: Uint8Array;
+  hash: string;
+}
+
+function buildEvent(last: ChainHead | null, signer: AuditSigner, id: string, at: number, entry: AuditEntry): BuiltEvent {
   // Members in the order the stored JSON has always had them (optional ones only when given),
   // assigned rather than spread: one object, no copies.
   const event: AuditEvent = {
@@ -70,15 +83,66 @@ function writeEvent(chainId: string, last: ChainHead | null, signer: AuditSigner
   const canonical = auditEventJcs(event);
   if (canonical === null) throw new TypeError(`audit event not canonicalizable: ${entry.eventType}`);
   const bytes = utf8(canonical);
-  // AUDIT.md §2: chain hash = SHA-256(JCS), agentSignature = Ed25519("ink/audit-event\n" + JCS), signed natively (hot path)
-  const signature = nativeEd25519Sign(concatBytes(EVENT_DOMAIN, bytes), signer.privateKey);
+  // AUDIT.md §2: chain hash = SHA-256(JCS) (the signature is not part of it)
+  return { event, message: concatBytes(EVENT_DOMAIN, bytes), hash: sha256Hex(bytes) };
+}
+
+/** `prepared`: the head may already be past this event (the turn's later requests prepared theirs on it); keep it there. */
+function insertEvent(db: Db, chainId: string, built: BuiltEvent, signature: Uint8Array, at: number, prepared: boolean): AuditEvent {
+  const { event, hash } = built;
   // encodeSignature's characters (base64url, no padding), encoded natively: ~1 µs less per event;
   // added last, where the stored JSON has always had it
   event.agentSignature = Buffer.from(signature.buffer, signature.byteOffset, signature.length).toString("base64url");
-  const hash = sha256Hex(bytes);
-  extensionStatements(signer.db).insertAuditEvent.run(chainId, event.sequence, event.eventType, JSON.stringify(event), hash, at);
-  rememberHead(signer.db, chainId, { sequence: event.sequence, hash });
+  extensionStatements(db).insertAuditEvent.run(chainId, event.sequence, event.eventType, JSON.stringify(event), hash, at);
+  if (!prepared || (heads.get(db)?.get(chainId)?.sequence ?? 0) <= event.sequence) rememberHead(db, chainId, { sequence: event.sequence, hash });
   return event;
+}
+
+/** An event prepared ahead of its transaction (prepareAuditEvent), to be signed meanwhile. */
+export interface PreparedAuditEvent {
+  chainId: string;
+  /** What the agent signs: "ink/audit-event\n" + JCS(event). */
+  message: Uint8Array;
+  built: BuiltEvent;
+  after: ChainHead | null;
+  id: string;
+  at: number;
+  entry: AuditEntry;
+}
+
+/**
+ * Builds the event that will follow the chain's head as this process last prepared or appended it,
+ * so that its signature can be computed off the request thread (adapters/crypto-batch.ts) before
+ * the write job runs; the head moves on at once, so the next request of the same turn chains on
+ * it. appendPreparedAuditEvent stores it only if that head is still the chain's head then.
+ */
+export function prepareAuditEvent(db: Db, chainId: string, signer: AuditSigner, id: string, at: number, entry: AuditEntry): PreparedAuditEvent {
+  const after = heads.get(db)?.get(chainId) ?? extensionStatements(db).lastAuditEvent.get(chainId);
+  const built = buildEvent(after, signer, id, at, entry);
+  rememberHead(db, chainId, { sequence: built.event.sequence, hash: built.hash });
+  return { chainId, message: built.message, built, after, id, at, entry };
+}
+
+/**
+ * Stores a prepared event with its signature, inside the caller's transaction, when the head it
+ * was built on is still the chain's last event: then it is byte for byte the event
+ * appendAuditEvent would write now (same head, id, time and key; Ed25519 is deterministic).
+ * Otherwise (an event prepared before it was not stored: a replayed nonce, a rolled back
+ * transaction; another writer appended) it is appended as appendAuditEvent does, on the head found.
+ */
+export function appendPreparedAuditEvent(tx: Tx, prepared: PreparedAuditEvent, signer: AuditSigner, signature: Uint8Array): AuditEvent {
+  const { chainId, after } = prepared;
+  const sql = extensionStatements(signer.db);
+  const current = after === null ? sql.lastAuditEvent.get(chainId) === null : sql.auditHashAt.get(chainId, after.sequence)?.hash === after.hash;
+  if (current) {
+    try {
+      return insertEvent(signer.db, chainId, prepared.built, signature, prepared.at, true);
+    } catch (error) {
+      // an event after that head exists: the next sequence is taken
+      if ((error as { code?: unknown }).code !== "SQLITE_CONSTRAINT_PRIMARYKEY") throw error;
+    }
+  }
+  return appendAuditEvent(tx, chainId, signer, prepared.id, prepared.at, prepared.entry);
 }
 
 interface ChainHead {

@@ -5,6 +5,7 @@ import { issueMessage } from "../schemas/body.ts";
 import type { ExtensionActor } from "../../domain/context.ts";
 import { DomainError } from "../../domain/errors.ts";
 import { authenticateExtension } from "../../domain/extensions/authenticate-extension.ts";
+import { authenticateExtensionBatched } from "../../domain/extensions/authenticate-extension-batched.ts";
 import { recordExtensionCall } from "../../domain/extensions/record-extension-call.ts";
 import { nativeStrictVerifier } from "../../security/ed25519-native.ts";
 import type { RateRule } from "../../security/rate-limit.ts";
@@ -77,7 +78,8 @@ async function authenticate(deps: SurfaceDeps, route: ExtRoute, request: Request
   const input = { authorization: h.get("authorization"), nonce: h.get("x-request-nonce"), timestamp: h.get("x-request-timestamp"), signature: h.get("x-extension-signature"), method: request.method, target, body };
   let authed: ReturnType<typeof authenticateExtension>;
   try {
-    authed = authenticateExtension(ctx, input, nativeStrictVerifier);
+    // check 7's verify on a worker, batched with the turn's other requests, where there are spare cores
+    authed = ctx.crypto.size > 0 ? await authenticateExtensionBatched(ctx, input, nativeStrictVerifier, ctx.crypto) : authenticateExtension(ctx, input, nativeStrictVerifier);
   } catch (error) {
     if (error instanceof DomainError && error.code === "unauthorized") set.headers["www-authenticate"] = `Bearer realm="kith-extensions", error="${error.reason}"`;
     throw error;

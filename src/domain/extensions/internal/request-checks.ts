@@ -1,7 +1,9 @@
 import type { Db } from "../../../db/client.ts";
 import { ingestStatements } from "../../../db/ingest-statements.ts";
-import { checkFreshness, decodeEd25519PublicKey, parseTimestamp, type Ed25519Verifier } from "../../../ink/index.ts";
-import { extensionSigningString, isExtensionNonce, verifyExtensionSignature } from "../../../security/extension-request.ts";
+import { utf8 } from "../../../ink/bytes.ts";
+import { checkFreshness, decodeEd25519PublicKey, decodeSignature, parseTimestamp, type Ed25519Verifier } from "../../../ink/index.ts";
+import { extensionSigningString, isExtensionNonce } from "../../../security/extension-request.ts";
+import type { VerifyCall } from "../../../security/preverify.ts";
 import { nonceScope, unauthorized } from "./ext-refusal.ts";
 import type { InstallationKey } from "./installation-row.ts";
 
@@ -23,16 +25,40 @@ export interface SignedRequest {
  * Nothing is written: the nonce is recorded with the request's own write.
  */
 export function checkSignedRequest(db: Db, installationId: string, input: SignedRequest, keys: InstallationKey[], now: number, verify: Ed25519Verifier): { nonce: string; key: InstallationKey } {
+  const checked = checkUnsignedParts(db, installationId, input, keys, now);
+  return { nonce: checked.nonce, key: signingKey(checked, (c) => verify(c.publicKey, c.message, c.signature)) };
+}
+
+/** What checks 5 and 6 let through: the nonce, and check 7's verifications (one per candidate key, in the keys' order). */
+export interface UnsignedPartsChecked {
+  nonce: string;
+  keys: InstallationKey[];
+  calls: VerifyCall[];
+}
+
+/**
+ * Checks 5 and 6, and check 7 up to its verifications: the signature header present, the string
+ * it must sign. The verifications are the caller's to run, in place or batched on a worker
+ * (extension-auth.ts), before `signingKey`; a request failing 5 or 6 never reaches them.
+ */
+export function checkUnsignedParts(db: Db, installationId: string, input: SignedRequest, keys: InstallationKey[], now: number): UnsignedPartsChecked {
   const at = parseTimestamp(input.timestamp);
   if (at === null) throw unauthorized("timestamp_out_of_window", input.timestamp === null ? "X-Request-Timestamp is required" : "X-Request-Timestamp: not a strict RFC 3339 timestamp");
   if (checkFreshness(at, now) !== "fresh") throw unauthorized("timestamp_out_of_window", "X-Request-Timestamp is more than 300 s old or more than 30 s ahead");
   const nonce = input.nonce;
   if (nonce === null || !isExtensionNonce(nonce)) throw unauthorized("nonce_replayed", "X-Request-Nonce: 16 to 128 characters of [A-Za-z0-9_-] (a UUID) is required");
   if (ingestStatements(db).nonceSeen.get(nonceScope(installationId), nonce) !== null) throw unauthorized("nonce_replayed", "this nonce was already used");
-  const signature = input.signature;
-  if (signature === null) throw unauthorized("signature_invalid", "X-Extension-Signature is required");
-  const signing = extensionSigningString(input.method, input.target, nonce, input.timestamp!, input.body);
-  const key = keys.find((k) => verifyExtensionSignature(signature, decodeEd25519PublicKey(k.publicKeyMultibase)!, signing, verify));
-  if (!key) throw unauthorized("signature_invalid", "X-Extension-Signature does not verify under the extension's key");
-  return { nonce, key };
+  if (input.signature === null) throw unauthorized("signature_invalid", "X-Extension-Signature is required");
+  // An undecodable signature verifies under no key: no call, and check 7 refuses below.
+  const signature = decodeSignature(input.signature);
+  if (signature === null) return { nonce, keys: [], calls: [] };
+  const message = utf8(extensionSigningString(input.method, input.target, nonce, input.timestamp!, input.body));
+  return { nonce, keys, calls: keys.map((k) => ({ publicKey: decodeEd25519PublicKey(k.publicKeyMultibase)!, message, signature })) };
+}
+
+/** Check 7's outcome: the first key whose verification passed (`verdict`, asked in order until one does). */
+export function signingKey(checked: UnsignedPartsChecked, verdict: (call: VerifyCall, i: number) => boolean): InstallationKey {
+  const i = checked.calls.findIndex(verdict);
+  if (i < 0) throw unauthorized("signature_invalid", "X-Extension-Signature does not verify under the extension's key");
+  return checked.keys[i]!;
 }

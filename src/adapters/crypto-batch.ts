@@ -1,0 +1,210 @@
+// Ed25519 verifies and signs batched across requests (issue 14; docs/decisions/extensions.md §13).
+// The calls made during one turn of the event loop are flushed together (setImmediate: after the
+// turn's I/O callbacks, so every request that arrived in it has made its calls) as one transferred
+// buffer per worker; the serving thread packs bytes and the workers do the curve work. A one-call
+// message cost the serving thread more than verifying in place (§12); one message per turn is what
+// makes a worker pay. Batches are answered in the order they were flushed, so callers' promises
+// resolve in call order (the audit chain's writes stay in sequence order). Whatever cannot go to a
+// worker (every worker at its cap, a crashed or given-up worker, a closed batcher, a call of an odd
+// size) is computed on the calling thread by the same functions.
+import { nativeEd25519Sign, nativeStrictVerifier } from "../security/ed25519-native.ts";
+import type { BatchedCrypto } from "../security/batched-crypto.ts";
+import type { VerifyCall } from "../security/preverify.ts";
+import { pack, packable, type PackedReply, type SignCall } from "./crypto-batch-pack.ts";
+import { defaultVerifyWorkers } from "./verify-pool.ts";
+
+export interface CryptoBatcher extends BatchedCrypto {
+  /** Stops the workers; what they held is computed on the calling thread, later calls too. */
+  close(): Promise<void>;
+  /** For tests and metrics: batches held by workers now, batches computed here, messages posted, worker failures. */
+  stats(): { inFlight: number; computedHere: number; messages: number; crashes: number };
+}
+
+export interface CryptoBatcherOptions {
+  workers: number;
+  /** Batches one worker may hold before the next is computed on the calling thread (default 16: ~128 calls, a few ms of curve work). */
+  maxInFlight?: number;
+  /** A turn's calls are split across workers only in parts of at least this many (default 16). */
+  minPart?: number;
+  /** Calls after which a batch is flushed without waiting for the end of the turn (default 32). */
+  maxBatch?: number;
+  /** Worker entry (tests pass a crashing one). */
+  entry?: string;
+  /** Restarts of one slot after a failure before it is given up (default 3). */
+  maxRestarts?: number;
+  onCrash?: (reason: string) => void;
+}
+
+/** One turn's calls and, once every part is back, their results. */
+interface Batch {
+  verifies: VerifyCall[];
+  signs: SignCall[];
+  waiters: Array<() => void>;
+  verdicts: Uint8Array;
+  signatures: Uint8Array;
+  partsLeft: number;
+}
+interface Part {
+  batch: Batch;
+  v0: number;
+  v1: number;
+  s0: number;
+  s1: number;
+}
+interface Slot {
+  worker: Worker | null;
+  pending: Map<number, Part>;
+  restarts: number;
+}
+
+// As verify-pool.ts: beside this file from source, at adapters/ of the binary's embedded file system.
+const ENTRY = import.meta.url.includes("/$bunfs/")
+  ? new URL("./adapters/crypto-batch-worker.ts", import.meta.url).href
+  : new URL("./crypto-batch-worker.ts", import.meta.url).href;
+
+export function createCryptoBatcher(options: CryptoBatcherOptions): CryptoBatcher {
+  const size = Math.max(0, Math.floor(options.workers));
+  const maxInFlight = options.maxInFlight ?? 16;
+  const minPart = Math.max(1, options.minPart ?? 16);
+  const maxBatch = Math.max(1, options.maxBatch ?? 32);
+  const maxRestarts = options.maxRestarts ?? 3;
+  const entry = options.entry ?? ENTRY;
+  const slots: Slot[] = Array.from({ length: size }, () => ({ worker: null, pending: new Map(), restarts: 0 }));
+  const order: Batch[] = []; // flushed, answered oldest first
+  let current: Batch | null = null;
+  let nextId = 1;
+  let closed = false;
+  let computedHere = 0;
+  let messages = 0;
+  let crashes = 0;
+
+  const complete = (part: Part, verdicts: Uint8Array, signatures: Uint8Array) => {
+    part.batch.verdicts.set(verdicts, part.v0);
+    part.batch.signatures.set(signatures, 64 * part.s0);
+    part.batch.partsLeft--;
+    while (order.length > 0 && order[0]!.partsLeft === 0) for (const wake of order.shift()!.waiters) wake();
+  };
+  const runHere = (part: Part) => {
+    computedHere++;
+    const { verifies, signs } = part.batch;
+    const verdicts = Uint8Array.from(verifies.slice(part.v0, part.v1), (c) => (nativeStrictVerifier(c.publicKey, c.message, c.signature) ? 1 : 0));
+    const signatures = new Uint8Array(64 * (part.s1 - part.s0));
+    for (let i = part.s0; i < part.s1; i++) signatures.set(nativeEd25519Sign(signs[i]!.message, signs[i]!.secretKey), 64 * (i - part.s0));
+    complete(part, verdicts, signatures);
+  };
+
+  const fail = (slot: Slot, worker: Worker, reason: string) => {
+    if (slot.worker !== worker) return;
+    slot.worker = null;
+    slot.restarts++;
+    if (!closed) {
+      crashes++;
+      options.onCrash?.(reason);
+    }
+    worker.terminate();
+    const held = [...slot.pending.values()];
+    slot.pending.clear();
+    for (const part of held) runHere(part);
+  };
+  const start = (slot: Slot): Worker | null => {
+    if (slot.worker || closed || slot.restarts > maxRestarts) return slot.worker;
+    const worker = new Worker(entry);
+    worker.unref(); // an idle batcher never keeps the process alive
+    worker.onmessage = (event: MessageEvent<PackedReply>) => {
+      const part = slot.pending.get(event.data.id);
+      if (!part) return;
+      slot.pending.delete(event.data.id);
+      if (slot.pending.size === 0) worker.unref();
+      complete(part, event.data.verdicts, event.data.signatures);
+    };
+    worker.onerror = (event) => fail(slot, worker, event.message || "error");
+    worker.addEventListener("close", () => fail(slot, worker, "exited"));
+    slot.worker = worker;
+    return worker;
+  };
+
+  const flush = (batch: Batch) => {
+    if (current === batch) current = null;
+    batch.verdicts = new Uint8Array(batch.verifies.length);
+    batch.signatures = new Uint8Array(64 * batch.signs.length);
+    order.push(batch);
+    const { verifies, signs } = batch;
+    const open = closed ? [] : slots.filter((s) => s.restarts <= maxRestarts && s.pending.size < maxInFlight).sort((a, b) => a.pending.size - b.pending.size);
+    const parts = Math.max(1, Math.min(open.length, Math.floor((verifies.length + signs.length) / minPart)));
+    batch.partsLeft = parts;
+    for (let p = 0; p < parts; p++) {
+      const part: Part = { batch, v0: cut(verifies.length, parts, p), v1: cut(verifies.length, parts, p + 1), s0: cut(signs.length, parts, p), s1: cut(signs.length, parts, p + 1) };
+      const slot = open[p];
+      const worker = slot ? start(slot) : null;
+      if (!slot || !worker) {
+        runHere(part); // back-pressure, or no worker left: this thread works too
+        continue;
+      }
+      const id = nextId++;
+      // Referenced while it holds work: a process waiting for an answer stays up, and Bun's event
+      // loop sleeps until the reply instead of spinning, which it does when nothing referenced is
+      // left (an in-process caller, no listening socket: measured ~all of the wait as this
+      // thread's CPU; a serving node's socket hides it).
+      if (slot.pending.size === 0) worker.ref();
+      slot.pending.set(id, part);
+      const request = pack(id, verifies.slice(part.v0, part.v1), signs.slice(part.s0, part.s1));
+      messages++;
+      worker.postMessage(request, { transfer: [request.data.buffer as ArrayBuffer] });
+    }
+  };
+  const batch = (): Batch => {
+    if (current === null) {
+      const b: Batch = { verifies: [], signs: [], waiters: [], verdicts: new Uint8Array(0), signatures: new Uint8Array(0), partsLeft: 0 };
+      current = b;
+      setImmediate(() => {
+        if (current === b) flush(b);
+      });
+    }
+    return current;
+  };
+  // A full batch goes at once: the worker starts on it while this thread still works through the
+  // turn's other requests (flushing only at the end of the turn leaves one side idle at a time).
+  const flushIfFull = (b: Batch) => {
+    if (b.verifies.length + b.signs.length >= maxBatch) flush(b);
+  };
+
+  return {
+    size,
+    verifyAll(calls) {
+      if (calls.length === 0) return Promise.resolve([]);
+      const b = batch();
+      // an odd-sized key or signature is not packed; the strict verifier's verdict for it, now
+      const at = calls.map((c) => (packable.verify(c) ? b.verifies.push(c) - 1 : nativeStrictVerifier(c.publicKey, c.message, c.signature)));
+      const answer = new Promise<boolean[]>((resolve) => b.waiters.push(() => resolve(at.map((i) => (typeof i === "boolean" ? i : b.verdicts[i] === 1)))));
+      flushIfFull(b);
+      return answer;
+    },
+    sign(message, secretKey) {
+      if (!packable.sign({ message, secretKey })) return Promise.resolve(nativeEd25519Sign(message, secretKey));
+      const b = batch();
+      const i = b.signs.push({ message, secretKey }) - 1;
+      const answer = new Promise<Uint8Array>((resolve) => b.waiters.push(() => resolve(b.signatures.slice(64 * i, 64 * i + 64))));
+      flushIfFull(b);
+      return answer;
+    },
+    async close() {
+      closed = true;
+      for (const slot of slots) {
+        const worker = slot.worker;
+        slot.restarts = maxRestarts + 1; // no restart after close
+        if (worker) fail(slot, worker, "closed");
+      }
+    },
+    stats: () => ({ inFlight: slots.reduce((n, s) => n + s.pending.size, 0), computedHere, messages, crashes }),
+  };
+}
+
+/** Where part `p` of `parts` begins in a list of `n` calls. */
+const cut = (n: number, parts: number, p: number) => Math.floor((n * p) / parts);
+
+let shared: CryptoBatcher | null = null;
+/** The process's batcher (no worker starts before the first call): `kith serve` sizes it by KITH_VERIFY_WORKERS. */
+export function sharedCryptoBatcher(options: { workers?: number | null; onCrash?: (reason: string) => void } = {}): CryptoBatcher {
+  shared ??= createCryptoBatcher({ workers: options.workers ?? defaultVerifyWorkers(), ...(options.onCrash ? { onCrash: options.onCrash } : {}) });
+  return shared;
+}
