@@ -160,7 +160,7 @@ test("the compiled binary serves the owner console and every file it references,
   }
 });
 
-test("the compiled binary verifies signed intents on its verify worker: a valid one passes, a forged one is refused, no worker failed", async () => {
+test("the compiled binary verifies signed intents on its crypto worker: a valid one passes, a forged one is refused, no worker failed", async () => {
   const node = await startKith(["--data-dir", join(work, "data-pool"), "--public-url", "https://kith.example.net"], { bin: [bin], cwd: join(work, "cwd"), env: { KITH_VERIFY_WORKERS: "1" } });
   try {
     const card = await json(await fetch(`${node.url}/.well-known/ink/agent.json`));
@@ -185,7 +185,7 @@ test("the compiled binary verifies signed intents on its verify worker: a valid 
   } finally {
     expect(await node.stop()).toBe(0);
   }
-  expect(node.stdout() + node.stderr()).not.toContain("verify worker failed");
+  expect(node.stdout() + node.stderr()).not.toContain("worker failed");
 });
 
 test("the compiled binary batches extension requests' verifies and audit signatures on its crypto worker: 200s, a forged 401, a verifiable chain, no worker failed", async () => {

@@ -26,7 +26,6 @@ import { nodeSecret, ownerSignInHint, signInOptions } from "./sign-in.ts";
 import { stdoutIsTerminal, writeLine } from "./stdio.ts";
 import { startWarnings } from "./start-warnings.ts";
 import { guardStorage, openStorage, storageFailure } from "./storage.ts";
-import { sharedVerifyPool } from "../adapters/verify-pool.ts";
 import { sharedCryptoBatcher } from "../adapters/crypto-batch.ts";
 
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -129,6 +128,7 @@ export const serveCommand: Command = {
       mailer = auth.mailer;
       // prom-client is loaded only when metrics are enabled (start-up time and idle RSS otherwise).
       const prometheus = config.metricsToken ? (await import("../node/metrics.ts")).createNodeMetrics(db, clock) : null;
+      const batcher = sharedCryptoBatcher({ workers: config.verifyWorkers, onCrash: (reason) => log.warn("crypto batch worker failed; signing and verifying on the main thread", { reason }) });
       const kith = createNode({
         db,
         clock,
@@ -139,8 +139,12 @@ export const serveCommand: Command = {
         allowPrivatePeers: config.allowPrivatePeers,
         ...(peerCa ? { peerCa } : {}),
         directory: { directories: config.directories, revalidateMs: config.directoryRevalidateSeconds * 1000 },
-        signatures: sharedVerifyPool({ workers: config.verifyWorkers, onCrash: (reason) => log.warn("verify worker failed; verifying on the main thread", { reason }) }),
-        crypto: sharedCryptoBatcher({ workers: config.verifyWorkers, onCrash: (reason) => log.warn("crypto batch worker failed; signing and verifying on the main thread", { reason }) }),
+        // One batcher for every Ed25519 call that may leave the serving thread: the inbound intents'
+        // two verifies (preverify), the extension API's check 7 and its audit signatures. A turn's
+        // calls go to a worker as one transferred buffer; the verify pool's message per intent, and
+        // its cap of 4 in flight, left the main thread verifying most intents itself at 64 clients.
+        signatures: batcher,
+        crypto: batcher,
         trustProxy: config.trustProxy,
         remoteAddress: (r) => remote.get(r) ?? null,
         metrics: prometheus && config.metricsToken ? { recorder: prometheus.metrics, endpoint: { token: config.metricsToken, render: prometheus.render } } : null,

@@ -4,6 +4,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { nativeStrictVerifier } from "../../src/security/ed25519-native.ts";
+import { createCryptoBatcher } from "../../src/adapters/crypto-batch.ts";
 import { createVerifyPool } from "../../src/adapters/verify-pool.ts";
 import { preverify } from "../../src/security/preverify.ts";
 import { expectedVerdicts, verifyCalls } from "../helpers/verify-calls.ts";
@@ -74,10 +75,14 @@ describe("verify pool", () => {
   });
 });
 
-describe("preverify gives the decisions of the native verifier", () => {
-  // Every signature-based conformance case, decided with the pool's verdicts (record, verify on a
-  // worker, decide again) and with nativeStrictVerifier on this thread: the same outcome each time.
-  const pool = createVerifyPool({ workers: 1, maxInFlight: 100_000 });
+// Every signature-based conformance case, decided with a pool's verdicts (record, verify on a
+// worker, decide again) and with nativeStrictVerifier on this thread: the same outcome each time.
+// Both pools: the verify pool, and the crypto batcher `kith serve` gives the inbound path.
+for (const [name, make] of [
+  ["verify pool", () => createVerifyPool({ workers: 1, maxInFlight: 100_000 })],
+  ["crypto batcher", () => createCryptoBatcher({ workers: 1, maxInFlight: 100_000 })],
+] as const) describe(`preverify through the ${name} gives the decisions of the native verifier`, () => {
+  const pool = make();
   pools.push(pool);
   for (const file of loadVectorFiles().filter((f) => SIGNATURE_CATEGORIES.has(f.category) && HANDLERS[f.category])) {
     test(`conformance ${file.category}: ${file.cases.length} cases`, async () => {
