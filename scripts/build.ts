@@ -20,12 +20,11 @@ export async function buildBinary(arch: Arch, outDir = join(ROOT, "dist")): Prom
     "--splitting",
     // a server must not pick up a stray .env or bunfig.toml from whatever directory it runs in
     "--no-compile-autoload-dotenv", "--no-compile-autoload-bunfig",
-    // four Workers are second entry points, carried by the binary: the network analytics Worker at
-    // node/network-worker (src/node/network-runner.ts finds it there; notes/EXTENSIONS.md §2.3),
-    // the verify pool's at adapters/verify-worker (src/adapters/verify-pool.ts), the WAL
-    // checkpointer's at db/checkpoint-worker (src/db/checkpointer.ts) and the crypto batcher's at
-    // adapters/crypto-batch-worker (src/adapters/crypto-batch.ts)
-    `--target=${TARGETS[arch]}`, join(ROOT, "src/main.ts"), join(ROOT, "src/node/network-worker.ts"), join(ROOT, "src/adapters/verify-worker.ts"),
+    // three Workers are second entry points, carried by the binary: the network analytics Worker at
+    // node/network-worker (src/node/network-runner.ts finds it there; notes/EXTENSIONS.md §2.3), the
+    // WAL checkpointer's at db/checkpoint-worker (src/db/checkpointer.ts) and the crypto batcher's
+    // (every Ed25519 call that leaves the serving thread) at adapters/crypto-batch-worker (src/adapters/crypto-batch.ts)
+    `--target=${TARGETS[arch]}`, join(ROOT, "src/main.ts"), join(ROOT, "src/node/network-worker.ts"),
     join(ROOT, "src/db/checkpoint-worker.ts"), join(ROOT, "src/adapters/crypto-batch-worker.ts"), "--outfile", outfile,
   ];
   const proc = Bun.spawn(args, { cwd: ROOT, stdout: "pipe", stderr: "pipe" });

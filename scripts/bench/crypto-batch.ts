@@ -1,13 +1,12 @@
-// The cross-request Ed25519 batcher (src/adapters/crypto-batch.ts) against the verify pool
-// (src/adapters/verify-pool.ts, one message per verifyAll) and verifying in place, for the inbound
-// INK path's shape: an intent is one verifyAll of 2 calls (transport and envelope signatures).
+// The cross-request Ed25519 batcher (src/adapters/crypto-batch.ts) against verifying in place, for
+// the inbound INK path's shape (the verify pool it replaced, one message per intent, measured
+// 16-17 µs per intent at any batch size: docs/decisions/extensions.md §13): an intent is one verifyAll of 2 calls (transport and envelope signatures).
 // Prints the serving thread's CPU per intent (process.threadCpuUsage: the workers excluded), the
 // figure that bounds throughput when the curve work runs on other cores, for P intents per turn of
 // the event loop, medians of RUNS, the three interleaved in each run. A referenced timer stands
 // for a server's listening socket (without one Bun's loop spins while it waits for a Worker).
 // Usage: bun scripts/bench/crypto-batch.ts [intents=3000] [runs=7] [workers=1]
 import { createCryptoBatcher } from "../../src/adapters/crypto-batch.ts";
-import { createVerifyPool } from "../../src/adapters/verify-pool.ts";
 import { ed25519Sign, generateEd25519KeyPair } from "../../src/ink/index.ts";
 import { nativeStrictVerifier } from "../../src/security/ed25519-native.ts";
 import type { SignaturePool, VerifyCall } from "../../src/security/preverify.ts";
@@ -45,19 +44,15 @@ function inPlace(): number {
 }
 
 const batcher = createCryptoBatcher({ workers: WORKERS, maxInFlight: 1_000_000 });
-const pool = createVerifyPool({ workers: WORKERS, maxInFlight: 1_000_000 });
 await through(batcher, 8); // warm-up, workers started
-await through(pool, 8);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!.toFixed(1);
 for (const perTurn of [1, 4, 32]) {
-  const r = { pool: [] as number[], batcher: [] as number[], here: [] as number[] };
+  const r = { batcher: [] as number[], here: [] as number[] };
   for (let run = 0; run < RUNS; run++) {
-    r.pool.push(await through(pool, perTurn));
     r.batcher.push(await through(batcher, perTurn));
     r.here.push(inPlace());
   }
-  console.log(`${perTurn} intent(s) per turn, ${WORKERS} worker(s): serving-thread CPU µs per intent (2 verifies), median of ${RUNS}: pool ${median(r.pool)} · batcher ${median(r.batcher)} · in place ${median(r.here)}`);
+  console.log(`${perTurn} intent(s) per turn, ${WORKERS} worker(s): serving-thread CPU µs per intent (2 verifies), median of ${RUNS}: batcher ${median(r.batcher)} · in place ${median(r.here)}`);
 }
 await batcher.close();
-await pool.close();
 clearInterval(keepAlive);

@@ -19,7 +19,7 @@ import { nativeEd25519Verify, nativeStrictVerifier } from "../../src/security/ed
 import { extensionSigningString } from "../../src/security/extension-request.ts";
 import { bootTestApp, type TestNode } from "../../test/helpers/boot.ts";
 import { createCryptoBatcher } from "../../src/adapters/crypto-batch.ts";
-import { defaultVerifyWorkers } from "../../src/adapters/verify-pool.ts";
+import { defaultVerifyWorkers } from "../../src/adapters/crypto-batch.ts";
 import { acmeKey, installAcme } from "../../test/helpers/extensions.ts";
 
 const REQUESTS = Number(process.argv[2] ?? 6000);

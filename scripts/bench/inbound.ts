@@ -3,7 +3,7 @@
 // rate measured in the same run on the same core (before and after the node's phases; the median
 // of those samples is the baseline). The node is a real `kith serve` process (plain HTTP on
 // loopback, as behind a TLS proxy), run once pinned to CPU 0 and once on CPUs 0-1 (where its
-// verify pool starts a worker); this script is the load generator, pinned to the last CPU.
+// crypto batcher starts a worker); this script is the load generator, pinned to the last CPU.
 // Senders are many distinct agents whose cards this script serves over TLS; every request is a
 // distinct 1–2 KB intent with its own nonce, signed before the measured window (within INK's
 // freshness window) so that the generator costs little while the node is measured.
@@ -21,7 +21,7 @@ import { bodySignatureDomain, buildSignatureBase, canonicalize, encodeEd25519Pub
 const SECONDS = Number(process.argv[2] ?? 8);
 const CONCURRENCY = Number(process.argv[3] ?? 64);
 // A phase is a core count, optionally ":N" verify workers (default: the node's own choice, one per
-// spare core): "1,2:0,2" compares two cores without and with the verify pool in one run.
+// spare core): "1,2:0,2" compares two cores without and with the crypto batcher in one run.
 const PHASES = (process.argv[4] ?? "1,2:0,2").split(",").map((p) => ({ cores: Number(p.split(":")[0]), workers: p.split(":")[1] }));
 const SENDERS = 400;
 const ROOT = resolve(import.meta.dir, "../..");
@@ -30,7 +30,7 @@ const work = mkdtempSync(join(tmpdir(), "kith-bench-in-"));
 const bun = process.execPath;
 /**
  * User+system CPU time (ms) a process has used so far, from /proc (Linux); null elsewhere. With
- * `mainThread`, only its main thread's (the event loop: what the verify pool is meant to unload).
+ * `mainThread`, only its main thread's (the event loop: what the crypto batcher is meant to unload).
  */
 async function cpuMs(pid: number, mainThread = false): Promise<number | null> {
   try {

@@ -11,7 +11,7 @@ import { nativeEd25519Sign, nativeStrictVerifier } from "../security/ed25519-nat
 import type { BatchedCrypto } from "../security/batched-crypto.ts";
 import type { VerifyCall } from "../security/preverify.ts";
 import { pack, packable, type PackedReply, type SignCall } from "./crypto-batch-pack.ts";
-import { defaultVerifyWorkers } from "./verify-pool.ts";
+import { availableParallelism } from "node:os";
 
 export interface CryptoBatcher extends BatchedCrypto {
   /** Stops the workers; what they held is computed on the calling thread, later calls too. */
@@ -57,7 +57,9 @@ interface Slot {
   restarts: number;
 }
 
-// As verify-pool.ts: beside this file from source, at adapters/ of the binary's embedded file system.
+// From source, the worker sits beside this file. In the compiled binary every module is bundled
+// into one file at the root of Bun's embedded file system, which is src/ (the common folder of the
+// entry points scripts/build.ts passes), so the worker is at adapters/crypto-batch-worker.ts.
 const ENTRY = import.meta.url.includes("/$bunfs/")
   ? new URL("./adapters/crypto-batch-worker.ts", import.meta.url).href
   : new URL("./crypto-batch-worker.ts", import.meta.url).href;
@@ -201,6 +203,11 @@ export function createCryptoBatcher(options: CryptoBatcherOptions): CryptoBatche
 
 /** Where part `p` of `parts` begins in a list of `n` calls. */
 const cut = (n: number, parts: number, p: number) => Math.floor((n * p) / parts);
+
+/** Worker threads worth having here: one per core the process may run on, besides its own. */
+export function defaultVerifyWorkers(): number {
+  return Math.max(0, availableParallelism() - 1);
+}
 
 let shared: CryptoBatcher | null = null;
 /** The process's batcher (no worker starts before the first call): `kith serve` sizes it by KITH_VERIFY_WORKERS. */

@@ -141,8 +141,8 @@ export const serveCommand: Command = {
         directory: { directories: config.directories, revalidateMs: config.directoryRevalidateSeconds * 1000 },
         // One batcher for every Ed25519 call that may leave the serving thread: the inbound intents'
         // two verifies (preverify), the extension API's check 7 and its audit signatures. A turn's
-        // calls go to a worker as one transferred buffer; the verify pool's message per intent, and
-        // its cap of 4 in flight, left the main thread verifying most intents itself at 64 clients.
+        // calls go to a worker as one transferred buffer; the verify pool it replaced (a message per intent,
+        // its cap of 4 in flight) left the main thread verifying most intents itself at 64 clients.
         signatures: batcher,
         crypto: batcher,
         trustProxy: config.trustProxy,

@@ -105,7 +105,7 @@ export interface PeerNetwork {
   fetchBudget: FetchBudget;
   /** KITH_ALLOW_PRIVATE_PEERS: also skips the SSRF vetting of URL fields inside fetched cards. */
   allowPrivatePeers: boolean;
-  /** Where inbound signatures are verified when the device has spare cores (adapters/verify-pool.ts). */
+  /** Where inbound signatures are verified when the device has spare cores (adapters/crypto-batch.ts). */
   signatures: SignaturePool;
 }
 

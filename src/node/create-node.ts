@@ -5,7 +5,6 @@ import { createLlmClient, createTranscriber, type OpenAiSettings } from "../adap
 import { createLogMailer } from "../adapters/log-mailer.ts";
 import type { FetchLike } from "../adapters/outbound.ts";
 import { createPeerHttp, type PeerHttp } from "../adapters/peer-http.ts";
-import { sharedVerifyPool } from "../adapters/verify-pool.ts";
 import { sharedCryptoBatcher } from "../adapters/crypto-batch.ts";
 import type { Db } from "../db/client.ts";
 import { createWriteQueue } from "../db/write-queue.ts";
@@ -105,7 +104,7 @@ export function createNode(settings: NodeSettings): KithNode {
       http: settings.peerHttp ?? createPeerHttp({ allowPrivateAddresses: settings.allowPrivatePeers, ...(settings.peerCa ? { extraCa: settings.peerCa } : {}) }),
       fetchBudget: createFetchBudget(limiter),
       allowPrivatePeers: settings.allowPrivatePeers,
-      signatures: settings.signatures ?? sharedVerifyPool(),
+      signatures: settings.signatures ?? sharedCryptoBatcher(),
     },
     limiter,
     writes: createWriteQueue(settings.db, {

@@ -9,7 +9,7 @@ export interface VerifyCall {
 }
 
 /**
- * Verifies batches of calls elsewhere (adapters/verify-pool.ts: worker threads), each with
+ * Verifies batches of calls elsewhere (adapters/crypto-batch.ts: worker threads), each with
  * nativeStrictVerifier, so a verdict from it is the verdict this thread would compute.
  */
 export interface SignaturePool {

@@ -1,5 +1,5 @@
 // Ed25519 verify calls of every kind of verdict the strict verifier gives, for the tests of what
-// verifies off the calling thread (test/adapters/verify-pool.test.ts, crypto-batch.test.ts).
+// verifies off the calling thread (test/adapters/crypto-batch.test.ts).
 import { ed25519Sign, generateEd25519KeyPair } from "../../src/ink/index.ts";
 import { nativeStrictVerifier } from "../../src/security/ed25519-native.ts";
 import type { VerifyCall } from "../../src/security/preverify.ts";
