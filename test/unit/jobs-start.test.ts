@@ -13,7 +13,8 @@ import { createNode } from "../../src/node/create-node.ts";
 // kith serve starts the background jobs after it listens; they (and their modules) load on the next
 // turn of the event loop, so what waits at start is answered first. A node stopped in between must
 // not start them afterwards: they would scan a database that is already closed.
-test("jobs started and stopped before they loaded never run, and stop() waits for the load", async () => {
+/** A node on a fresh file database, its log lines collected. */
+function nodeWithLog(extra: Partial<Parameters<typeof createNode>[0]> = {}) {
   const dir = mkdtempSync(join(tmpdir(), "kith-jobs-"));
   const db = openDatabase(join(dir, "kith.db"));
   migrate(db.$client, { file: null, now: Date.now() });
@@ -28,7 +29,13 @@ test("jobs started and stopped before they loaded never run, and stop() waits fo
     vault: createKeyVault(join(dir, "agent-key.json"), null),
     allowPrivatePeers: true,
     network: { inline: true },
+    ...extra,
   });
+  return { dir, db, lines, node };
+}
+
+test("jobs started and stopped before they loaded never run, and stop() waits for the load", async () => {
+  const { dir, db, lines, node } = nodeWithLog();
   node.jobs.start();
   node.jobs.start(); // once
   await node.close();
@@ -41,22 +48,7 @@ test("jobs started and stopped before they loaded never run, and stop() waits fo
 // A node whose jobs cannot start (their module failed to load) would serve with no outbox delivery
 // and no maintenance while /health says ok: the failure is logged and handed to kith serve, which stops.
 test("jobs that fail to load are logged and reported to the caller of start()", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "kith-jobs-"));
-  const db = openDatabase(join(dir, "kith.db"));
-  migrate(db.$client, { file: null, now: Date.now() });
-  const lines: Array<Record<string, unknown>> = [];
-  const log = createJsonLogger({ level: "debug", format: "json", write: (line) => lines.push(JSON.parse(line)) });
-  const node = createNode({
-    db,
-    clock: systemClock,
-    ids: createUlidIds(systemClock),
-    log,
-    node: { publicUrl: "http://localhost:1", wordmark: "svc", version: "test", mailboxUrl: null },
-    vault: createKeyVault(join(dir, "agent-key.json"), null),
-    allowPrivatePeers: true,
-    network: { inline: true },
-    loadJobs: () => Promise.reject(new Error("module not found: jobs")),
-  });
+  const { dir, db, lines, node } = nodeWithLog({ loadJobs: () => Promise.reject(new Error("module not found: jobs")) });
   const failure = await new Promise<unknown>((resolve) => node.jobs.start(resolve));
   expect((failure as Error).message).toBe("module not found: jobs");
   expect(lines.some((l) => l.level === "error" && l.msg === "background jobs failed to start")).toBe(true);
