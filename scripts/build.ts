@@ -5,12 +5,18 @@
 import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join, resolve } from "node:path";
+import { currentSnapshot, SNAPSHOT_FILE } from "./schema-snapshot.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 const TARGETS = { x64: "bun-linux-x64", arm64: "bun-linux-arm64" } as const;
 type Arch = keyof typeof TARGETS;
 
 export async function buildBinary(arch: Arch, outDir = join(ROOT, "dist")): Promise<string> {
+  // the binary embeds migrations/snapshot.sql; a stale one would be skipped at run time (every new
+  // database would replay the migrations instead), so a build refuses it
+  if (readFileSync(SNAPSHOT_FILE, "utf8") !== currentSnapshot()) {
+    throw new Error("migrations/snapshot.sql is out of date: run `bun scripts/schema-snapshot.ts` and commit it");
+  }
   mkdirSync(outDir, { recursive: true });
   const outfile = join(outDir, `kith-linux-${arch}`);
   const args = [
