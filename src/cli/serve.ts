@@ -25,6 +25,7 @@ import { acquireServeLock } from "./serve-lock.ts";
 import { nodeSecret, ownerSignInHint, signInOptions } from "./sign-in.ts";
 import { stdoutIsTerminal, writeLine } from "./stdio.ts";
 import { startWarnings } from "./start-warnings.ts";
+import { endStartUp } from "./start-up.ts";
 import { guardStorage, openStorage, storageFailure } from "./storage.ts";
 import { sharedCryptoBatcher } from "../adapters/crypto-batch.ts";
 
@@ -164,10 +165,8 @@ export const serveCommand: Command = {
         io.err(`kith: the background jobs failed to start (${cause instanceof Error ? cause.message : String(cause)}); stopping`);
         stopNow("jobs failed");
       });
-      // Start-up is over: what only it needed (module bodies, the construction of routes and schemas,
-      // their compiled code) is garbage now. Bun.shrink has JSC collect it and hand free pages back
-      // when next idle: ~3.5 MiB less idle RSS (inbound-performance.md, "Start-up").
-      setTimeout(() => (typeof Bun.shrink === "function" ? Bun.shrink() : undefined), 0);
+      // Start-up is over: the normal JIT policy again, and what only the start needed handed back.
+      setTimeout(() => endStartUp(), 0);
       for (const warning of startWarnings(config)) {
         log.warn(warning);
         io.err(`  warning:    ${warning}`);
