@@ -16,7 +16,8 @@ import { migrate } from "./migrate.ts";
  * - after each table's CREATE, that table's rows (so no trigger, all created later, fires), as
  *   `quote()` literals; an FTS5 table's settings (its `_config` rows but `version`) through FTS5's
  *   own command, `INSERT INTO t(t, rank) VALUES(key, value)`.
- * What the text cannot carry (an FTS index with rows, sqlite_sequence) the build refuses: it
+ * - last, sqlite_sequence's rows (AUTOINCREMENT counters).
+ * What the text cannot carry (an FTS index with rows, another virtual table's state) the build refuses: it
  * applies the text to an empty database and compares `describeDatabase` of both.
  */
 export function buildSchemaSnapshot(migrations: EmbeddedMigration[]): string {
@@ -58,6 +59,9 @@ function snapshotText(db: Database, migrations: EmbeddedMigration[]): string {
     if (kinds.get(o.name) === "virtual") out.push(...fts5Settings(db, o.name, o.sql!));
     else out.push(...rowInserts(db, o.name));
   }
+  // AUTOINCREMENT counters (a migration that copies rows into a new AUTOINCREMENT table leaves one,
+  // even for no rows); SQLite made the table itself with the first such table above
+  if (kinds.has("sqlite_sequence")) out.push(...rowInserts(db, "sqlite_sequence"));
   return `${out.join("\n")}\n`;
 }
 

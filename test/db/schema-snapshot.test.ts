@@ -76,6 +76,19 @@ describe("the schema snapshot (docs/decisions/schema-snapshot.md)", () => {
     expect((existing.master as Array<{ name: string }>).map((o) => o.name)).toContain("agents");
   });
 
+  test("AUTOINCREMENT counters are carried (a table rebuilt by copying rows leaves one even when empty)", () => {
+    const rebuild = {
+      sql: ["CREATE TABLE `counted` (`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL, `x` text)", "INSERT INTO `counted` (`x`) VALUES ('a'), ('b')", "DELETE FROM `counted`"],
+      createdAt: MIGRATIONS.at(-1)!.createdAt + 1,
+      hash: "counted",
+    };
+    const plan = [...MIGRATIONS, rebuild];
+    const text = buildSchemaSnapshot(plan); // throws when replaying it differs
+    expect(text).toContain(`INSERT INTO "sqlite_sequence" VALUES ('counted',2);`);
+    const fromSnapshot = created((db, file) => migrate(db, { file, now: 0, migrations: plan, snapshot: { sql: text, covers: covering(plan) } }));
+    expect(fromSnapshot).toEqual(created((db, file) => migrate(db, { file, now: 0, migrations: plan, snapshot: null })));
+  });
+
   test("a failing snapshot leaves the database empty", () => {
     const broken: SchemaSnapshot = { sql: `${SCHEMA_SNAPSHOT.sql}CREATE TABLE agents (x);\n`, covers: covering() };
     const file = fresh();
