@@ -12,11 +12,11 @@ const TARGETS = { x64: "bun-linux-x64", arm64: "bun-linux-arm64" } as const;
 type Arch = keyof typeof TARGETS;
 
 /**
- * JavaScriptCore's tier-up thresholds are multiplied by this until `kith serve` is listening
- * (src/cli/start-up.ts resets them): code that runs only while starting is not JIT-compiled.
- * inbound-performance.md, "Start-up (hx-snap)": 8 measured best of 4, 8, 32.
+ * JavaScriptCore's tier-up thresholds are multiplied by this (`--compile-jit-policy`): a start,
+ * and an idle node, compile nothing. `kith serve` sets the normal policy with its 64th request,
+ * every other verb at once (src/cli/start-up.ts). inbound-performance.md, "Start-up (hx-snap)".
  */
-export const START_JIT_POLICY = 8;
+export const START_JIT_POLICY = 1000;
 /** The profile of which bytecode a start uses (scripts/bytecode-order.ts records it). */
 export const BYTECODE_ORDER_FILE = join(ROOT, "scripts", "kith-serve.order.gz");
 
