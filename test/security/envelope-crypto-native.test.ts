@@ -5,11 +5,11 @@
 // payload-encryption case of the conformance corpus and on sealed intents end to end.
 import { describe, expect, test } from "bun:test";
 import { nobleEnvelopeCrypto } from "../../src/ink/encryption-noble.ts";
-import { buildSignedEnvelope, openEnvelope, prepareOutbound, sealEnvelope } from "../../src/ink/index.ts";
+import { openEnvelope, prepareOutbound, sealEnvelope } from "../../src/ink/index.ts";
 import { nativeEnvelopeCrypto } from "../../src/security/envelope-crypto-native.ts";
 import { hex, loadVectorFiles } from "../ink/conformance/fixtures.ts";
 import { WORDMARK } from "../ink/conformance/outcome.ts";
-import { ALICE, alice, BOB, bobEncryption, bobEncryptionPublic, TS } from "../ink/helpers.ts";
+import { alice, BOB, bobEncryption, bobEncryptionPublic, sealInputFor } from "../ink/helpers.ts";
 import { seededBytes } from "../helpers/seeded-bytes.ts";
 
 const { bytes, below } = seededBytes(0xae5);
@@ -80,13 +80,7 @@ describe("sealed envelopes under the native primitives", () => {
   });
 
   test("seal and open: the same envelope with either, each opens the other's, and tampering fails alike", () => {
-    const built = buildSignedEnvelope(
-      { protocol: "ink/0.1", id: "m-1", correlationId: "t-1", createdAt: TS, from: ALICE, to: BOB, intent: "context_share", payload: { context: "ünïcode 🙂", category: "general" }, timestamp: TS, nonce: "nonce-0123456789abcdef" },
-      alice.secretKey,
-      "svc",
-    );
-    if (!built.ok) throw new Error(built.reason);
-    const base = { inner: built.envelope, senderDid: ALICE, recipientPublicKey: bobEncryptionPublic, timestamp: TS, messageNonce: "mnonce-0123456789abcdef", wordmark: "svc" as const, ephemeralSecretKey: bytes(32), iv: bytes(12) };
+    const base = { ...sealInputFor("ünïcode 🙂", "nonce-0123456789abcdef"), ephemeralSecretKey: bytes(32), iv: bytes(12) };
     const sealed = sealEnvelope({ ...base, crypto: noble });
     expect(sealEnvelope({ ...base, crypto: native })).toEqual(sealed);
     if (!sealed.ok) throw new Error(sealed.reason);
@@ -103,19 +97,13 @@ describe("sealed envelopes under the native primitives", () => {
   });
 
   test("without a backend, sealing and opening refuse (crypto_unavailable) instead of throwing", () => {
-    const built = buildSignedEnvelope(
-      { protocol: "ink/0.1", id: "m-2", correlationId: "t-2", createdAt: TS, from: ALICE, to: BOB, intent: "context_share", payload: { context: "x", category: "general" }, timestamp: TS, nonce: "nonce-0123456789abcdeg" },
-      alice.secretKey,
-      "svc",
-    );
-    if (!built.ok) throw new Error(built.reason);
-    const base = { inner: built.envelope, senderDid: ALICE, recipientPublicKey: bobEncryptionPublic, timestamp: TS, messageNonce: "mnonce-0123456789abcdeg", wordmark: "svc" as const };
+    const base = sealInputFor("x", "nonce-0123456789abcdeg");
     expect(sealEnvelope(base)).toEqual({ ok: false, reason: "crypto_unavailable" });
     expect(sealEnvelope({ ...base, crypto: { x25519: native.x25519 } as never })).toEqual({ ok: false, reason: "crypto_unavailable" });
     const sealed = sealEnvelope({ ...base, crypto: native });
     if (!sealed.ok) throw new Error(sealed.reason);
     expect(openEnvelope({ envelope: sealed.envelope, recipientSecretKeys: [bobEncryption], recipientDid: BOB, wordmark: "svc" })).toEqual({ ok: false, reason: "crypto_unavailable" });
-    const outbound = prepareOutbound({ envelope: built.envelope, recipient: { agentId: BOB, endpoint: "https://bob.example/ink/v1/x/intent", encryptionKey: bobEncryptionPublic }, secretKey: alice.secretKey, wordmark: "svc", seal: "always" });
+    const outbound = prepareOutbound({ envelope: base.inner, recipient: { agentId: BOB, endpoint: "https://bob.example/ink/v1/x/intent", encryptionKey: bobEncryptionPublic }, secretKey: alice.secretKey, wordmark: "svc", seal: "always" });
     expect(outbound).toEqual({ ok: false, reason: "crypto_unavailable" });
   });
 });

@@ -3,12 +3,12 @@
 // noble refuses. Sealing and opening give the same envelopes and the same decisions under both,
 // over the conformance corpus's payload-encryption cases too.
 import { describe, expect, test } from "bun:test";
-import { buildSignedEnvelope, openEnvelope, sealEnvelope, type X25519Backend } from "../../src/ink/index.ts";
+import { openEnvelope, sealEnvelope, type X25519Backend } from "../../src/ink/index.ts";
 import { nobleEnvelopeCrypto, nobleX25519 } from "../../src/ink/encryption-noble.ts";
 import { nativeX25519 } from "../../src/security/x25519-native.ts";
 import { hex, loadVectorFiles } from "../ink/conformance/fixtures.ts";
 import { WORDMARK } from "../ink/conformance/outcome.ts";
-import { ALICE, alice, BOB, bobEncryption, bobEncryptionPublic, TS } from "../ink/helpers.ts";
+import { BOB, bobEncryption, sealInputFor } from "../ink/helpers.ts";
 import { seededBytes } from "../helpers/seeded-bytes.ts";
 
 const P = 2n ** 255n - 19n;
@@ -70,13 +70,7 @@ describe("native X25519 = noble's", () => {
 });
 
 describe("sealing and opening under both backends", () => {
-  const built = buildSignedEnvelope(
-    { protocol: "ink/0.1", id: "m-1", correlationId: "t-1", createdAt: TS, from: ALICE, to: BOB, intent: "context_share", payload: { context: "ünïcode 🙂", category: "general" }, timestamp: TS, nonce: "nonce-0123456789abcdef" },
-    alice.secretKey,
-    "svc",
-  );
-  if (!built.ok) throw new Error(built.reason);
-  const base = { inner: built.envelope, senderDid: ALICE, recipientPublicKey: bobEncryptionPublic, timestamp: TS, messageNonce: "mnonce-0123456789abcdef", wordmark: "svc" as const, ephemeralSecretKey: bytes(32), iv: bytes(12), crypto: nobleEnvelopeCrypto };
+  const base = { ...sealInputFor("ünïcode 🙂", "nonce-0123456789abcdef"), ephemeralSecretKey: bytes(32), iv: bytes(12), crypto: nobleEnvelopeCrypto };
 
   test("the same sealed envelope, opened by either backend; refusals alike", () => {
     const noble = sealEnvelope(base);
