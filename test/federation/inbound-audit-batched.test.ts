@@ -1,0 +1,114 @@
+// The inbound intent's `message.received` audit event signed on the crypto batcher's worker
+// (docs/decisions/inbound-performance.md, "audit signature on the batcher"): two nodes in the same
+// state, one with a worker and one without (today's synchronous path), get the same intents, many in
+// one turn, with a replay, a retried delivery and a rate-limited one among them: the same answers,
+// the same events (the id aside: the batched node draws it before the message's), each signed
+// exactly as the in-place signer signs it, in a +1 chain that verifies, one event per stored message.
+import { afterAll, afterEach, expect, test } from "bun:test";
+import { createCryptoBatcher, type CryptoBatcher } from "../../src/adapters/crypto-batch.ts";
+import { connections, ownerPolicy } from "../../src/db/schema/index.ts";
+import { transaction } from "../../src/db/client.ts";
+import { activeSigningKey } from "../../src/domain/agent/active-signing-key.ts";
+import { recordSignedInkEvent, signInkEventAhead } from "../../src/domain/audit/record-ink-event.ts";
+import { rotateSigningKey } from "../../src/domain/identity/rotate-signing-key.ts";
+import { signAuditEvent, verifyAuditEventChain, type AuditEvent } from "../../src/ink/audit.ts";
+import { bootNetworkPair, stopNodes, type NetworkNode } from "../helpers/boot.ts";
+import { postIntent, signedIntent } from "../helpers/ink.ts";
+import { personaKey } from "../helpers/personas.ts";
+
+const pairs: NetworkNode[][] = [];
+const batchers: CryptoBatcher[] = [];
+afterEach(async () => {
+  for (const p of pairs.splice(0)) await stopNodes(...p);
+});
+afterAll(async () => {
+  for (const b of batchers) await b.close();
+});
+
+// The same requests for both nodes (their recipient, Alice's agent, path and clock are the same).
+const signed = new Map<string, ReturnType<typeof signedIntent>>();
+
+async function run(crypto: CryptoBatcher, perHour = 1000) {
+  batchers.push(crypto);
+  const { alice, bob } = await bootNetworkPair({ alice: { crypto } });
+  pairs.push([alice, bob]);
+  const now = alice.clock.now();
+  alice.db.insert(connections).values({ id: "con_bob", principal: `key:${bob.agentId!.slice(4)}`, agentId: bob.agentId, cardUrl: bob.cardUrl, status: "connected", initiatedBy: "us", createdAt: now, updatedAt: now }).run();
+  alice.db.insert(ownerPolicy).values({ id: 1, maxAutonomyLevel: "draft_only", maxInboundRate: perHour, acceptForeignAgents: true, updatedAt: 0 }).run();
+  const ask = (i: number, extra: { id?: string } = {}) => {
+    const key = `${perHour}-${i}`;
+    if (!signed.has(key)) signed.set(key, signedIntent("bob", alice, { intent: "ask", payload: { question: `q${i}` }, ...extra }));
+    return signed.get(key)!;
+  };
+  const answers: string[] = [];
+  const post = async (reqs: ReturnType<typeof ask>[]) => {
+    for (const r of await Promise.all(reqs.map((r) => postIntent(alice, r)))) answers.push(`${r.status} ${r.status >= 400 ? ((await r.json()) as { error: string }).error : ""}`);
+  };
+  await post([ask(0)]); // the card is fetched once
+  const replayed = ask(1);
+  const burst = [replayed, ...Array.from({ length: 12 }, (_, i) => ask(2 + i)), replayed, ask(14, { id: "retried-1" }), ask(15, { id: "retried-1" })];
+  await post(burst);
+  await post([ask(16), replayed, ask(17)]);
+  const events = alice.db.$client
+    .query<{ eventJson: string }, [string]>("SELECT event_json AS eventJson FROM audit_events WHERE chain_id = ? ORDER BY sequence")
+    .all(`ink:key:${bob.agentId!.slice(4)}`)
+    .map((r) => JSON.parse(r.eventJson) as AuditEvent);
+  const stored = alice.db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM messages WHERE direction = 'in'").get()!.n;
+  return { answers, events, stored, key: activeSigningKey(alice.db, alice.vault)! };
+}
+
+const withoutId = ({ id: _id, previousEventHash: _p, agentSignature: _s, ...rest }: AuditEvent) => rest;
+
+for (const perHour of [1000, 10]) {
+  test(`signed on a worker: the same answers and events as in place, each signed as the in-place signer does, a +1 chain (${perHour} intents/hour allowed)`, async () => {
+    const pooled = createCryptoBatcher({ workers: 1 });
+    const batched = await run(pooled, perHour);
+    const inPlace = await run(createCryptoBatcher({ workers: 0 }), perHour);
+    expect(batched.answers).toEqual(inPlace.answers);
+    expect(new Set(batched.answers)).toContain("409 nonce_replay");
+    if (perHour === 10) expect(new Set(batched.answers)).toContain("429 rate_limited");
+    expect(batched.stored).toBe(inPlace.stored);
+    expect(batched.events.map(withoutId)).toEqual(inPlace.events.map(withoutId));
+    // one event per stored message, sequences 1..n, each link the hash of the one before
+    expect(batched.events.map((e) => e.sequence)).toEqual(Array.from({ length: batched.stored }, (_, i) => i + 1));
+    expect(verifyAuditEventChain(batched.events)).toMatchObject({ ok: true });
+    for (const event of batched.events) {
+      const { agentSignature, ...unsigned } = event;
+      const resigned = signAuditEvent(unsigned as AuditEvent, batched.key.privateKey);
+      expect(resigned.ok && resigned.event.agentSignature).toBe(agentSignature!);
+    }
+    // the signatures went to the worker: fewer messages than events
+    const { messages, computedHere, crashes } = pooled.stats();
+    expect({ computedHere, crashes }).toEqual({ computedHere: 0, crashes: 0 });
+    expect(messages).toBeGreaterThan(0);
+  });
+}
+
+test("a rotation between signing ahead and storing: the event is recorded in place with the key active now, on the real head", async () => {
+  const crypto = createCryptoBatcher({ workers: 1 });
+  batchers.push(crypto);
+  const { alice, bob } = await bootNetworkPair({ alice: { crypto } });
+  pairs.push([alice, bob]);
+  const ctx = alice.ctx({ kind: "owner", subject: "owner" });
+  const entry = (n: number) => ({ eventType: "message.received", messageId: `m${n}`, correlationId: `t${n}`, counterpartyId: bob.agentId! });
+  const kept = await signInkEventAhead(ctx, "key:peer", entry(1));
+  const stale = await signInkEventAhead(ctx, "key:peer", entry(2)); // built on the first
+  transaction(alice.db, (tx) => recordSignedInkEvent(tx, ctx, kept!));
+  const before = activeSigningKey(alice.db, alice.vault)!.keyId;
+  rotateSigningKey(ctx, { generateKey: (role, keyId, now) => ({ ...personaKey("alice", role, 1, now), keyId }) });
+  const after = activeSigningKey(alice.db, alice.vault)!;
+  expect(after.keyId).not.toBe(before);
+  transaction(alice.db, (tx) => recordSignedInkEvent(tx, ctx, stale!));
+  const events = alice.db.$client
+    .query<{ eventJson: string }, []>("SELECT event_json AS eventJson FROM audit_events WHERE chain_id = 'ink:key:peer' ORDER BY sequence")
+    .all()
+    .map((r) => JSON.parse(r.eventJson) as AuditEvent);
+  expect(events.map((e) => [e.sequence, e.messageId, e.signingKeyId])).toEqual([
+    [1, "m1", before],
+    [2, "m2", after.keyId],
+  ]);
+  expect(verifyAuditEventChain(events)).toMatchObject({ ok: true });
+  const { agentSignature, ...unsigned } = events[1]!;
+  const resigned = signAuditEvent(unsigned as AuditEvent, after.privateKey);
+  expect(resigned.ok && resigned.event.agentSignature).toBe(agentSignature!);
+});
