@@ -40,13 +40,14 @@ async function cpuMs(pid: number, mainThread = false): Promise<number | null> {
     return null;
   }
 }
-/** CPU ms of each thread of a process, by thread name (Linux /proc; empty elsewhere). */
+/** CPU ms of each thread of a process, by thread name and id (Linux /proc; empty elsewhere). */
 async function threadsMs(pid: number): Promise<Map<string, number>> {
   const byName = new Map<string, number>();
   try {
     for (const tid of readdirSync(`/proc/${pid}/task`)) {
       const stat = await Bun.file(`/proc/${pid}/task/${tid}/stat`).text();
-      const name = tid === String(pid) ? "main" : stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+      // several threads share a name (every Worker is "Worker"): the thread id tells them apart
+      const name = tid === String(pid) ? "main" : `${stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"))}#${tid}`;
       const fields = stat.slice(stat.lastIndexOf(") ") + 2).split(" ");
       byName.set(name, (byName.get(name) ?? 0) + (Number(fields[11]) + Number(fields[12])) * 10);
     }
@@ -281,7 +282,7 @@ for (const r of results) {
   console.log(`latency at 1000/s:      p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms   (target p99 < 10 ms)`);
   console.log(`at 1000/s offered:      ${r.cpuLatency}`);
   console.log(`at saturation:          ${r.cpuSaturation}`);
-  console.log(`threads at saturation:  ${r.threads} (µs per request, by thread name)`);
+  console.log(`threads at saturation:  ${r.threads} (µs per request, by thread name#id)`);
   console.log(`load generator:         ${Math.round(r.generatorUs)} µs of its CPU per request at saturation (on CPU ${CPUS - 1})`);
 }
 const one = results.find((r) => r.cpus === "0");
