@@ -46,11 +46,18 @@ async function run(crypto: CryptoBatcher, perHour = 1000) {
   };
   await post([ask(0)]); // the card is fetched once
   const replayed = ask(1);
-  await post([replayed, ...Array.from({ length: 12 }, (_, i) => ask(2 + i)), ask(14, { id: "retried-1" }), ask(15, { id: "retried-1" })]);
-  await post([ask(16), replayed, ask(17)]);
+  // Forged: Bob's intent with a transport signature of other bytes. Its event is built before the
+  // verdict (with a worker) and never stored: the next of the chain goes on the real head.
+  const forged = (i: number) => {
+    const r = ask(i);
+    const sig = r.authorization.slice("INK-Ed25519 ".length, "INK-Ed25519 ".length + 86);
+    return { ...r, authorization: r.authorization.replace(sig, ask(i + 100).authorization.slice("INK-Ed25519 ".length, "INK-Ed25519 ".length + 86)) };
+  };
+  await post([replayed, ...Array.from({ length: 6 }, (_, i) => ask(2 + i)), forged(8), ...Array.from({ length: 6 }, (_, i) => ask(9 + i)), ask(15, { id: "retried-1" }), ask(16, { id: "retried-1" }), forged(17), ask(18)]);
+  await post([ask(19), replayed, ask(20)]);
   // The same request twice in one turn: which copy wins is a race (on either path), the chain stays +1.
-  const twice = ask(18);
-  const [a, b] = await Promise.all([postIntent(alice, twice), postIntent(alice, twice), postIntent(alice, ask(19))]);
+  const twice = ask(21);
+  const [a, b] = await Promise.all([postIntent(alice, twice), postIntent(alice, twice), postIntent(alice, ask(22))]);
   answers.push([a!.status, b!.status].sort().join(" "));
   const events = alice.db.$client
     .query<{ eventJson: string }, [string]>("SELECT event_json AS eventJson FROM audit_events WHERE chain_id = ? ORDER BY sequence")
@@ -69,6 +76,7 @@ for (const perHour of [1000, 10]) {
     const inPlace = await run(createCryptoBatcher({ workers: 0 }), perHour);
     expect(batched.answers).toEqual(inPlace.answers);
     expect(new Set(batched.answers)).toContain("409 nonce_replay");
+    expect(new Set(batched.answers)).toContain("401 signature_verification_failed");
     if (perHour === 10) expect(new Set(batched.answers)).toContain("429 rate_limited");
     expect(batched.stored).toBe(inPlace.stored);
     expect(batched.events.map(withoutId)).toEqual(inPlace.events.map(withoutId));

@@ -86,7 +86,7 @@ export async function receiveIntent(ctx: With<"node" | "vault" | "peers" | "limi
   // was signed on a worker beside the intent's verifies, or is now (a sealed intent); not for a nonce
   // already seen: that is refused below.
   const entry = messageReceived(envelope, agent.agentId);
-  const signing = replayed ? null : (input.request.audit ?? (ctx.crypto.size > 0 ? signInkEventAhead(ctx, agent.principal, entry) : null));
+  const signing = replayed ? null : (input.request.audit ?? (ctx.crypto.size > 0 ? signInkEventAhead(ctx, agent.principal, entry).catch(() => null) : null));
   const ahead = signing ? await signing : null; // no worker: no await, today's path
   const signed = ahead && ahead.peerPrincipal === agent.principal && sameEntry(ahead.prepared.entry, entry) ? ahead : null;
   const store: StoreContext = { now, own, owner, principal: agent.principal, from: agent.agentId, envelope, sealed, keyId, nonce: agent.nonce, learned };
