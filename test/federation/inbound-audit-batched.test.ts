@@ -94,16 +94,19 @@ for (const perHour of [1000, 10]) {
 }
 
 test("an intent alone in its turn: its two verifies and its audit event's signature go to the worker in one message", async () => {
-  const crypto = createCryptoBatcher({ workers: 1 });
-  batchers.push(crypto);
+  const batcher = createCryptoBatcher({ workers: 1 });
+  batchers.push(batcher);
+  let signs = 0;
+  const crypto = { size: batcher.size, verifyAll: batcher.verifyAll, sign: (message: Uint8Array, key: Uint8Array) => (signs++, batcher.sign(message, key)), stats: batcher.stats };
   const { alice, bob } = await bootNetworkPair({ alice: { crypto } });
   pairs.push([alice, bob]);
   const now = alice.clock.now();
   alice.db.insert(connections).values({ id: "con_bob", principal: `key:${bob.agentId!.slice(4)}`, agentId: bob.agentId, cardUrl: bob.cardUrl, status: "connected", initiatedBy: "us", createdAt: now, updatedAt: now }).run();
   expect((await postIntent(alice, signedIntent("bob", alice, { intent: "ask", payload: { question: "card?" } }))).status).toBe(202); // the card is fetched
-  const before = crypto.stats().messages;
+  const before = { messages: batcher.stats().messages, signs };
   expect((await postIntent(alice, signedIntent("bob", alice, { intent: "ask", payload: { question: "one?" } }))).status).toBe(202);
-  expect(crypto.stats()).toMatchObject({ messages: before + 1, computedHere: 0 });
+  expect(batcher.stats()).toMatchObject({ messages: before.messages + 1, computedHere: 0 });
+  expect(signs).toBe(before.signs + 1); // the audit event's, on the batcher
   expect(alice.db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM audit_events WHERE event_json LIKE '%message.received%'").get()!.n).toBe(2);
 });
 
