@@ -11,7 +11,7 @@
 // Usage: bun scripts/bench/inbound.ts [seconds=8] [concurrency=64] [phases=1,2]
 import { Database } from "bun:sqlite";
 import { createPrivateKey, createPublicKey, sign as nodeSign } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { bareVerifySamples } from "./bare-verify.ts";
@@ -39,6 +39,20 @@ async function cpuMs(pid: number, mainThread = false): Promise<number | null> {
   } catch {
     return null;
   }
+}
+/** CPU ms of each thread of a process, by thread name and id (Linux /proc; empty elsewhere). */
+async function threadsMs(pid: number): Promise<Map<string, number>> {
+  const byName = new Map<string, number>();
+  try {
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      const stat = await Bun.file(`/proc/${pid}/task/${tid}/stat`).text();
+      // several threads share a name (every Worker is "Worker"): the thread id tells them apart
+      const name = tid === String(pid) ? "main" : `${stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"))}#${tid}`;
+      const fields = stat.slice(stat.lastIndexOf(") ") + 2).split(" ");
+      byName.set(name, (byName.get(name) ?? 0) + (Number(fields[11]) + Number(fields[12])) * 10);
+    }
+  } catch {}
+  return byName;
 }
 const pin = (cpus: string, cmd: string[]) => (Bun.which("taskset") && !process.env.KITH_BENCH_NO_PIN ? ["taskset", "-c", cpus, ...cmd] : cmd);
 const CPUS = navigator.hardwareConcurrency;
@@ -141,7 +155,7 @@ const sampleBare = () => bareSamples.push(...bareVerifySamples((cmd) => pin("0",
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 // ── one phase: the node on `cpus`, latency at 1,000/s, then throughput at saturation ─────────
-interface PhaseResult { label: string; cpus: string; throughput: number; statuses: Map<number, number>; p50: number; p99: number; cpuLatency: string; cpuSaturation: string }
+interface PhaseResult { label: string; cpus: string; throughput: number; statuses: Map<number, number>; p50: number; p99: number; cpuLatency: string; cpuSaturation: string; generatorUs: number; threads: string }
 async function phase(cores: number, workers: string | undefined): Promise<PhaseResult> {
   const cpus = cores === 1 ? "0" : `0-${cores - 1}`;
   const label = `CPU ${cpus}${workers === undefined ? "" : `, ${workers} verify workers`}`;
@@ -200,6 +214,8 @@ async function phase(cores: number, workers: string | undefined): Promise<PhaseR
   const deadline = performance.now() + SECONDS * 1000;
   const throughputCpu0 = await cpuMs(node.pid);
   const throughputMain0 = await cpuMs(node.pid, true);
+  const threads0 = await threadsMs(node.pid);
+  const generator0 = process.cpuUsage();
   const t0 = performance.now();
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
@@ -212,8 +228,10 @@ async function phase(cores: number, workers: string | undefined): Promise<PhaseR
     }),
   );
   const wall = performance.now() - t0;
+  const generator = process.cpuUsage(generator0);
   const throughputCpu1 = await cpuMs(node.pid);
   const throughputMain1 = await cpuMs(node.pid, true);
+  const threads1 = await threadsMs(node.pid);
   if (next >= stock.length) console.error(`phase ${cpus}: ran out of pre-signed requests after ${Math.round(wall)} ms (the rate is still right)`);
   client.close();
   node.kill("SIGTERM");
@@ -232,6 +250,14 @@ async function phase(cores: number, workers: string | undefined): Promise<PhaseR
     p99: pct(99),
     cpuLatency: cpuLine(latencyCpu0, latencyCpu1, total, latencyWall, latencyMain0, latencyMain1),
     cpuSaturation: cpuLine(throughputCpu0, throughputCpu1, sent, wall, throughputMain0, throughputMain1),
+    // this process's CPU per request while the node is measured (it shares the last CPU with the two-core node)
+    generatorUs: (generator.user + generator.system) / Math.max(1, sent),
+    threads: [...threads1]
+      .map(([name, ms]) => [name, Math.round(((ms - (threads0.get(name) ?? 0)) / Math.max(1, sent)) * 1000)] as const)
+      .filter(([, us]) => us > 0)
+      .sort((a, b) => b[1] - a[1])
+      .map(([name, us]) => `${name} ${us}`)
+      .join(", "),
   };
 }
 
@@ -256,6 +282,8 @@ for (const r of results) {
   console.log(`latency at 1000/s:      p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms   (target p99 < 10 ms)`);
   console.log(`at 1000/s offered:      ${r.cpuLatency}`);
   console.log(`at saturation:          ${r.cpuSaturation}`);
+  console.log(`threads at saturation:  ${r.threads} (µs per request, by thread name#id)`);
+  console.log(`load generator:         ${Math.round(r.generatorUs)} µs of its CPU per request at saturation (on CPU ${CPUS - 1})`);
 }
 const one = results.find((r) => r.cpus === "0");
 for (const r of results) if (one && r !== one) console.log(`${r.label} / CPU 0: ${(r.throughput / one.throughput).toFixed(2)}x   (target >= 1.5x with two cores)`);

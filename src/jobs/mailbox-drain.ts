@@ -17,7 +17,7 @@ export interface MailboxDrain {
  * drain; failures back off (1 s doubling to 60 s). Stopping ends the wait; a round in flight
  * finishes its item (what was not acknowledged is drained again at the next start).
  */
-export function startMailboxDrain(options: { ctx: () => With<"node" | "vault" | "peers" | "limiter" | "writes" | "wake">; log: Logger }): MailboxDrain {
+export function startMailboxDrain(options: { ctx: () => With<"node" | "vault" | "peers" | "limiter" | "writes" | "wake" | "crypto">; log: Logger }): MailboxDrain {
   const { log } = options;
   const idle = wakeableSleep();
   let running = true;

@@ -4,7 +4,7 @@ import { transaction } from "../../src/db/client.ts";
 import { agentSigner } from "../../src/domain/extensions/internal/agent-signer.ts";
 import { auditEventsAbout, appendAuditEvent, listAuditEvents, verifyAuditChain } from "../../src/domain/internal/audit-chain.ts";
 import { recordInkEvent } from "../../src/domain/audit/record-ink-event.ts";
-import { inkChainOf } from "../../src/domain/audit/internal/ink-chain.ts";
+import { inkChainOf } from "../../src/domain/internal/ink-chain.ts";
 import { verifyAuditEventSignature } from "../../src/ink/profiles.ts";
 import { resolveSenderKeys } from "../../src/ink/index.ts";
 import { bootTestApp, type TestNode } from "../helpers/boot.ts";

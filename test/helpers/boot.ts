@@ -80,7 +80,7 @@ export interface BootOptions {
   lookup?: Lookup;
   /** Keys an in-memory rate-limit bucket holds per window (default 20,000). */
   maxRateKeysPerBucket?: number;
-  /** Where the extension path's Ed25519 work goes (default: the process's batcher, a worker per spare core). */
+  /** Where the node's batched Ed25519 work goes, the extension path's and inbound intents', as `kith serve` has it (default: the process's batcher, a worker per spare core). */
   crypto?: BatchedCrypto;
   /** KITH_MAILBOX_URL: the mailbox base this (home) node is reached through. */
   mailboxUrl?: string;
@@ -179,7 +179,7 @@ function assemble(options: BootOptions, publicUrl: string): TestNode {
     allowPrivatePeers: true,
     peerHttp: testPeerHttp(options.lookup),
     ...(options.maxRateKeysPerBucket ? { maxRateKeysPerBucket: options.maxRateKeysPerBucket } : {}),
-    ...(options.crypto ? { crypto: options.crypto } : {}),
+    ...(options.crypto ? { crypto: options.crypto, signatures: options.crypto } : {}),
     ...(options.discovery ? { directory: options.discovery } : {}),
     trustProxy: options.trustProxy ?? false,
     remoteAddress,

@@ -8,7 +8,7 @@ import { requireAgent } from "../internal/actors.ts";
 import { auditEventsAbout } from "../internal/audit-chain.ts";
 import type { PeerCardUpdate } from "../peers/peer-cards.ts";
 import { recordPeerRequest } from "../peers/record-peer-request.ts";
-import { inkChainOf } from "./internal/ink-chain.ts";
+import { inkChainOf } from "../internal/ink-chain.ts";
 
 /** Audit queries per requester: a reconciliation asks about a few messages, not thousands. */
 const PER_REQUESTER = { bucket: "audit-query-agent", limit: 60, windowMs: 60_000 };

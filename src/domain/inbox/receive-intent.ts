@@ -12,12 +12,14 @@ import { type PeerCardUpdate } from "../peers/peer-cards.ts";
 import { savePeerCard } from "../peers/save-peer-card.ts";
 import type { PeerRefusalReason, PeerRequests } from "../peers/peer-requests.ts";
 import { recordNonce } from "../peers/record-nonce.ts";
+import type { AuditEntry } from "../internal/audit-chain.ts";
 import { hasRelationship } from "../peers/has-relationship.ts";
 import { checkForeignSender, type ForeignSenderDecision } from "../policy/check-foreign-sender.ts";
 import { type OwnerPolicy } from "../policy/owner-policy.ts";
 import { policyFromRow } from "../policy/policy-from-row.ts";
 import { storeInbound, type StoreContext, type StoredMessage } from "./internal/store-inbound.ts";
 import { recordInkEvent } from "../audit/record-ink-event.ts";
+import { messageReceived, recordSignedInkEvent, signInkEventAhead } from "../internal/ink-events-ahead.ts";
 import { sendReceipt } from "../receipts/send-receipt.ts";
 import { findAnsweredRequest } from "./internal/find-answered-request.ts";
 import { chargeSender } from "./internal/charge-sender.ts";
@@ -47,7 +49,7 @@ export type ReceiveOutcome = ({ ok: true } & StoredMessage) | { ok: false; reaso
  * — then one transaction that records the replay nonce, stores the message once per (sender, id),
  * threads it, applies its effect, and holds it for the owner when the autonomy policy says so.
  */
-export async function receiveIntent(ctx: With<"node" | "vault" | "peers" | "limiter" | "writes" | "wake">, input: ReceiveInput): Promise<ReceiveOutcome> {
+export async function receiveIntent(ctx: With<"node" | "vault" | "peers" | "limiter" | "writes" | "wake" | "crypto">, input: ReceiveInput): Promise<ReceiveOutcome> {
   const agent = requireAgent(ctx);
   const now = ctx.clock.now();
   const own = cachedOwnIdentity(ctx.db, ctx.node);
@@ -80,6 +82,13 @@ export async function receiveIntent(ctx: With<"node" | "vault" | "peers" | "limi
   const genesis = firstContact && input.cardHint && !replayed ? agentIdPublicKey(agent.agentId) : null;
   if (genesis && input.cardHint) learned = (await learnHintedCard(ctx, { from: agent.agentId, principal: agent.principal, hintUrl: input.cardHint, authenticatedKey: genesis })) ?? learned;
 
+  // The INK audit log (AUDIT §2) records the message with it. Where there are spare cores its event
+  // was signed on a worker beside the intent's verifies, or is now (a sealed intent); not for a nonce
+  // already seen: that is refused below.
+  const entry = messageReceived(envelope, agent.agentId);
+  const signing = replayed ? null : (input.request.audit ?? (ctx.crypto.size > 0 ? signInkEventAhead(ctx, agent.principal, entry).catch(() => null) : null));
+  const ahead = signing ? await signing : null; // no worker: no await, today's path
+  const signed = ahead && ahead.peerPrincipal === agent.principal && sameEntry(ahead.prepared.entry, entry) ? ahead : null;
   const store: StoreContext = { now, own, owner, principal: agent.principal, from: agent.agentId, envelope, sealed, keyId, nonce: agent.nonce, learned };
   let result: ReturnType<typeof storeInbound> | { ok: false; reason: "rate_limited"; retryAfterSeconds: number };
   try {
@@ -100,7 +109,7 @@ export async function receiveIntent(ctx: With<"node" | "vault" | "peers" | "limi
       const stored = storeInbound(tx, ctx, store);
       if (!stored.ok) throw new Rollback(stored); // nothing of a refused message is kept, its nonce included
       // The INK audit log (AUDIT §2), with the message: a retried delivery of it adds nothing.
-      if (!stored.duplicate) recordInkEvent(tx, ctx, agent.principal, { eventType: "message.received", messageId: envelope.id, correlationId: envelope.correlationId, counterpartyId: agent.agentId });
+      if (!stored.duplicate) signed ? recordSignedInkEvent(tx, ctx, signed) : recordInkEvent(tx, ctx, agent.principal, entry);
       return stored;
     });
   } catch (e) {
@@ -115,6 +124,8 @@ export async function receiveIntent(ctx: With<"node" | "vault" | "peers" | "limi
   const { queuedReply: _q, ...outcome } = result;
   return outcome;
 }
+
+const sameEntry = (a: AuditEntry, b: AuditEntry) => a.eventType === b.eventType && a.messageId === b.messageId && a.correlationId === b.correlationId && a.counterpartyId === b.counterpartyId && a.data === b.data;
 
 class Rollback {
   constructor(readonly result: { ok: false; reason: ReceiveReason; detail?: string }) {}

@@ -34,7 +34,7 @@ export interface AuditEntry {
  * caller's transaction, so the event commits with what it records; the chain's primary key
  * (chainId, sequence) refuses a fork outright. One mechanism for every log keyed by a chain id:
  * an extension installation's (its id), the node's INK log with one peer (`ink:<principal>`,
- * domain/audit/internal/ink-chain.ts).
+ * domain/internal/ink-chain.ts).
  */
 export function appendAuditEvent(tx: Tx, chainId: string, signer: AuditSigner, id: string, at: number, entry: AuditEntry): AuditEvent {
   const sql = extensionStatements(signer.db);

@@ -22,7 +22,7 @@ export type DrainMailboxOutcome = { ok: true; received: number; duplicates: numb
  * is not acknowledged: the next round gets it again, and the receiver's nonce and message-id
  * dedupe make sure it is stored once.
  */
-export async function drainMailbox(ctx: With<"node" | "vault" | "peers" | "limiter" | "writes" | "wake">, input: { waitMs: number; signal?: AbortSignal }): Promise<DrainMailboxOutcome> {
+export async function drainMailbox(ctx: With<"node" | "vault" | "peers" | "limiter" | "writes" | "wake" | "crypto">, input: { waitMs: number; signal?: AbortSignal }): Promise<DrainMailboxOutcome> {
   const url = ctx.node.mailboxUrl;
   const own = cachedOwnIdentity(ctx.db, ctx.node);
   if (!url || !own) return { ok: false, error: "no mailbox configured or no agent" };
@@ -62,7 +62,7 @@ export async function drainMailbox(ctx: With<"node" | "vault" | "peers" | "limit
 
 /** One held request through the receiver, as the HTTP route runs it (http/surfaces/ink.routes.ts). */
 async function receiveDrained(
-  ctx: With<"node" | "vault" | "peers" | "limiter" | "writes" | "wake">,
+  ctx: With<"node" | "vault" | "peers" | "limiter" | "writes" | "wake" | "crypto">,
   own: { agentId: string; endpointPath: string },
   item: DrainedItem,
 ): Promise<"received" | "duplicate" | "refused"> {

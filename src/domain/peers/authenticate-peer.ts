@@ -17,7 +17,7 @@ import type { AuthenticatedPeer, PeerRefusal, PeerScheme, SignedPeerRequest } fr
  * card is saved here when the request is refused (it stays true, and spares the next request a
  * fetch), and otherwise handed to the verb to save with its answer.
  */
-export async function authenticatePeer<S extends PeerScheme>(ctx: With<"node" | "vault" | "peers">, input: SignedPeerRequest<S>): Promise<AuthenticatedPeer<S> | PeerRefusal> {
+export async function authenticatePeer<S extends PeerScheme>(ctx: With<"node" | "vault" | "peers" | "crypto">, input: SignedPeerRequest<S>): Promise<AuthenticatedPeer<S> | PeerRefusal> {
   const result = (await byScheme(ctx, input)) as Authenticated<S>;
   if (!result.ok) {
     const { learned, ...refusal } = result;
@@ -33,7 +33,7 @@ export async function authenticatePeer<S extends PeerScheme>(ctx: With<"node" | 
   };
 }
 
-function byScheme(ctx: With<"node" | "vault" | "peers">, input: SignedPeerRequest): Promise<Authenticated<PeerScheme>> {
+function byScheme(ctx: With<"node" | "vault" | "peers" | "crypto">, input: SignedPeerRequest): Promise<Authenticated<PeerScheme>> {
   switch (input.scheme) {
     case "intent":
       return authenticateIntent(ctx, input as SignedPeerRequest<"intent">);

@@ -2,6 +2,7 @@ import * as v from "valibot";
 import type { DiscoveryQueryEnvelope, DiscoveryQueryReason, InboundReason, IntentEnvelope } from "../../ink/index.ts";
 import type { AgentActor } from "../context.ts";
 import type { PeerCardUpdate } from "./peer-cards.ts";
+import type { SignedInkEvent } from "../internal/ink-events-ahead.ts";
 
 /**
  * The signed INK requests a node answers, as authenticate-peer.ts reads them. Each has its own
@@ -36,6 +37,8 @@ export interface PeerRequests {
     keyId: string;
     /** Its nonce was already recorded: what it makes the node do must not cost a fetch. */
     replayed: boolean;
+    /** Its `message.received` audit event, signed on a worker beside its verifies (null: none was). */
+    audit?: Promise<SignedInkEvent | null> | null;
   };
   agent_card_query: Record<string, never>;
   directory_listing: ListingRequest;

@@ -12,6 +12,7 @@ import { nativeStrictVerifier } from "../../../security/ed25519-native.ts";
 import { preverify } from "../../../security/preverify.ts";
 import { nativeEnvelopeCrypto } from "../../../security/envelope-crypto-native.ts";
 import type { With } from "../../context.ts";
+import { messageReceived, signInkEventAhead, type SignedInkEvent } from "../../internal/ink-events-ahead.ts";
 import { decryptionKeys } from "../../agent/decryption-keys.ts";
 import { cachedOwnIdentity } from "../../agent/cached-own-identity.ts";
 import { policyFromRow } from "../../policy/policy-from-row.ts";
@@ -27,7 +28,7 @@ import { claimNonceForFetch } from "./nonces.ts";
  * (a blocked sender makes the node fetch nothing), the sender's keys (card, or genesis key on first
  * contact; stored keys only for a nonce already seen), then the signatures and decryption.
  */
-export async function authenticateIntent(ctx: With<"node" | "vault" | "peers">, input: SignedPeerRequest<"intent">): Promise<Authenticated<"intent">> {
+export async function authenticateIntent(ctx: With<"node" | "vault" | "peers" | "crypto">, input: SignedPeerRequest<"intent">): Promise<Authenticated<"intent">> {
   const now = input.receivedAt ?? ctx.clock.now();
   const own = cachedOwnIdentity(ctx.db, ctx.node);
   if (!own || input.pathAgentId !== own.agentId) return { ok: false, reason: "unknown_recipient" };
@@ -49,7 +50,13 @@ export async function authenticateIntent(ctx: With<"node" | "vault" | "peers">, 
   // A copy of a request in flight counts as one: its nonce is claimed before any fetch.
   const replayed = !claimNonceForFetch(ctx, pending.principal, pending.nonce);
   const resolved = await resolveInboundSenderKeys(ctx, { from: pending.from, principal: pending.principal, keyIdHint: pending.keyIdHint, network: !replayed });
-  const decision = await verify(ctx, pending, resolved.keys, input, policy);
+  // The audit event the intent will be stored with (AUDIT §2), built now and signed in the same worker
+  // batch as its two verifies: one round trip, not two. Dropped unless the intent is stored (its
+  // chain's next event then goes on the real head: receive-intent.ts). Not for a nonce already seen.
+  let audit: Promise<SignedInkEvent | null> | null = null;
+  const envelope = pending.envelope;
+  const alongside = replayed || envelope === null ? null : () => void (audit = signInkEventAhead(ctx, pending.principal, messageReceived(envelope, pending.from)).catch(() => null));
+  const decision = await verify(ctx, pending, resolved.keys, input, policy, alongside);
   if (!decision.ok) return { ...refusal(decision.reason, decision.detail), learned: resolved.learned };
   return {
     ok: true,
@@ -58,19 +65,23 @@ export async function authenticateIntent(ctx: With<"node" | "vault" | "peers">, 
     keys: resolved.keys,
     card: resolved.card,
     nonce: decision.nonce.value,
-    request: { envelope: decision.envelope, sealed: decision.sealed, keyId: decision.keyId, replayed },
+    request: { envelope: decision.envelope, sealed: decision.sealed, keyId: decision.keyId, replayed, audit },
     learned: resolved.learned,
   };
 }
 
-async function verify(ctx: With<"vault" | "peers">, pending: InboundPending, keys: SenderKeys, input: SignedPeerRequest, policy: InboundPolicy): Promise<InboundDecision> {
+async function verify(ctx: With<"vault" | "peers">, pending: InboundPending, keys: SenderKeys, input: SignedPeerRequest, policy: InboundPolicy, alongside: (() => void) | null): Promise<InboundDecision> {
   // Decryption keys are read only for sealed bodies (the common plaintext path needs none).
   const context = { keys, verifier: nativeStrictVerifier, replay: { defer: true as const }, decryptionKeys: pending.sealed ? decryptionKeys(ctx.db, ctx.vault) : [], envelopeCrypto: nativeEnvelopeCrypto };
   // With spare cores, a plaintext intent's two signatures are verified on a worker thread while
   // this one serves other requests; the decision is then taken here with those verdicts (the same
   // nativeStrictVerifier's), so it is the one it would have been (security/preverify.ts).
   const pool = ctx.peers.signatures;
-  if (pool.size > 0 && !pending.sealed) context.verifier = await preverify(pool, (verifier) => authenticateInbound(pending, { ...context, verifier }));
+  if (pool.size > 0 && !pending.sealed) {
+    const verified = preverify(pool, (verifier) => authenticateInbound(pending, { ...context, verifier })); // joins this turn's batch
+    alongside?.();
+    context.verifier = await verified;
+  }
   const decision = authenticateInbound(pending, context);
   if (decision.ok || input.requestPath === policy.endpointPath || !SIGNATURE_FAILURES.has(decision.reason)) return decision;
   // A sender posting to /agents/:id/inbox may have signed that path instead of the card endpoint's.
