@@ -40,8 +40,12 @@ describe("the request cache follows every change, made here or by another connec
     rotateSigningKey(node.ctx());
     expect(await errorOf(await extRequest(node, token, "GET", "/ext/v1/identity"))).toEqual([401, "token_invalid"]);
     const fresh = await renewToken(node, installationId);
-    await ok(fresh);
-    const active = node.db.$client.query<{ key_id: string }, []>("SELECT key_id FROM agent_keys WHERE role = 'signing' AND status = 'active'").get()!.key_id;
+    const identity = await extRequest(node, fresh, "GET", "/ext/v1/identity");
+    expect(identity.status).toBe(200);
+    const { key_id: active, public_key_multibase: multibase } = node.db.$client
+      .query<{ key_id: string; public_key_multibase: string }, []>("SELECT key_id, public_key_multibase FROM agent_keys WHERE role = 'signing' AND status = 'active'")
+      .get()!;
+    expect(((await identity.json()) as { publicKeyMultibase: string }).publicKeyMultibase).toBe(multibase); // the identity names the new key
     const last = node.db.$client.query<{ event_json: string }, [string]>("SELECT event_json FROM audit_events WHERE chain_id = ? ORDER BY sequence DESC LIMIT 1").get(installationId)!;
     expect(JSON.parse(last.event_json)).toMatchObject({ eventType: "delegation.used", signingKeyId: active });
   });

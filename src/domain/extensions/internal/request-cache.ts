@@ -28,8 +28,8 @@ export interface RequestCache {
   generation: number;
   tokens: Map<string, CachedToken>;
   installations: Map<string, CachedInstallation | null>;
-  /** The agent's active signing key id (agent-signer.ts), undefined until looked up. */
-  activeKeyId?: string | null;
+  /** The agent's active signing key (activeSigningKey), undefined until looked up. */
+  activeKey?: { keyId: string; multibase: string } | null;
 }
 
 const MAX_CACHED = 4096;
@@ -64,6 +64,16 @@ export function cachedInstallation(db: Db, cache: RequestCache, id: string): Cac
   const found = row ? { id: row.id, extensionId: row.extensionId, status: row.status, tokenHash: row.tokenHash, suspended: isSuspended(db, row.extensionId), keys: keysOf(row), grant: grantOf(row) } : null;
   remember(cache.installations, id, found);
   return found;
+}
+
+/**
+ * The agent's active signing key, its id and multibase (the newest active one, as the query orders
+ * them): who signs audit events (agent-signer.ts) and the key GET /ext/v1/identity names. Read once
+ * per generation: it changes only with agent_keys, whose every write bumps the generation.
+ */
+export function activeSigningKey(db: Db, cache: RequestCache): { keyId: string; multibase: string } | null {
+  if (cache.activeKey === undefined) cache.activeKey = extensionStatements(db).activeSigningKeys.get() ?? null;
+  return cache.activeKey;
 }
 
 /** Adds to a bounded map, dropping the oldest entry when full. */
