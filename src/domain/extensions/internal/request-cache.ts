@@ -42,12 +42,14 @@ const caches = new WeakMap<Db, RequestCache>();
  * a revocation, a grant change, a renewal, an uninstall, a suspension or a new extension key is
  * seen by the next request that reads it. One prepared read per call; the counter is read before
  * any row, so a row cached under a generation is never older than that generation.
+ * `readOnlyTransaction`: the caller opened a transaction on `db` that only reads.
  */
-export function requestCache(db: Db): RequestCache {
+export function requestCache(db: Db, readOnlyTransaction = false): RequestCache {
   // A database without the counter row (never, after migration) caches nothing: NaN equals nothing.
   const generation = extensionStatements(db).generation.get()?.generation ?? Number.NaN;
-  // Inside a transaction the counter may count writes that roll back; what is read there is not kept.
-  if (db.$client.inTransaction) return { generation, tokens: new Map(), installations: new Map() };
+  // Inside a transaction the counter may count writes that roll back; what is read there is not
+  // kept. Not so in the checks' own read transaction (seven-checks.ts), which writes nothing.
+  if (db.$client.inTransaction && !readOnlyTransaction) return { generation, tokens: new Map(), installations: new Map() };
   let cache = caches.get(db);
   if (cache === undefined || cache.generation !== generation) {
     cache = { generation, tokens: new Map(), installations: new Map() };
