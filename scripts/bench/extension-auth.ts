@@ -9,7 +9,10 @@
 // And "batched": the same requests through a second node whose check-7 verifies and audit
 // signatures go to WORKERS worker threads, batched per event-loop turn (src/adapters/crypto-batch.ts);
 // the other stages run on a node with no worker (everything on the serving thread). For it the
-// serving thread's CPU per request is the figure that bounds throughput (the workers have other cores).
+// CPU per request of the serving thread and of the workers (as they report it) each bound the
+// rate ("bounds"); "other threads" is the rest of the process (WAL fsync, GC and JIT threads),
+// which shares the cores with them. A worker's CPU is its curve work (a verify ~54 µs and a
+// signature ~15 µs per request, packing ~5): docs/decisions/extensions.md §14.
 // Usage: bun scripts/bench/extension-auth.ts [requests=6000] [concurrency=32] [runs=5] [workers=cores-1]
 // (BENCH_MAX_BATCH=<calls> sets the batcher's maxBatch; the node's default otherwise)
 import { authenticateExtension } from "../../src/domain/extensions/authenticate-extension.ts";
@@ -67,8 +70,15 @@ interface Rate {
   perSecond: number;
   cpuUs: number;
   threadUs?: number;
+  /** The batcher's worker threads (their own report of their CPU time): for the batched node only. */
+  workerUs?: number;
 }
-const rate = (n: number, wallMs: number, cpuUs: number, threadUs?: number): Rate => ({ perSecond: (n / wallMs) * 1000, cpuUs: cpuUs / n, ...(threadUs === undefined ? {} : { threadUs: threadUs / n }) });
+const rate = (n: number, wallMs: number, cpuUs: number, threadUs?: number, workerUs?: number): Rate => ({
+  perSecond: (n / wallMs) * 1000,
+  cpuUs: cpuUs / n,
+  ...(threadUs === undefined ? {} : { threadUs: threadUs / n }),
+  ...(workerUs === undefined ? {} : { workerUs: workerUs / n }),
+});
 
 /**
  * `flow`: CONCURRENCY clients each sending its next request as soon as its answer arrives, instead
@@ -79,12 +89,15 @@ async function timed(n: number, make: () => Request, on: TestNode = node, flow =
   let elapsed = 0;
   let cpu = 0;
   let thread = 0;
+  let worker = 0;
+  const batching = on === batchedNode;
   for (let done = 0; done < n; ) {
     const batch = Math.min(PER_WINDOW, n - done);
     const requests = Array.from({ length: batch }, make);
     const start = performance.now();
     const cpu0 = cpuNow();
     const thread0 = threadNow();
+    const worker0 = batcher.workerCpuUs();
     const check = async (a: Response) => {
       if (a.status !== 200) throw new Error(`answered ${a.status}: ${await a.text()}`);
     };
@@ -102,10 +115,11 @@ async function timed(n: number, make: () => Request, on: TestNode = node, flow =
     elapsed += performance.now() - start;
     cpu += cpuNow() - cpu0;
     thread += threadNow() - thread0;
+    worker += batcher.workerCpuUs() - worker0;
     done += batch;
     on.clock.advance(61_000); // next rate-limit window (the token lives 4 h)
   }
-  return rate(n, elapsed, cpu, thread);
+  return rate(n, elapsed, cpu, thread, batching ? worker : undefined);
 }
 
 function bareVerify(n: number): Rate {
@@ -187,17 +201,20 @@ console.log(
     `through the app ${cpu("plugin")}; GET /health ${cpu("health")} (all threads)`,
 );
 const threadCpu = (k: "plugin" | "health" | "batched" | "pluginFlow" | "batchedFlow") => median(rows.map((r) => r[k].threadUs!)).toFixed(0);
+const workerCpu = (k: "batched" | "batchedFlow") => median(rows.map((r) => r[k].workerUs!)).toFixed(0);
+/** CPU of neither the serving thread nor a worker: the WAL fsync, the garbage collector's and the JIT's threads. */
+const otherCpu = (k: "batched" | "batchedFlow") => median(rows.map((r) => r[k].cpuUs - r[k].threadUs! - r[k].workerUs!)).toFixed(0);
+/** What one thread's CPU per request allows at most: 1 s of it ÷ its cost per request, over the bare rate (the workers share their cost). */
+const bound = (k: "batched" | "batchedFlow", us: (r: Rate) => number) => median(rows.map((r) => 1e6 / us(r[k]) / r.bare.perSecond)).toFixed(2);
 console.log(`median CPU µs per request of the serving thread alone: through the app ${threadCpu("plugin")}; GET /health ${threadCpu("health")}`,
 );
-console.log(
-  `batched on ${WORKERS} worker(s): ${m("batched").toFixed(0)}/s = ${ratio("batched")}x bare (in place: ${ratio("plugin")}x); ` +
-    `CPU µs per request: serving thread ${threadCpu("batched")} (in place ${threadCpu("plugin")}), all threads ${cpu("batched")} (in place ${cpu("plugin")}); ` +
-    `serving-thread bound: ${median(rows.map((r) => 1e6 / r.batched.threadUs! / r.bare.perSecond)).toFixed(2)}x bare (1 s of serving-thread CPU ÷ its cost per request, over the bare rate); batcher ${JSON.stringify(batcher.stats())}`,
-);
-console.log(
-  `${CONCURRENCY} clients sending as answers come (no waves): in place ${m("pluginFlow").toFixed(0)}/s = ${ratio("pluginFlow")}x bare, batched ${m("batchedFlow").toFixed(0)}/s = ${ratio("batchedFlow")}x bare; ` +
-    `serving thread ${threadCpu("pluginFlow")} vs ${threadCpu("batchedFlow")} µs/request, all threads ${cpu("pluginFlow")} vs ${cpu("batchedFlow")}`,
-);
+for (const [k, label] of [["batched", `waves of ${CONCURRENCY}`], ["batchedFlow", `${CONCURRENCY} clients sending as answers come`]] as const)
+  console.log(
+    `batched on ${WORKERS} worker(s), ${label}: ${m(k).toFixed(0)}/s = ${ratio(k)}x bare (in place: ${ratio(k === "batched" ? "plugin" : "pluginFlow")}x); ` +
+      `CPU µs per request: serving thread ${threadCpu(k)} (in place ${threadCpu(k === "batched" ? "plugin" : "pluginFlow")}), workers ${workerCpu(k)}, other threads ${otherCpu(k)}, all threads ${cpu(k)} (in place ${cpu(k === "batched" ? "plugin" : "pluginFlow")}); ` +
+      `bounds: serving thread ${bound(k, (r) => r.threadUs!)}x bare, workers ${bound(k, (r) => r.workerUs! / WORKERS)}x bare`,
+  );
+console.log(`batcher ${JSON.stringify(batcher.stats())}`);
 node.close();
 batchedNode.close();
 await batcher.close();

@@ -17,10 +17,14 @@ export interface PackedRequest {
   signs: number;
   data: Uint8Array;
 }
-export interface PackedReply {
+export interface PackedResult {
   id: number;
   verdicts: Uint8Array;
   signatures: Uint8Array;
+}
+/** What a worker posts back: the batch's results and its thread's CPU time so far (µs, for benchmarks). */
+export interface PackedReply extends PackedResult {
+  cpuUs: number;
 }
 
 /** Only calls of these sizes are packed; any other is answered on the calling thread. */
@@ -57,7 +61,7 @@ export function pack(id: number, verifies: VerifyCall[], signs: SignCall[]): Pac
 }
 
 /** Runs a packed batch (on a worker), then zeroes it: it carried the agent's key. */
-export function runPacked(request: PackedRequest, sign: (message: Uint8Array, secretKey: Uint8Array) => Uint8Array): PackedReply {
+export function runPacked(request: PackedRequest, sign: (message: Uint8Array, secretKey: Uint8Array) => Uint8Array): PackedResult {
   const { data } = request;
   const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
   const verdicts = new Uint8Array(request.verifies);

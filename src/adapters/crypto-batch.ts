@@ -18,6 +18,8 @@ export interface CryptoBatcher extends BatchedCrypto {
   close(): Promise<void>;
   /** For tests and metrics: batches held by workers now, batches computed here, messages posted, worker failures. */
   stats(): { inFlight: number; computedHere: number; messages: number; crashes: number };
+  /** For benchmarks: the CPU time (µs) the workers have used so far, as they last reported it. */
+  workerCpuUs(): number;
 }
 
 export interface CryptoBatcherOptions {
@@ -55,6 +57,9 @@ interface Slot {
   worker: Worker | null;
   pending: Map<number, Part>;
   restarts: number;
+  /** The CPU time this slot's workers used (µs): earlier workers', and the current one's last report. */
+  cpuBefore: number;
+  cpuUs: number;
 }
 
 // From source, the worker sits beside this file. In the compiled binary every module is bundled
@@ -71,7 +76,7 @@ export function createCryptoBatcher(options: CryptoBatcherOptions): CryptoBatche
   const maxBatch = Math.max(1, options.maxBatch ?? 32);
   const maxRestarts = options.maxRestarts ?? 3;
   const entry = options.entry ?? ENTRY;
-  const slots: Slot[] = Array.from({ length: size }, () => ({ worker: null, pending: new Map(), restarts: 0 }));
+  const slots: Slot[] = Array.from({ length: size }, () => ({ worker: null, pending: new Map(), restarts: 0, cpuBefore: 0, cpuUs: 0 }));
   const order: Batch[] = []; // flushed, answered oldest first
   let current: Batch | null = null;
   let nextId = 1;
@@ -99,6 +104,8 @@ export function createCryptoBatcher(options: CryptoBatcherOptions): CryptoBatche
     if (slot.worker !== worker) return;
     slot.worker = null;
     slot.restarts++;
+    slot.cpuBefore += slot.cpuUs;
+    slot.cpuUs = 0;
     if (!closed) {
       crashes++;
       options.onCrash?.(reason);
@@ -113,6 +120,7 @@ export function createCryptoBatcher(options: CryptoBatcherOptions): CryptoBatche
     const worker = new Worker(entry);
     worker.unref(); // an idle batcher never keeps the process alive
     worker.onmessage = (event: MessageEvent<PackedReply>) => {
+      slot.cpuUs = event.data.cpuUs;
       const part = slot.pending.get(event.data.id);
       if (!part) return;
       slot.pending.delete(event.data.id);
@@ -198,6 +206,7 @@ export function createCryptoBatcher(options: CryptoBatcherOptions): CryptoBatche
       }
     },
     stats: () => ({ inFlight: slots.reduce((n, s) => n + s.pending.size, 0), computedHere, messages, crashes }),
+    workerCpuUs: () => slots.reduce((n, s) => n + s.cpuBefore + s.cpuUs, 0),
   };
 }
 

@@ -113,6 +113,18 @@ describe("crypto batcher", () => {
     expect(b.stats()).toMatchObject({ inFlight: 0, crashes: 0 });
   });
 
+  test("the workers report the CPU time they used (what the benchmark divides per request)", async () => {
+    const b = make({ workers: 1 });
+    expect(b.workerCpuUs()).toBe(0);
+    const batch = calls(40, "cpu");
+    expect(await b.verifyAll(batch)).toEqual(expected(batch));
+    const after = b.workerCpuUs();
+    expect(after).toBeGreaterThan(0); // 40 verifies on the worker: its thread's CPU, reported with the answer
+    await b.verifyAll(calls(4, "cpu2"));
+    expect(b.workerCpuUs()).toBeGreaterThanOrEqual(after);
+    expect(make({ workers: 0 }).workerCpuUs()).toBe(0);
+  });
+
   test("no workers: everything on the calling thread", async () => {
     const b = make({ workers: 0 });
     expect(b.size).toBe(0);

@@ -2,7 +2,10 @@ import { Database } from "bun:sqlite";
 import { afterEach, describe, expect, test } from "bun:test";
 import { rotateSigningKey } from "../../src/domain/identity/rotate-signing-key.ts";
 import { bootTestApp, type TestNode } from "../helpers/boot.ts";
-import { acmeKey, extRequest, installAcme, renewToken } from "../helpers/extensions.ts";
+import { acmeKey, extRequest, installAcme, renewToken, signExtensionRequest } from "../helpers/extensions.ts";
+import { authenticateExtension } from "../../src/domain/extensions/authenticate-extension.ts";
+import { nativeStrictVerifier } from "../../src/security/ed25519-native.ts";
+import type { Ed25519Verifier } from "../../src/ink/index.ts";
 import { asOwner } from "../helpers/owner.ts";
 
 // The extension request path caches verified tokens, installations and the agent's active key id
@@ -40,8 +43,12 @@ describe("the request cache follows every change, made here or by another connec
     rotateSigningKey(node.ctx());
     expect(await errorOf(await extRequest(node, token, "GET", "/ext/v1/identity"))).toEqual([401, "token_invalid"]);
     const fresh = await renewToken(node, installationId);
-    await ok(fresh);
-    const active = node.db.$client.query<{ key_id: string }, []>("SELECT key_id FROM agent_keys WHERE role = 'signing' AND status = 'active'").get()!.key_id;
+    const identity = await extRequest(node, fresh, "GET", "/ext/v1/identity");
+    expect(identity.status).toBe(200);
+    const { key_id: active, public_key_multibase: multibase } = node.db.$client
+      .query<{ key_id: string; public_key_multibase: string }, []>("SELECT key_id, public_key_multibase FROM agent_keys WHERE role = 'signing' AND status = 'active'")
+      .get()!;
+    expect(((await identity.json()) as { publicKeyMultibase: string }).publicKeyMultibase).toBe(multibase); // the identity names the new key
     const last = node.db.$client.query<{ event_json: string }, [string]>("SELECT event_json FROM audit_events WHERE chain_id = ? ORDER BY sequence DESC LIMIT 1").get(installationId)!;
     expect(JSON.parse(last.event_json)).toMatchObject({ eventType: "delegation.used", signingKeyId: active });
   });
@@ -102,6 +109,23 @@ describe("the request cache follows every change, made here or by another connec
     await ok(fresh, "/ext/v1/connections");
     await asOwner(node, `/api/svc/extensions/${installationId}`, { method: "DELETE" });
     expect(await errorOf(await extRequest(node, fresh, "GET", "/ext/v1/identity"))).toEqual([401, "installation_inactive"]);
+  });
+
+  test("a warm request verifies one signature, its own (the token is not verified again, though the checks read in a transaction)", async () => {
+    const { token, sql } = await warm();
+    let verifies = 0;
+    const counting: Ed25519Verifier = (publicKey, message, signature) => (verifies++, nativeStrictVerifier(publicKey, message, signature));
+    const input = () => {
+      const h = signExtensionRequest("GET", "/ext/v1/identity", "", { timestamp: new Date(node.clock.now()).toISOString() });
+      return { authorization: `Bearer ${token}`, nonce: h["x-request-nonce"]!, timestamp: h["x-request-timestamp"]!, signature: h["x-extension-signature"]!, method: "GET", target: "/ext/v1/identity", body: new Uint8Array(0) };
+    };
+    const ctx = node.ctx({ kind: "public", ip: null });
+    for (let i = 0; i < 3; i++) authenticateExtension(ctx, input(), counting);
+    expect(verifies).toBe(3);
+    expect(node.db.$client.inTransaction).toBe(false); // the checks' read transaction is over
+    sql.exec("UPDATE cache_generations SET generation = generation + 1 WHERE name = 'extensions'"); // another connection's change
+    authenticateExtension(ctx, input(), counting);
+    expect(verifies).toBe(5); // a new generation: the token verified again, then the request
   });
 
   test("every table the cache depends on carries its triggers (a migration rebuilding one must recreate them)", () => {

@@ -2,7 +2,7 @@ import type { With } from "../context.ts";
 import { requireExtension } from "../internal/actors.ts";
 import { noAgentYet } from "../internal/errors.ts";
 import { cachedOwnIdentity } from "../agent/cached-own-identity.ts";
-import { extensionStatements } from "../../db/extension-statements.ts";
+import { activeSigningKey, requestCache } from "./internal/request-cache.ts";
 
 export interface ExtIdentityView {
   agentId: string;
@@ -24,7 +24,8 @@ export function getExtIdentity(ctx: With<"node">): ExtIdentityView {
   const actor = requireExtension(ctx);
   const own = cachedOwnIdentity(ctx.db, ctx.node);
   if (!own) throw noAgentYet();
-  const key = extensionStatements(ctx.db).activeSigningKeys.get();
+  // per request-cache generation (one point read of the counter instead of the sorted key query)
+  const key = activeSigningKey(ctx.db, requestCache(ctx.db));
   return {
     agentId: own.agentId,
     ownerTulpaId: own.agentId,

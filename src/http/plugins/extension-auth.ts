@@ -9,7 +9,7 @@ import { authenticateExtensionBatched } from "../../domain/extensions/authentica
 import { recordExtensionCall } from "../../domain/extensions/record-extension-call.ts";
 import { nativeStrictVerifier } from "../../security/ed25519-native.ts";
 import type { RateRule } from "../../security/rate-limit.ts";
-import type { SurfaceDeps } from "../deps.ts";
+import { PUBLIC, type SurfaceDeps } from "../deps.ts";
 import { isJsonRequest, readRawBody } from "./raw-body.ts";
 
 /** Per installation, counted only for requests that passed the seven checks (docs/extensions.md "Limits"). */
@@ -74,7 +74,8 @@ async function authenticate(deps: SurfaceDeps, route: ExtRoute, request: Request
   const h = request.headers;
   const url = request.url;
   const target = url.slice(url.indexOf("/", url.indexOf("://") + 3));
-  const ctx = deps.ctx({ kind: "public", ip: deps.clientIp(request) });
+  // The checks read the database, the clock and the batcher, never the caller's address.
+  const ctx = deps.ctx(PUBLIC);
   const input = { authorization: h.get("authorization"), nonce: h.get("x-request-nonce"), timestamp: h.get("x-request-timestamp"), signature: h.get("x-extension-signature"), method: request.method, target, body };
   let authed: ReturnType<typeof authenticateExtension>;
   try {

@@ -1,9 +1,8 @@
-import { extensionStatements } from "../../../db/extension-statements.ts";
 import type { With } from "../../context.ts";
 import { DomainError } from "../../errors.ts";
 import { cachedOwnIdentity } from "../../agent/cached-own-identity.ts";
 import type { AuditSigner } from "../../internal/audit-chain.ts";
-import { requestCache, type RequestCache } from "./request-cache.ts";
+import { activeSigningKey, requestCache, type RequestCache } from "./request-cache.ts";
 
 /**
  * The agent's id and active signing key: who signs tokens and audit events. On every extension
@@ -13,9 +12,7 @@ import { requestCache, type RequestCache } from "./request-cache.ts";
  */
 export function agentSigner(ctx: With<"node" | "vault">, cache: RequestCache = requestCache(ctx.db)): AuditSigner {
   const own = cachedOwnIdentity(ctx.db, ctx.node);
-  // The active key's id changes only with agent_keys, which bumps the request cache's generation.
-  if (cache.activeKeyId === undefined) cache.activeKeyId = extensionStatements(ctx.db).activeSigningKeys.get()?.keyId ?? null;
-  const activeKeyId = cache.activeKeyId;
+  const activeKeyId = activeSigningKey(ctx.db, cache)?.keyId ?? null;
   let key = activeKeyId !== null ? ctx.vault.find(activeKeyId) : null;
   if (activeKeyId !== null && !key) {
     ctx.vault.reload();

@@ -28,8 +28,8 @@ export interface RequestCache {
   generation: number;
   tokens: Map<string, CachedToken>;
   installations: Map<string, CachedInstallation | null>;
-  /** The agent's active signing key id (agent-signer.ts), undefined until looked up. */
-  activeKeyId?: string | null;
+  /** The agent's active signing key (activeSigningKey), undefined until looked up. */
+  activeKey?: { keyId: string; multibase: string } | null;
 }
 
 const MAX_CACHED = 4096;
@@ -42,12 +42,14 @@ const caches = new WeakMap<Db, RequestCache>();
  * a revocation, a grant change, a renewal, an uninstall, a suspension or a new extension key is
  * seen by the next request that reads it. One prepared read per call; the counter is read before
  * any row, so a row cached under a generation is never older than that generation.
+ * `readOnlyTransaction`: the caller opened a transaction on `db` that only reads.
  */
-export function requestCache(db: Db): RequestCache {
+export function requestCache(db: Db, readOnlyTransaction = false): RequestCache {
   // A database without the counter row (never, after migration) caches nothing: NaN equals nothing.
   const generation = extensionStatements(db).generation.get()?.generation ?? Number.NaN;
-  // Inside a transaction the counter may count writes that roll back; what is read there is not kept.
-  if (db.$client.inTransaction) return { generation, tokens: new Map(), installations: new Map() };
+  // Inside a transaction the counter may count writes that roll back; what is read there is not
+  // kept. Not so in the checks' own read transaction (seven-checks.ts), which writes nothing.
+  if (db.$client.inTransaction && !readOnlyTransaction) return { generation, tokens: new Map(), installations: new Map() };
   let cache = caches.get(db);
   if (cache === undefined || cache.generation !== generation) {
     cache = { generation, tokens: new Map(), installations: new Map() };
@@ -64,6 +66,16 @@ export function cachedInstallation(db: Db, cache: RequestCache, id: string): Cac
   const found = row ? { id: row.id, extensionId: row.extensionId, status: row.status, tokenHash: row.tokenHash, suspended: isSuspended(db, row.extensionId), keys: keysOf(row), grant: grantOf(row) } : null;
   remember(cache.installations, id, found);
   return found;
+}
+
+/**
+ * The agent's active signing key, its id and multibase (the newest active one, as the query orders
+ * them): who signs audit events (agent-signer.ts) and the key GET /ext/v1/identity names. Read once
+ * per generation: it changes only with agent_keys, whose every write bumps the generation.
+ */
+export function activeSigningKey(db: Db, cache: RequestCache): { keyId: string; multibase: string } | null {
+  if (cache.activeKey === undefined) cache.activeKey = extensionStatements(db).activeSigningKeys.get() ?? null;
+  return cache.activeKey;
 }
 
 /** Adds to a bounded map, dropping the oldest entry when full. */

@@ -53,7 +53,16 @@ export function checkUnsignedParts(db: Db, installationId: string, input: Signed
   const signature = decodeSignature(input.signature);
   if (signature === null) return { nonce, keys: [], calls: [] };
   const message = utf8(extensionSigningString(input.method, input.target, nonce, input.timestamp!, input.body));
-  return { nonce, keys, calls: keys.map((k) => ({ publicKey: decodeEd25519PublicKey(k.publicKeyMultibase)!, message, signature })) };
+  return { nonce, keys, calls: keys.map((k) => ({ publicKey: publicKeyOf(k), message, signature })) };
+}
+
+// A key's bytes, decoded once per key object: the installation's keys are parsed once per cache
+// generation (request-cache.ts), so a request does not decode base58 again. The bytes are only read.
+const decoded = new WeakMap<InstallationKey, Uint8Array>();
+function publicKeyOf(key: InstallationKey): Uint8Array {
+  let bytes = decoded.get(key);
+  if (bytes === undefined) decoded.set(key, (bytes = decodeEd25519PublicKey(key.publicKeyMultibase)!));
+  return bytes;
 }
 
 /** Check 7's outcome: the first key whose verification passed (`verdict`, asked in order until one does). */

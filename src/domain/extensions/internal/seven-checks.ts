@@ -22,7 +22,24 @@ export type AuthenticatedExtension = ExtensionActor & { nonce: string; cache: Re
  * SPEC Authentication §2's checks 1–6, and check 7 up to its verifications (`calls`, run by the
  * caller in place or batched); `finish` decides 7 from their verdicts (authenticate-extension.ts).
  */
-export function checkUpToSignature(ctx: Pick<Ctx, "db" | "clock">, input: ExtensionRequest, verify: Ed25519Verifier): { calls: VerifyCall[]; finish(verdict: (call: VerifyCall, i: number) => boolean): AuthenticatedExtension } {
+export function checkUpToSignature(ctx: Pick<Ctx, "db" | "clock">, input: ExtensionRequest, verify: Ed25519Verifier): CheckedUpToSignature {
+  // Checks 1–6 read the database two to four times (the cache's generation, check 6's nonce, rows
+  // the cache lacks). Outside a transaction each read takes and drops the WAL read lock (~2.5 µs
+  // of a request, docs/decisions/extensions.md §14); in one read transaction the lock is taken
+  // once, and they read one snapshot. The checks write nothing, and run synchronously.
+  if (ctx.db.$client.inTransaction) return checks(ctx, input, verify, false);
+  const sql = extensionStatements(ctx.db);
+  sql.beginRead.run();
+  try {
+    return checks(ctx, input, verify, true);
+  } finally {
+    sql.endRead.run();
+  }
+}
+
+type CheckedUpToSignature = { calls: VerifyCall[]; finish(verdict: (call: VerifyCall, i: number) => boolean): AuthenticatedExtension };
+
+function checks(ctx: Pick<Ctx, "db" | "clock">, input: ExtensionRequest, verify: Ed25519Verifier, readTransaction: boolean): CheckedUpToSignature {
   const now = ctx.clock.now();
   // 1. the token's signature, under an active agent key (a rotation invalidates every token)
   // The scheme is case-insensitive and followed by 1*SP (RFC 7235 §2.1, RFC 6750 §2.1), as the
@@ -30,7 +47,7 @@ export function checkUpToSignature(ctx: Pick<Ctx, "db" | "clock">, input: Extens
   const match = input.authorization?.match(/^Bearer +([A-Za-z0-9_.-]{1,8192})$/i);
   if (!match) throw unauthorized("token_invalid", input.authorization ? "malformed Authorization header: expected Bearer <delegation token>" : "a delegation token is required (Authorization: Bearer <token>)");
   const token = match[1]!;
-  const cache = requestCache(ctx.db);
+  const cache = requestCache(ctx.db, readTransaction);
   const verified = verifiedToken(ctx.db, cache, token, verify);
   const payload = verified.payload;
   // 2. expiry: [issuedAt, expiresAt)
