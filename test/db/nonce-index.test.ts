@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { closeDatabase, openDatabase, transaction, type Db } from "../../src/db/client.ts";
 import { migrate, MIGRATIONS } from "../../src/db/migrate.ts";
-import { insertNonce, nonceIndexSize, nonceSeen, pruneNonceRows } from "../../src/db/nonce-index.ts";
+import { insertNonce, narrowNonceHashForTests, nonceIndexSize, nonceSeen, pruneNonceRows } from "../../src/db/nonce-index.ts";
 import { createWriteQueue } from "../../src/db/write-queue.ts";
 
 // The replay-nonce store answers from a per-connection index over an append-only table
@@ -27,6 +27,7 @@ function newFile(migrations = MIGRATIONS): string {
 }
 function connect(file: string): Db {
   const db = openDatabase(file);
+  db.$client.exec("PRAGMA synchronous = OFF"); // durability is not the subject here (crash.process.test.ts)
   open.push(db);
   return db;
 }
@@ -134,4 +135,36 @@ test("upgrading a database keeps its recorded nonces spent", () => {
   expect(record(db, "key:z6MkA", "older")).toBe(false);
   expect(record(db, "key:z6MkA", "fresh")).toBe(true);
   expect(db.$client.query<{ nonce: string }, []>("SELECT nonce FROM inbound_nonces ORDER BY id").all().map((r) => r.nonce)).toEqual(["older", "spent", "fresh"]);
+});
+
+test("with hashes so narrow that nonces share them, two connections answer as the table does through records, rollbacks and prunes", () => {
+  narrowNonceHashForTests(4); // 16 hash values for 60 (scope, nonce) pairs
+  try {
+    const file = newFile();
+    const connections = [connect(file), connect(file)];
+    const pairs = Array.from({ length: 60 }, (_, i) => [`key:z6Mk${i % 3}`, `nonce-${i % 20}`] as const);
+    const truth = (scope: string, nonce: string) => connections[0]!.$client.query("SELECT 1 FROM inbound_nonces WHERE scope = ? AND nonce = ?").get(scope, nonce) !== null;
+    let seed = 7;
+    const random = (n: number) => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) % n;
+    for (let step = 0; step < 400; step++) {
+      const db = connections[random(2)]!;
+      const [scope, nonce] = pairs[random(pairs.length)]!;
+      const op = random(10);
+      if (op < 6) {
+        const expected = !truth(scope, nonce);
+        expect({ step, recorded: record(db, scope, nonce, step) }).toEqual({ step, recorded: expected });
+      } else if (op < 9) {
+        expect(() => transaction(db, () => {
+          insertNonce(db, scope, nonce, step);
+          throw new Error("rolled back");
+        })).toThrow("rolled back");
+      } else {
+        pruneNonceRows(db, step - 100);
+      }
+      const expected = pairs.map(([s, n]) => truth(s, n));
+      for (const c of connections) expect({ step, seen: pairs.map(([s, n]) => nonceSeen(c, s, n)) }).toEqual({ step, seen: expected });
+    }
+  } finally {
+    narrowNonceHashForTests(53);
+  }
 });
