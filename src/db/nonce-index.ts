@@ -53,8 +53,12 @@ const idsOf = (entry: number | number[]) => (typeof entry === "number" ? [entry]
 /** Adds `id` under `hash`, moving the entry to the end of the map (kept in id order for the sweep). */
 function add(ix: NonceIndex, hash: number, id: number): void {
   const entry = ix.ids.get(hash);
+  if (entry === undefined) {
+    ix.ids.set(hash, id);
+    return;
+  }
   ix.ids.delete(hash);
-  if (entry === undefined || entry === id) ix.ids.set(hash, id);
+  if (entry === id) ix.ids.set(hash, id);
   else ix.ids.set(hash, idsOf(entry).includes(id) ? entry : [...idsOf(entry), id]);
 }
 
