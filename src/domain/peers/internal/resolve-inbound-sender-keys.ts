@@ -4,7 +4,7 @@ import { resolveSenderKeys, type AgentCard, type SenderKeys } from "../../../ink
 import type { Ctx, With } from "../../context.ts";
 import { didWebCardUrl } from "./did-web.ts";
 import { strangerFetches } from "./stranger-fetches.ts";
-import { ingestStatements } from "../../../db/ingest-statements.ts";
+import { ingestStatements, type PeerCardRaw } from "../../../db/ingest-statements.ts";
 import { REFRESH_THROTTLE_MS, STALE_CARD_GRACE_MS, type PeerCardRow, type PeerCardUpdate } from "../peer-cards.ts";
 import { hasSigningSet } from "../has-signing-set.ts";
 import { cardOf } from "../card-of.ts";
@@ -33,10 +33,11 @@ export interface SenderKeyResolution {
  */
 export async function resolveInboundSenderKeys(
   ctx: With<"node" | "vault" | "peers">,
-  input: { from: string; principal: string; keyIdHint: string | null; network?: boolean },
+  input: { from: string; principal: string; keyIdHint: string | null; network?: boolean; stored?: PeerCardRaw | null },
 ): Promise<SenderKeyResolution> {
   const now = ctx.clock.now();
-  const raw = ingestStatements(ctx.db).peerCard.get(input.principal);
+  // `stored`: the caller read the peer card row already, with its other reads (authenticate-intent.ts).
+  const raw = input.stored !== undefined ? input.stored : ingestStatements(ctx.db).peerCard.get(input.principal);
   const row: PeerCardRow | null = raw ? { ...raw, signingSetObserved: !!raw.signingSetObserved } : null;
   const stale = row?.cardJson != null && (row.expiresAt ?? 0) < now;
   const cached = parsed(ctx.db, row);
