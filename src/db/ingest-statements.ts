@@ -66,6 +66,7 @@ export function ingestStatements(db: Db) {
       connectionByPrincipal: s<ConnectionLite>(
         `SELECT id, status, initiated_by AS initiatedBy, connected_at AS connectedAt, request_message_id AS requestMessageId FROM connections WHERE principal = ?`,
       ),
+      connectionCardUrl: s<{ cardUrl: string | null }>(`SELECT card_url AS cardUrl FROM connections WHERE principal = ?`),
       peerCard: s<PeerCardRaw>(
         `SELECT principal, agent_id AS agentId, card_url AS cardUrl, card_json AS cardJson, fetched_at AS fetchedAt, expires_at AS expiresAt,
                 signing_set_observed AS signingSetObserved, last_refresh_at AS lastRefreshAt, created_at AS createdAt, updated_at AS updatedAt
