@@ -4,6 +4,8 @@
 // audit event) and its group commit with the WAL fsync — with no socket and no load generator
 // competing for the core. Prints CPU µs per accepted intent: the whole process (fsync thread and
 // JIT/GC threads included) and the main thread alone (process.threadCpuUsage), medians of runs.
+// Bob's card is stored as a fetched contact's is (KITH_BENCH_NO_CARD=1: no card on record, the
+// genesis key and the connection's card-URL lookup on every request).
 // KITH_BENCH_BASE=<another checkout> boots that checkout's node in this process too and alternates
 // (A/B/A/B), so before and after come from one run on a shared machine.
 // Usage: bun scripts/bench/inbound-app.ts [intents per run=2000] [concurrency=32] [runs=7]
@@ -32,12 +34,27 @@ if (process.env.KITH_BENCH_BASE) roots.unshift({ label: "base", root: resolve(pr
 async function load(label: string, root: string) {
   const { bootTestApp } = (await import(`${root}/test/helpers/boot.ts`)) as { bootTestApp(o?: object): Booted };
   const { signedIntent } = (await import(`${root}/test/helpers/ink.ts`)) as { signedIntent(p: string, n: Booted, o: object): Signed };
-  const { personaKey } = (await import(`${root}/test/helpers/personas.ts`)) as { personaKey(p: string, role: string): { publicKeyMultibase: string } };
+  const { personaKey } = (await import(`${root}/test/helpers/personas.ts`)) as { personaKey(p: string, role: string): { publicKeyMultibase: string; keyId: string } };
+  const { encodeX25519PublicKey } = (await import(`${root}/src/ink/index.ts`)) as { encodeX25519PublicKey(k: Uint8Array): string };
   const node = bootTestApp({ name: `alice-${label}`, persona: "alice" });
   const now = node.clock.now();
   const bob = `svc:${personaKey("bob", "signing").publicKeyMultibase}`;
   // Bob is a connection; the owner's default autonomy holds every intent (a pending action: the most writes).
   node.db.$client.query("INSERT INTO connections (id, principal, agent_id, status, initiated_by, created_at, updated_at) VALUES ('con_bob', ?, ?, 'connected', 'us', ?, ?)").run(`key:${bob.slice(4)}`, bob, now, now);
+  if (!process.env.KITH_BENCH_NO_CARD) {
+    // Bob's card as the node would have fetched and kept it (the common path: a contact's card is known).
+    const mb = bob.slice(4);
+    const key = personaKey("bob", "signing");
+    const card = {
+      protocol: "ink/0.1", agentId: bob, handle: "bob", displayName: "Bob", endpoint: `https://bob.example.com/ink/v1/${bob}/intent`, publicKeyMultibase: mb,
+      capabilities: { intentsAccepted: ["ping"], intentsSent: ["ping"] }, availability: { timezone: "UTC" },
+      keys: { signing: [{ keyId: key.keyId, algorithm: "Ed25519", publicKeyMultibase: mb, status: "active", validFrom: "2026-01-01T00:00:00.000Z" }], encryption: [{ keyId: "e1", algorithm: "X25519", publicKeyMultibase: encodeX25519PublicKey(new Uint8Array(32).fill(9)), status: "active", validFrom: "2026-01-01T00:00:00.000Z" }] },
+      supportedProtocolVersions: ["ink/0.1"],
+    };
+    node.db.$client
+      .query("INSERT INTO peer_cards (principal, agent_id, card_url, card_json, fetched_at, expires_at, signing_set_observed, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?)")
+      .run(`key:${mb}`, bob, "https://bob.example.com/agent.json", JSON.stringify(card), now, now + 86_400_000, now, now);
+  }
   node.db.$client.query("INSERT INTO owner_policy (id, max_autonomy_level, max_inbound_rate, accept_foreign_agents, updated_at) VALUES (1, 'draft_only', 1000000000, 1, ?)").run(now);
   let sent = 0;
   const request = (s: Signed) =>
@@ -99,6 +116,9 @@ if (apps.length === 2) {
   console.log(`  this/base (median of per-run ratios): process ${median(t.all.map((x, i) => x / b.all[i]!)).toFixed(3)}x, main thread ${median(t.main.map((x, i) => x / b.main[i]!)).toFixed(3)}x`);
 }
 for (const a of apps) {
+  // Which key verified the stored intents: the card's key id, or "bootstrap" (the genesis key, no card).
+  const keys = (a.node.db.$client as unknown as { query(sql: string): { all(): Array<{ keyId: string; n: number }> } }).query("SELECT key_id AS keyId, count(*) AS n FROM messages GROUP BY key_id").all();
+  console.log(`  ${a.label.padEnd(5)} stored intents by key id: ${keys.map((k) => `${k.keyId} ${k.n}`).join(", ")}`);
   await a.node.collaborators.writes.close();
   a.node.close();
 }
