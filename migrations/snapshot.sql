@@ -16,6 +16,7 @@
 -- migration 1795559702758 5c2be6db40cc5be5f96a03fd7f3c5bae272c5ba30cee0b3c5617c9c2500655da
 -- migration 1795559982847 db5b4926b4fd919cae3504dea85eebfc3f8be8bc47615454ff94f6e3bd2404ae
 -- migration 1795564969077 91fa9e0200617341f431a06779c4408380ab8add0948a1b87ac273ad861f0a40
+-- migration 1795574111750 613e327ff123c702da1fc47ef484b370c0c2b41c0ad873f4929eada0840fd47a
 CREATE TABLE "__drizzle_migrations" (id INTEGER PRIMARY KEY, hash TEXT NOT NULL, created_at NUMERIC);
 INSERT INTO "__drizzle_migrations" VALUES (1,'f2eac595a6b06521802081a0261693f0acef58e5573cacd66590a592d4a9b96e',1795294032319);
 INSERT INTO "__drizzle_migrations" VALUES (2,'c7d1df9311d9c84b58454407e52ab89b0d72881161fbd67fd4c9daca1e493d82',1795294839955);
@@ -32,6 +33,7 @@ INSERT INTO "__drizzle_migrations" VALUES (12,'c2a7f2d492faa3228457f679a2ae57a98
 INSERT INTO "__drizzle_migrations" VALUES (13,'5c2be6db40cc5be5f96a03fd7f3c5bae272c5ba30cee0b3c5617c9c2500655da',1795559702758);
 INSERT INTO "__drizzle_migrations" VALUES (14,'db5b4926b4fd919cae3504dea85eebfc3f8be8bc47615454ff94f6e3bd2404ae',1795559982847);
 INSERT INTO "__drizzle_migrations" VALUES (15,'91fa9e0200617341f431a06779c4408380ab8add0948a1b87ac273ad861f0a40',1795564969077);
+INSERT INTO "__drizzle_migrations" VALUES (16,'613e327ff123c702da1fc47ef484b370c0c2b41c0ad873f4929eada0840fd47a',1795574111750);
 CREATE TABLE `agent_keys` (
 	`key_id` text PRIMARY KEY NOT NULL,
 	`role` text NOT NULL,
@@ -155,13 +157,6 @@ CREATE TABLE `pending_actions` (
 	CONSTRAINT "pending_actions_status" CHECK("pending_actions"."status" in ('pending', 'approved', 'rejected'))
 );
 CREATE INDEX `pending_actions_status_idx` ON `pending_actions` (`status`,`created_at`);
-CREATE TABLE `inbound_nonces` (
-	`scope` text NOT NULL,
-	`nonce` text NOT NULL,
-	`seen_at` integer NOT NULL,
-	PRIMARY KEY(`scope`, `nonce`)
-);
-CREATE INDEX `inbound_nonces_seen_idx` ON `inbound_nonces` (`seen_at`);
 CREATE TABLE `outbox` (
 	`id` text PRIMARY KEY NOT NULL,
 	`message_id` text NOT NULL,
@@ -591,3 +586,11 @@ END;
 CREATE TRIGGER `marketplace_extensions_ext_generation_delete` AFTER DELETE ON `marketplace_extensions` BEGIN
 	UPDATE `cache_generations` SET `generation` = `generation` + 1 WHERE `name` = 'extensions';
 END;
+CREATE TABLE "inbound_nonces" (
+	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
+	`scope` text NOT NULL,
+	`nonce` text NOT NULL,
+	`seen_at` integer NOT NULL
+);
+CREATE INDEX `inbound_nonces_seen_idx` ON `inbound_nonces` (`seen_at`);
+INSERT INTO "sqlite_sequence" VALUES ('inbound_nonces',0);

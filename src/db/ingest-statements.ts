@@ -66,13 +66,12 @@ export function ingestStatements(db: Db) {
       connectionByPrincipal: s<ConnectionLite>(
         `SELECT id, status, initiated_by AS initiatedBy, connected_at AS connectedAt, request_message_id AS requestMessageId FROM connections WHERE principal = ?`,
       ),
+      connectionCardUrl: s<{ cardUrl: string | null }>(`SELECT card_url AS cardUrl FROM connections WHERE principal = ?`),
       peerCard: s<PeerCardRaw>(
         `SELECT principal, agent_id AS agentId, card_url AS cardUrl, card_json AS cardJson, fetched_at AS fetchedAt, expires_at AS expiresAt,
                 signing_set_observed AS signingSetObserved, last_refresh_at AS lastRefreshAt, created_at AS createdAt, updated_at AS updatedAt
            FROM peer_cards WHERE principal = ?`,
       ),
-      nonceSeen: s<{ n: number }>(`SELECT 1 AS n FROM inbound_nonces WHERE scope = ? AND nonce = ?`),
-      insertNonce: s<{ nonce: string }>(`INSERT INTO inbound_nonces (scope, nonce, seen_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING RETURNING nonce`),
       inboundById: s<InboundRowLite>(
         `SELECT id, intent, correlation_id AS correlationId, payload_json AS payloadJson, status, pending_action_id AS pendingActionId
            FROM messages WHERE direction = 'in' AND peer_principal = ? AND envelope_id = ?`,

@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { transaction } from "../../db/client.ts";
 import { ingestStatements } from "../../db/ingest-statements.ts";
+import { readSnapshot } from "../../db/read-snapshot.ts";
 import { messages } from "../../db/schema/index.ts";
 import { agentIdPublicKey, parseTimestamp } from "../../ink/index.ts";
 import type { Ctx, With } from "../context.ts";
@@ -55,8 +56,6 @@ export async function receiveIntent(ctx: With<"node" | "vault" | "peers" | "limi
   const own = cachedOwnIdentity(ctx.db, ctx.node);
   if (!own) return reject("unknown_recipient");
   const q = ingestStatements(ctx.db);
-  const owner = policyFromRow(q.policy.get());
-  const connection = q.connectionByPrincipal.get(agent.principal) ?? null;
   const { envelope, sealed, keyId, replayed } = input.request;
   // What was learned about the sender's keys stays true whatever happens to this message; kept, it
   // also spares the next request a fetch (a refused sender is not fetched again on every request).
@@ -73,7 +72,13 @@ export async function receiveIntent(ctx: With<"node" | "vault" | "peers" | "limi
     const expires = parseTimestamp(envelope.expiresAt);
     if (expires !== null && expires < now) return keepLearned(reject("message_expired", "expiresAt is in the past"));
   }
-  const gate = relationshipGate(ctx, { principal: agent.principal, from: agent.agentId, intent: envelope.intent, correlationId: envelope.correlationId, payload: envelope.payload }, connection?.status ?? null, owner);
+  // The policy, the connection and the gate's reads share one read transaction (db/read-snapshot.ts).
+  const { owner, connection, gate } = readSnapshot(ctx.db, () => {
+    const owner = policyFromRow(q.policy.get());
+    const connection = q.connectionByPrincipal.get(agent.principal) ?? null;
+    const gate = relationshipGate(ctx, { principal: agent.principal, from: agent.agentId, intent: envelope.intent, correlationId: envelope.correlationId, payload: envelope.payload }, connection?.status ?? null, owner);
+    return { owner, connection, gate };
+  });
   if (!gate.ok) return keepLearned(gate);
 
   // The card hint (INK §15 TOFU): only for a nonce never seen, so a replay fetches nothing; stored

@@ -1,6 +1,6 @@
 import { and, eq, lt } from "drizzle-orm";
 import { transaction } from "../../db/client.ts";
-import { ingestStatements } from "../../db/ingest-statements.ts";
+import { nonceSeen } from "../../db/nonce-index.ts";
 import { mailboxItems } from "../../db/schema/index.ts";
 import { inspectInbound, REGISTERED_INTENTS, verifyRelayTransport, type InboundPolicy, type InboundReason } from "../../ink/index.ts";
 import { nativeStrictVerifier } from "../../security/ed25519-native.ts";
@@ -41,7 +41,7 @@ export async function acceptMailboxMessage(
 
   const scope = mailboxNonceScope(grant.id, pending.principal);
   // A replay resolves keys from what is stored only: it never makes the node fetch anything.
-  const replayed = ingestStatements(ctx.db).nonceSeen.get(scope, pending.nonce) != null;
+  const replayed = nonceSeen(ctx.db, scope, pending.nonce);
   const resolved = await resolveSenderKeysFor(ctx, { from: pending.from, principal: pending.principal, keyIdHint: pending.keyIdHint, network: !replayed });
   const verified = verifyRelayTransport(pending, { keys: resolved.keys, verifier: nativeStrictVerifier });
   const learned = resolved.learned;

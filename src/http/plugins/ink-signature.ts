@@ -2,7 +2,9 @@ import { Elysia } from "elysia";
 import type { AgentActor } from "../../domain/context.ts";
 import { authenticatePeer } from "../../domain/peers/authenticate-peer.ts";
 import type { AuthenticatedPeer, PeerScheme } from "../../domain/peers/peer-requests.ts";
-import { consumeClient, type SurfaceDeps } from "../deps.ts";
+import { clientKey } from "../../security/client-key.ts";
+import type { SurfaceDeps } from "../deps.ts";
+import { serializedPath } from "../request-path.ts";
 import { InkRefusal } from "../ink-errors.ts";
 import { isJsonRequest, readRawBody } from "./raw-body.ts";
 import type { PerIpRule } from "./route-options.ts";
@@ -31,13 +33,15 @@ export type Signed<S extends PeerScheme> = Pick<AuthenticatedPeer<S>, "request" 
 export function inkSignature(deps: SurfaceDeps) {
   const signed = <S extends PeerScheme>(scheme: S, route: InkSignedRoute) => ({
     async resolve({ request, params }: { request: Request; params?: Record<string, string | undefined> }): Promise<{ actor: AgentActor; signed: Signed<S> }> {
-      const limited = consumeClient(deps, route.perIp.bucket, request, route.perIp);
+      const ip = deps.clientIp(request); // read once: the limit's key and the actor's address
+      const limited = deps.limiter.consume(route.perIp.bucket, clientKey(ip), route.perIp, deps.now());
       if (!limited.allowed) throw new InkRefusal("rate_limited", undefined, limited.retryAfterSeconds);
       if (!isJsonRequest(request)) throw new InkRefusal("unsupported_media_type");
       const body = await readRawBody(request, route.maxBytes);
       if (body === null) throw new InkRefusal("body_too_large");
-      const ctx = deps.ctx({ kind: "public", ip: deps.clientIp(request) });
-      const input = { scheme, pathAgentId: params?.agentId ?? null, body, authorization: request.headers.get("authorization"), requestPath: new URL(request.url).pathname };
+      const ctx = deps.ctx({ kind: "public", ip });
+      const requestPath = serializedPath(request.url) ?? new URL(request.url).pathname;
+      const input = { scheme, pathAgentId: params?.agentId ?? null, body, authorization: request.headers.get("authorization"), requestPath };
       const auth = await authenticatePeer(ctx, input);
       if (!auth.ok) throw new InkRefusal(auth.reason, auth.detail);
       return { actor: auth.actor, signed: { request: auth.request, learned: auth.learned } };

@@ -1,5 +1,5 @@
 import type { Db } from "../../../db/client.ts";
-import { ingestStatements } from "../../../db/ingest-statements.ts";
+import { nonceSeen } from "../../../db/nonce-index.ts";
 import { utf8 } from "../../../ink/bytes.ts";
 import { checkFreshness, decodeEd25519PublicKey, decodeSignature, parseTimestamp, type Ed25519Verifier } from "../../../ink/index.ts";
 import { extensionSigningString, isExtensionNonce } from "../../../security/extension-request.ts";
@@ -47,7 +47,7 @@ export function checkUnsignedParts(db: Db, installationId: string, input: Signed
   if (checkFreshness(at, now) !== "fresh") throw unauthorized("timestamp_out_of_window", "X-Request-Timestamp is more than 300 s old or more than 30 s ahead");
   const nonce = input.nonce;
   if (nonce === null || !isExtensionNonce(nonce)) throw unauthorized("nonce_replayed", "X-Request-Nonce: 16 to 128 characters of [A-Za-z0-9_-] (a UUID) is required");
-  if (ingestStatements(db).nonceSeen.get(nonceScope(installationId), nonce) !== null) throw unauthorized("nonce_replayed", "this nonce was already used");
+  if (nonceSeen(db, nonceScope(installationId), nonce)) throw unauthorized("nonce_replayed", "this nonce was already used");
   if (input.signature === null) throw unauthorized("signature_invalid", "X-Extension-Signature is required");
   // An undecodable signature verifies under no key: no call, and check 7 refuses below.
   const signature = decodeSignature(input.signature);

@@ -1,4 +1,5 @@
 import { ingestStatements } from "../../../db/ingest-statements.ts";
+import { readSnapshot } from "../../../db/read-snapshot.ts";
 import {
   authenticateInbound,
   inspectInbound,
@@ -34,34 +35,41 @@ export async function authenticateIntent(ctx: With<"node" | "vault" | "peers" | 
   if (!own || input.pathAgentId !== own.agentId) return { ok: false, reason: "unknown_recipient" };
   const policy: InboundPolicy = { ownAgentId: own.agentId, endpointPath: own.endpointPath, wordmark: ctx.node.wordmark, supportedIntents: REGISTERED_INTENTS, acceptsSealed: true };
   const pending = inspectInbound({ body: input.body, authorization: input.authorization, now }, policy);
-  // A private card (card-visibility.md): to anyone the node has no relationship with, the agent is
-  // not here — the same 404 as an id this node does not host, whatever else is wrong with the request.
-  const hidden = cardVisibilityOf(ctx.db) === "private";
-  if (!pending.ok) return hidden ? refusal("unknown_recipient") : refusal(pending.reason, pending.detail);
+  // The reads before the verify, the sender's stored card included, share one read transaction
+  // (db/read-snapshot.ts); resolving the keys (which may fetch and write) starts after it.
+  const screened = readSnapshot(ctx.db, () => {
+    // A private card (card-visibility.md): to anyone the node has no relationship with, the agent is
+    // not here — the same 404 as an id this node does not host, whatever else is wrong with the request.
+    const hidden = cardVisibilityOf(ctx.db) === "private";
+    if (!pending.ok) return hidden ? refusal("unknown_recipient") : refusal(pending.reason, pending.detail);
 
-  const q = ingestStatements(ctx.db);
-  const owner = policyFromRow(q.policy.get());
-  const connection = q.connectionByPrincipal.get(pending.principal) ?? null;
-  if (hidden && !hasRelationship(ctx.db, pending.principal, connection)) return refusal("unknown_recipient");
-  if (connection?.status === "blocked" || owner.blockedDids.includes(pending.principal)) return { ok: false, reason: "sender_blocked" };
+    const q = ingestStatements(ctx.db);
+    const owner = policyFromRow(q.policy.get());
+    const connection = q.connectionByPrincipal.get(pending.principal) ?? null;
+    if (hidden && !hasRelationship(ctx.db, pending.principal, connection)) return refusal("unknown_recipient");
+    if (connection?.status === "blocked" || owner.blockedDids.includes(pending.principal)) return refusal("sender_blocked");
 
-  // A replay (nonce already recorded) may still be answered nonce_replay in INK's order, but it
-  // resolves keys from what is stored: it never makes the node fetch anything.
-  // A copy of a request in flight counts as one: its nonce is claimed before any fetch.
-  const replayed = !claimNonceForFetch(ctx, pending.principal, pending.nonce);
-  const resolved = await resolveInboundSenderKeys(ctx, { from: pending.from, principal: pending.principal, keyIdHint: pending.keyIdHint, network: !replayed });
+    // A replay (nonce already recorded) may still be answered nonce_replay in INK's order, but it
+    // resolves keys from what is stored: it never makes the node fetch anything.
+    // A copy of a request in flight counts as one: its nonce is claimed before any fetch.
+    const replayed = !claimNonceForFetch(ctx, pending.principal, pending.nonce);
+    return { ok: true as const, pending, replayed, stored: q.peerCard.get(pending.principal) };
+  });
+  if (!screened.ok) return screened;
+  const { replayed, pending: inspected, stored } = screened;
+  const resolved = await resolveInboundSenderKeys(ctx, { from: inspected.from, principal: inspected.principal, keyIdHint: inspected.keyIdHint, network: !replayed, stored });
   // The audit event the intent will be stored with (AUDIT §2), built now and signed in the same worker
   // batch as its two verifies: one round trip, not two. Dropped unless the intent is stored (its
   // chain's next event then goes on the real head: receive-intent.ts). Not for a nonce already seen.
   let audit: Promise<SignedInkEvent | null> | null = null;
-  const envelope = pending.envelope;
-  const alongside = replayed || envelope === null ? null : () => void (audit = signInkEventAhead(ctx, pending.principal, messageReceived(envelope, pending.from)).catch(() => null));
-  const decision = await verify(ctx, pending, resolved.keys, input, policy, alongside);
+  const envelope = inspected.envelope;
+  const alongside = replayed || envelope === null ? null : () => void (audit = signInkEventAhead(ctx, inspected.principal, messageReceived(envelope, inspected.from)).catch(() => null));
+  const decision = await verify(ctx, inspected, resolved.keys, input, policy, alongside);
   if (!decision.ok) return { ...refusal(decision.reason, decision.detail), learned: resolved.learned };
   return {
     ok: true,
-    principal: pending.principal,
-    agentId: pending.from,
+    principal: inspected.principal,
+    agentId: inspected.from,
     keys: resolved.keys,
     card: resolved.card,
     nonce: decision.nonce.value,

@@ -1,5 +1,5 @@
 import type { Db } from "../../../db/client.ts";
-import { ingestStatements } from "../../../db/ingest-statements.ts";
+import { nonceSeen } from "../../../db/nonce-index.ts";
 import type { With } from "../../context.ts";
 
 /**
@@ -7,7 +7,7 @@ import type { With } from "../../context.ts";
  * costly (a fetch), so a replay costs nothing. The insert (record-nonce.ts) still decides.
  */
 export function isNonceSeen(db: Db, scope: string, nonce: string): boolean {
-  return ingestStatements(db).nonceSeen.get(scope, nonce) != null;
+  return nonceSeen(db, scope, nonce);
 }
 
 /**

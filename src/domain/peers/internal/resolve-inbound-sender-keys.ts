@@ -1,10 +1,8 @@
-import { eq } from "drizzle-orm";
-import { connections } from "../../../db/schema/index.ts";
 import { resolveSenderKeys, type AgentCard, type SenderKeys } from "../../../ink/index.ts";
 import type { Ctx, With } from "../../context.ts";
 import { didWebCardUrl } from "./did-web.ts";
 import { strangerFetches } from "./stranger-fetches.ts";
-import { ingestStatements } from "../../../db/ingest-statements.ts";
+import { ingestStatements, type PeerCardRaw } from "../../../db/ingest-statements.ts";
 import { REFRESH_THROTTLE_MS, STALE_CARD_GRACE_MS, type PeerCardRow, type PeerCardUpdate } from "../peer-cards.ts";
 import { hasSigningSet } from "../has-signing-set.ts";
 import { cardOf } from "../card-of.ts";
@@ -33,10 +31,11 @@ export interface SenderKeyResolution {
  */
 export async function resolveInboundSenderKeys(
   ctx: With<"node" | "vault" | "peers">,
-  input: { from: string; principal: string; keyIdHint: string | null; network?: boolean },
+  input: { from: string; principal: string; keyIdHint: string | null; network?: boolean; stored?: PeerCardRaw | null },
 ): Promise<SenderKeyResolution> {
   const now = ctx.clock.now();
-  const raw = ingestStatements(ctx.db).peerCard.get(input.principal);
+  // `stored`: the caller read the peer card row already, with its other reads (authenticate-intent.ts).
+  const raw = input.stored !== undefined ? input.stored : ingestStatements(ctx.db).peerCard.get(input.principal);
   const row: PeerCardRow | null = raw ? { ...raw, signingSetObserved: !!raw.signingSetObserved } : null;
   const stale = row?.cardJson != null && (row.expiresAt ?? 0) < now;
   const cached = parsed(ctx.db, row);
@@ -54,7 +53,8 @@ export async function resolveInboundSenderKeys(
   let learned: PeerCardUpdate | null = null;
   // A peer whose card keeps failing (down, refused for continuity) is not asked on every message.
   if (input.network !== false && !throttled && (card === null || stale || unknownKey)) {
-    const connection = row?.cardUrl ? null : ctx.db.select({ cardUrl: connections.cardUrl }).from(connections).where(eq(connections.principal, input.principal)).get();
+    // Prepared (it was a drizzle query built per request: ~25 µs for a connection with no card on record).
+    const connection = row?.cardUrl ? null : ingestStatements(ctx.db).connectionCardUrl.get(input.principal);
     // A did:web names its host: its DID document says where the card is (INK §12).
     const url = row?.cardUrl ?? connection?.cardUrl ?? (input.from.startsWith("did:web:") ? await didWebCardUrl(fetches.http, input.from) : null);
     const fetched = url ? await fetches.card({ cardUrl: url, agentId: input.from }) : null;
