@@ -25,7 +25,7 @@ import { acquireServeLock } from "./serve-lock.ts";
 import { nodeSecret, ownerSignInHint, signInOptions } from "./sign-in.ts";
 import { stdoutIsTerminal, writeLine } from "./stdio.ts";
 import { startWarnings } from "./start-warnings.ts";
-import { endStartUp, normalJitAfter, REQUESTS_BEFORE_JIT } from "./start-up.ts";
+import { endStartUp, normalJitOnUse, type JitWatch } from "./start-up.ts";
 import { guardStorage, openStorage, storageFailure } from "./storage.ts";
 import { sharedCryptoBatcher } from "../adapters/crypto-batch.ts";
 
@@ -89,6 +89,7 @@ export const serveCommand: Command = {
     }
     let stopping = false;
     let mailer: { close?: () => void } | null = null;
+    let jitWatch: JitWatch | null = null;
     let undoFreshStart = false;
     try {
       const config = configFrom(values, io, readStoredSettings(db));
@@ -98,7 +99,7 @@ export const serveCommand: Command = {
       else if (vault.exists()) throw new CliError(`${paths.keyFile} exists but the database has no agent; restore a backup or move the key file away`);
 
       const remote = new WeakMap<Request, string>();
-      const countRequest = normalJitAfter(REQUESTS_BEFORE_JIT);
+      const watch = (jitWatch = normalJitOnUse());
       let app: KithNode["app"] | null = null;
       let server: ReturnType<typeof Bun.serve>;
       try {
@@ -108,7 +109,7 @@ export const serveCommand: Command = {
           ...serverOptions(log),
           ...(tls ? { tls } : {}),
           fetch(request, srv) {
-            countRequest();
+            watch.countRequest();
             const address = srv.requestIP(request)?.address;
             if (address) remote.set(request, address);
             return app!.handle(request);
@@ -215,6 +216,7 @@ export const serveCommand: Command = {
     } catch (e) {
       throw storageFailure(e, paths);
     } finally {
+      jitWatch?.stop();
       mailer?.close?.();
       closeDatabase(db);
       lock.release();
