@@ -4,6 +4,7 @@
 // wrapped by the INK core's strict pre-checks (S < L per signature, key validated once).
 import { createPrivateKey, createPublicKey, type KeyObject, sign, verify } from "node:crypto";
 import { createStrictVerifier, type Ed25519Signer, type Ed25519Verifier } from "../ink/index.ts";
+import { privateKeyCache } from "./private-key-cache.ts";
 
 // DER SubjectPublicKeyInfo prefix for an Ed25519 key (RFC 8410): SEQUENCE { algId 1.3.101.112, BIT STRING }.
 const SPKI_PREFIX = Uint8Array.from([0x30, 0x2a, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x03, 0x21, 0x00]);
@@ -56,26 +57,24 @@ function cachedKeyObject(publicKey: Uint8Array): KeyObject {
 
 // DER PKCS#8 prefix of an Ed25519 private key (RFC 8410), followed by the 32-byte seed.
 const PKCS8_PREFIX = Uint8Array.from([0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20]);
-const privateKeys = new WeakMap<Uint8Array, KeyObject>();
+const privateKey = privateKeyCache((secretKey) => {
+  const raw = withPrefix(PKCS8_PREFIX, secretKey);
+  const der = Buffer.from(raw.buffer, raw.byteOffset, raw.length); // shares raw's memory: zeroed below
+  const key = createPrivateKey({ key: der, format: "der", type: "pkcs8" });
+  der.fill(0);
+  return key;
+});
 
 /**
  * Native Ed25519 signing with the node's own key, for hot paths that sign per request (an
  * extension call's audit event): ~10x noble's sign. The vault hands out the same key bytes each
- * time, so the KeyObject is kept per key array (weakly; it never leaves this module). The INK
+ * time, so the KeyObject is kept per key array (private-key-cache.ts; it never leaves this module). The INK
  * core's signers take it as their `sign` backend; it gives noble's bytes (test/ink/signers.test.ts).
  */
 export const nativeEd25519Sign: Ed25519Signer = (message, secretKey) => {
   // As noble's sign: a key of the wrong length is misuse and throws (it would be zero-padded below).
   if (!(secretKey instanceof Uint8Array) || secretKey.length !== 32) throw new TypeError("expected a 32-byte Ed25519 secret key");
-  let key = privateKeys.get(secretKey);
-  if (key === undefined) {
-    const raw = withPrefix(PKCS8_PREFIX, secretKey);
-    const der = Buffer.from(raw.buffer, raw.byteOffset, raw.length); // shares raw's memory: zeroed below
-    key = createPrivateKey({ key: der, format: "der", type: "pkcs8" });
-    der.fill(0);
-    privateKeys.set(secretKey, key);
-  }
-  return new Uint8Array(sign(null, message, key));
+  return new Uint8Array(sign(null, message, privateKey(secretKey)));
 };
 
 /** A 32-byte key behind its DER prefix (RFC 8410). */

@@ -4,13 +4,14 @@
 // `X25519Backend` (src/ink/encryption.ts), as it takes the Ed25519 ones.
 import { createPrivateKey, createPublicKey, diffieHellman, type KeyObject } from "node:crypto";
 import type { X25519Backend } from "../ink/index.ts";
+import { privateKeyCache } from "./private-key-cache.ts";
 
 // DER prefixes of an X25519 key (RFC 8410, OID 1.3.101.110): PKCS#8 private, SPKI public.
 const PKCS8_PREFIX = Uint8Array.from([0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x6e, 0x04, 0x22, 0x04, 0x20]);
 const SPKI_PREFIX = Uint8Array.from([0x30, 0x2a, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x6e, 0x03, 0x21, 0x00]);
 // The node's own keys come from the vault as the same arrays each time: one KeyObject per array
-// (weakly held, never leaves this module). An ephemeral key is used once and not kept.
-const privateKeys = new WeakMap<Uint8Array, KeyObject>();
+// while it holds the same bytes (private-key-cache.ts). An ephemeral key is used once and not kept.
+const privateKey = privateKeyCache((secretKey) => derKey(PKCS8_PREFIX, secretKey, "private"));
 
 export const nativeX25519: X25519Backend = {
   sharedSecret: (secretKey, publicKey) => new Uint8Array(diffieHellman({ privateKey: privateKey(secretKey), publicKey: derKey(SPKI_PREFIX, publicKey, "public") })),
@@ -19,15 +20,6 @@ export const nativeX25519: X25519Backend = {
     return new Uint8Array(Buffer.from(jwk.x ?? "", "base64url"));
   },
 };
-
-function privateKey(secretKey: Uint8Array): KeyObject {
-  let key = privateKeys.get(secretKey);
-  if (key === undefined) {
-    key = derKey(PKCS8_PREFIX, secretKey, "private");
-    privateKeys.set(secretKey, key);
-  }
-  return key;
-}
 
 /** A KeyObject of a 32-byte key behind its DER prefix; throws on any other length (as noble does). */
 function derKey(prefix: Uint8Array, key: Uint8Array, kind: "private" | "public"): KeyObject {

@@ -83,3 +83,13 @@ function balanced(text: string, from: number): string {
   }
   return text.slice(from);
 }
+
+test("a key array changed in place signs as that new key from then on (the KeyObject cache checks the bytes)", () => {
+  const secret = seededBytes(4097).bytes(32);
+  const message = new TextEncoder().encode("in place");
+  expect(nativeEd25519Sign(message, secret)).toEqual(ed25519Sign(message, secret));
+  secret.set(seededBytes(4098).bytes(32));
+  expect(nativeEd25519Sign(message, secret)).toEqual(ed25519Sign(message, secret));
+  secret.fill(0);
+  expect(nativeEd25519Sign(message, secret)).toEqual(ed25519Sign(message, secret));
+});

@@ -96,3 +96,13 @@ describe("sealing and opening under both backends", () => {
     }
   });
 });
+
+test("a key array changed in place is that new key from then on (the KeyObject cache checks the bytes)", () => {
+  const secret = seededBytes(4097).bytes(32);
+  const peer = nobleX25519.publicKey(seededBytes(4098).bytes(32));
+  expect(nativeX25519.sharedSecret(secret, peer)).toEqual(nobleX25519.sharedSecret(secret, peer));
+  secret[0] = secret[0]! ^ 0xff;
+  secret.set(seededBytes(4099).bytes(32));
+  expect(nativeX25519.sharedSecret(secret, peer)).toEqual(nobleX25519.sharedSecret(secret, peer));
+  expect(nativeX25519.publicKey(secret)).toEqual(nobleX25519.publicKey(secret));
+});
