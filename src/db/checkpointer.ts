@@ -4,11 +4,18 @@ import type { CheckpointReply, CheckpointRequest } from "./checkpoint-worker.ts"
 /** Group-commit jobs between two background checkpoints (~3.6 WAL frames each for an inbound intent). */
 const JOBS_PER_CHECKPOINT = 1_024;
 /**
- * The connection's own automatic checkpoint while the Worker runs: a fallback, rarely reached (a
- * checkpoint the Worker ran while writes went on leaves the WAL to be restarted by the next one).
+ * The connection's own automatic checkpoint while the Worker runs: a fallback for a Worker that
+ * falls behind. It must stay well above what one cycle of JOBS_PER_CHECKPOINT writes adds to the
+ * WAL (~3,700 frames for inbound intents): at 4,000 it was reached every cycle, and then every
+ * COMMIT past it checkpointed on the event loop (issue 18, inbound-performance.md "Tail latency").
  */
-const FALLBACK_AUTOCHECKPOINT = 4_000;
+const FALLBACK_AUTOCHECKPOINT = 16_000;
 const SQLITE_DEFAULT_AUTOCHECKPOINT = 1_000;
+/**
+ * Longest the group commit waits for the last, short pass of a checkpoint (the frames written
+ * while the long pass ran). Past it the queue goes on, and the WAL is restarted at a later cycle.
+ */
+const MAX_HOLD_MS = 50;
 
 const ENTRY = import.meta.url.includes("/$bunfs/") ? new URL("./db/checkpoint-worker.ts", import.meta.url).href : new URL("./checkpoint-worker.ts", import.meta.url).href;
 
@@ -19,6 +26,8 @@ export interface Checkpointer {
   close(): Promise<void>;
   /** Checkpoints the Worker ran, and whether it is given up (tests, the benchmark). */
   readonly stats: { runs: number; failed: boolean };
+  /** True while the group commit should hold its next batch (the last pass of a checkpoint runs). */
+  readonly holding: boolean;
 }
 
 /**
@@ -26,16 +35,29 @@ export interface Checkpointer {
  * WAL past `wal_autocheckpoint` pages (1,000): it copies those pages into the database file and
  * fsyncs twice on the thread that committed — the event loop — every few hundred inbound intents.
  * Once the group commit has seen JOBS_PER_CHECKPOINT writes, a Worker with its own connection
- * starts and runs a PASSIVE checkpoint every JOBS_PER_CHECKPOINT writes (copying while the main
- * thread goes on; PASSIVE never takes the writer's lock), and the main connection's automatic
+ * starts and checkpoints every JOBS_PER_CHECKPOINT writes, and the main connection's automatic
  * checkpoint moves to FALLBACK_AUTOCHECKPOINT pages. A node at rest never starts the Worker. A
  * Worker that fails gives the connection its default back. Durability is SQLite's own: a checkpoint
  * only copies committed frames, after syncing the WAL (docs/decisions/inbound-performance.md).
+ *
+ * Each checkpoint is three PASSIVE passes (PASSIVE never takes the writer's lock). SQLite restarts
+ * the WAL from its beginning only when a write transaction begins with every frame copied, which
+ * writes arriving every millisecond never allow: the WAL grew to the fallback, and then every
+ * COMMIT checkpointed on the event loop. So the long pass and a chase pass (what was written during
+ * the long one) run while writes go on, and the last pass copies the few frames left while
+ * `holding` asks the group commit to keep its next batch back (requests are still read and
+ * verified meanwhile), for MAX_HOLD_MS at most; the batch after it restarts the WAL.
  */
 export function createCheckpointer(
   sqlite: Database,
   file: string,
-  options: { entry?: string; jobsPerCheckpoint?: number; onFailure?: (reason: string) => void } = {},
+  options: {
+    entry?: string;
+    jobsPerCheckpoint?: number;
+    onFailure?: (reason: string) => void;
+    /** The hold has ended (the group commit flushes what it kept back). */
+    onRelease?: () => void;
+  } = {},
 ): Checkpointer {
   const every = options.jobsPerCheckpoint ?? JOBS_PER_CHECKPOINT;
   let worker: Worker | null = null;
@@ -44,6 +66,17 @@ export function createCheckpointer(
   let closing: Promise<void> | null = null;
   const stats = { runs: 0, failed: false };
   let settle: (() => void) | null = null;
+  // null: no checkpoint; "long" and "chase": the passes beside the writes; "last": the held one.
+  let pass: "long" | "chase" | "last" | null = null;
+  let holdTimer: ReturnType<typeof setTimeout> | null = null;
+  let holding = false;
+  const release = () => {
+    if (holdTimer) clearTimeout(holdTimer);
+    holdTimer = null;
+    if (!holding) return;
+    holding = false;
+    options.onRelease?.();
+  };
 
   const ownCheckpoints = (pages: number) => {
     try {
@@ -57,6 +90,8 @@ export function createCheckpointer(
     options.onFailure?.(reason);
     stats.failed = true;
     running = false;
+    pass = null;
+    release();
     worker?.terminate();
     worker = null;
     ownCheckpoints(SQLITE_DEFAULT_AUTOCHECKPOINT);
@@ -67,8 +102,21 @@ export function createCheckpointer(
     w.onmessage = (event: MessageEvent<CheckpointReply>) => {
       const reply = event.data;
       if (reply.type === "failed") return giveUp(reply.message);
+      if (reply.type === "checkpointed" && (pass === "long" || pass === "chase") && !closing) {
+        // A second pass beside the writes copies what they added during the long one, so that the
+        // held last pass has only a few frames left to copy (see above).
+        if (pass === "chase") {
+          holding = true;
+          holdTimer = setTimeout(release, MAX_HOLD_MS);
+        }
+        pass = pass === "long" ? "chase" : "last";
+        w.postMessage({ type: "checkpoint", file } satisfies CheckpointRequest);
+        return;
+      }
       running = false;
       if (reply.type === "checkpointed") stats.runs++;
+      pass = null;
+      release();
       if (reply.type === "closed" || closing) settle?.();
     };
     w.onerror = (event) => giveUp(event.message);
@@ -78,11 +126,15 @@ export function createCheckpointer(
   };
   return {
     stats,
+    get holding() {
+      return holding;
+    },
     committed(jobs) {
       since += jobs;
       if (running || closing || stats.failed || since < every) return;
       since = 0;
       running = true;
+      pass = "long";
       worker ??= start();
       worker.postMessage({ type: "checkpoint", file } satisfies CheckpointRequest);
     },

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { closeDatabase, openDatabase, type Db } from "../../src/db/client.ts";
@@ -33,6 +33,22 @@ async function write(n: number): Promise<void> {
   }
 }
 
+/**
+ * `n` writes of ~16 KB, one a millisecond without waiting for the previous one (as inbound requests
+ * arrive): the connection always has a commit coming.
+ */
+async function stream(n: number): Promise<void> {
+  const pending: Promise<unknown>[] = [];
+  for (let i = 0; i < n; i++) {
+    pending.push(queue.run(() => db.$client.query("INSERT INTO item (body) VALUES (?)").run("x".repeat(16_000))));
+    await Bun.sleep(1);
+  }
+  await Promise.all(pending);
+}
+
+/** The WAL header's checkpoint sequence number: SQLite adds one each time the WAL restarts from its beginning. */
+const walRestarts = () => readFileSync(`${file}-wal`).readUInt32BE(12);
+
 const autocheckpoint = () => (db.$client.query("PRAGMA wal_autocheckpoint").get() as { wal_autocheckpoint: number }).wal_autocheckpoint;
 
 async function until(done: () => boolean): Promise<void> {
@@ -49,9 +65,39 @@ describe("WAL checkpoints off the event loop", () => {
     expect(queue.checkpoints!.stats.runs).toBeGreaterThanOrEqual(1);
     // The first 32 writes (~64 pages of 8 KB rows) are in the database file itself now.
     expect(statSync(file).size - before).toBeGreaterThan(32 * 8_000);
-    expect(autocheckpoint()).toBe(4_000); // the connection's own checkpoint is the fallback meanwhile
+    expect(autocheckpoint()).toBe(16_000); // the connection's own checkpoint is the fallback meanwhile
     expect(failures).toEqual([]);
     expect((db.$client.query("SELECT count(*) AS n FROM item").get() as { n: number }).n).toBe(64);
+  });
+
+  test("under a steady stream of writes the WAL restarts at every checkpoint instead of growing to the event loop's fallback", async () => {
+    open({ jobsPerCheckpoint: 32 });
+    await write(16);
+    const restarts = walRestarts();
+    // ~5 frames each: 5,000 frames in all, past the connection's old fallback of 4,000 (where every
+    // COMMIT checkpointed on the event loop) if the WAL were never restarted.
+    await stream(1_000);
+    expect(queue.checkpoints!.stats.runs).toBeGreaterThanOrEqual(10);
+    expect(walRestarts() - restarts).toBeGreaterThanOrEqual(5);
+    expect(failures).toEqual([]);
+    expect((db.$client.query("SELECT count(*) AS n FROM item").get() as { n: number }).n).toBe(1_016);
+  });
+
+  test("the group commit is held only for the last pass of a checkpoint, and not past its limit when that pass is slow", async () => {
+    // A stand-in Worker: answers the long and the chase passes at once, the last pass after 600 ms.
+    const slow = join(mkdtempSync(join(tmpdir(), "kith-ckpt-slow-")), "worker.ts");
+    writeFileSync(slow, `let n = 0; self.onmessage = (e) => { if (e.data.type === "close") return self.postMessage({ type: "closed" }); const reply = () => self.postMessage({ type: "checkpointed", busy: 0, log: 0, checkpointed: 0 }); if (++n % 3 === 0) setTimeout(reply, 600); else reply(); };`);
+    open({ jobsPerCheckpoint: 16, entry: slow });
+    await write(16);
+    await until(() => queue.checkpoints!.holding);
+    expect(queue.checkpoints!.holding).toBe(true);
+    const held = queue.run(() => db.$client.query("INSERT INTO item (body) VALUES ('held')").run());
+    // The hold ends at its limit, long before the last pass answers: the write is committed meanwhile.
+    await held;
+    expect(queue.checkpoints!.holding).toBe(false);
+    expect(queue.checkpoints!.stats.runs).toBe(0);
+    expect((db.$client.query("SELECT count(*) AS n FROM item WHERE body = 'held'").get() as { n: number }).n).toBe(1);
+    rmSync(join(slow, ".."), { recursive: true, force: true });
   });
 
   test("a queue that has not seen enough writes starts no Worker and leaves SQLite's checkpoints alone", async () => {
