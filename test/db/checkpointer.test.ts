@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { closeDatabase, openDatabase, type Db } from "../../src/db/client.ts";
@@ -98,6 +98,17 @@ describe("WAL checkpoints off the event loop", () => {
     expect(queue.checkpoints!.stats.runs).toBe(0);
     expect((db.$client.query("SELECT count(*) AS n FROM item WHERE body = 'held'").get() as { n: number }).n).toBe(1);
     rmSync(join(slow, ".."), { recursive: true, force: true });
+  });
+
+  test.if(process.platform === "linux")("the Worker runs at a lower priority than the event loop (Linux)", async () => {
+    open({ jobsPerCheckpoint: 16 });
+    await write(32);
+    await until(() => queue.checkpoints!.stats.runs >= 1);
+    // Field 19 of /proc/<pid>/task/<tid>/stat is the thread's nice value.
+    const nice = (tid: string) => Number(readFileSync(`/proc/${process.pid}/task/${tid}/stat`, "latin1").split(") ")[1]!.split(" ")[16]);
+    const threads = readdirSync(`/proc/${process.pid}/task`);
+    expect(nice(String(process.pid))).toBe(0);
+    expect(threads.filter((tid) => nice(tid) === 10).length).toBeGreaterThanOrEqual(1);
   });
 
   test("a queue that has not seen enough writes starts no Worker and leaves SQLite's checkpoints alone", async () => {
