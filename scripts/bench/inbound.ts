@@ -8,10 +8,12 @@
 // distinct 1–2 KB intent with its own nonce, signed before the measured window (within INK's
 // freshness window) so that the generator costs little while the node is measured.
 // It also prints the node process's CPU time per request in each phase (Linux /proc).
+// KITH_BENCH_STALLS=1 adds, for the latency window, the fsyncs made on the node's event loop and its
+// CPU by thread; KITH_BENCH_TRACE=<prefix> writes each request's due time and latency to a file.
 // Usage: bun scripts/bench/inbound.ts [seconds=8] [concurrency=64] [phases=1,2]
 import { Database } from "bun:sqlite";
 import { createPrivateKey, createPublicKey, sign as nodeSign } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { bareVerifySamples } from "./bare-verify.ts";
@@ -39,6 +41,49 @@ async function cpuMs(pid: number, mainThread = false): Promise<number | null> {
   } catch {
     return null;
   }
+}
+/** CPU ms each of a process's threads has used so far, by thread name (Linux /proc; digits dropped: "Bun Pool 3" → "Bun Pool #"). */
+function threadCpu(pid: number): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "latin1");
+      const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")).replace(/ ?[0-9]+$/, " #");
+      const f = stat.slice(stat.lastIndexOf(") ") + 2).split(" ");
+      out.set(`${tid} ${name}`, (Number(f[11]) + Number(f[12])) * 10);
+    } catch {}
+  }
+  return out;
+}
+/**
+ * KITH_BENCH_STALLS=1: what the latency window's event-loop stalls can be traced to, less sensitive
+ * to a shared machine than the p99 itself: the node's CPU by thread (JIT compilers, GC, the
+ * checkpoint Worker, the fsync pool on the node's one core take it from the event loop) and the
+ * fsyncs made on the event loop itself (each blocks every request; counted by `perf stat`, if present).
+ */
+function stallProbe(pid: number): (() => Promise<string>) | null {
+  if (!process.env.KITH_BENCH_STALLS) return null;
+  const before = threadCpu(pid);
+  const perf = Bun.which("perf")
+    ? Bun.spawn(["perf", "stat", "-x", ",", "-e", "syscalls:sys_enter_fsync,syscalls:sys_enter_fdatasync", "--per-thread", "-p", String(pid)], { stdout: "ignore", stderr: "pipe" })
+    : null;
+  return async () => {
+    const byName = new Map<string, number>();
+    for (const [key, ms] of threadCpu(pid)) {
+      const name = key.slice(key.indexOf(" ") + 1);
+      byName.set(name, (byName.get(name) ?? 0) + ms - (before.get(key) ?? 0));
+    }
+    let loopSyncs = "n/a (no perf)";
+    if (perf) {
+      perf.kill("SIGINT");
+      const text = await new Response(perf.stderr).text();
+      // "-x ," lines: <comm>-<tid>,<count>,,<event>,...; the event loop's thread id is the pid.
+      const counts = text.split("\n").filter((l) => l.startsWith(`${l.split(",")[0]!.replace(/-\d+$/, "")}-${pid},`)).map((l) => Number(l.split(",")[1]));
+      loopSyncs = counts.length ? String(counts.reduce((a, b) => a + (Number.isFinite(b) ? b : 0), 0)) : `n/a (${text.trim().split("\n")[0] ?? "perf printed nothing"})`;
+    }
+    const cpu = [...byName].filter(([, ms]) => ms > 0).sort((a, b) => b[1] - a[1]).map(([n, ms]) => `${n} ${ms}`).join(", ");
+    return `fsyncs on the event loop: ${loopSyncs}; CPU ms by thread: ${cpu}`;
+  };
 }
 const pin = (cpus: string, cmd: string[]) => (Bun.which("taskset") && !process.env.KITH_BENCH_NO_PIN ? ["taskset", "-c", cpus, ...cmd] : cmd);
 const CPUS = navigator.hardwareConcurrency;
@@ -141,7 +186,7 @@ const sampleBare = () => bareSamples.push(...bareVerifySamples((cmd) => pin("0",
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 // ── one phase: the node on `cpus`, latency at 1,000/s, then throughput at saturation ─────────
-interface PhaseResult { label: string; cpus: string; throughput: number; statuses: Map<number, number>; p50: number; p99: number; cpuLatency: string; cpuSaturation: string }
+interface PhaseResult { label: string; cpus: string; throughput: number; statuses: Map<number, number>; p50: number; p99: number; cpuLatency: string; cpuSaturation: string; stalls: string | null }
 async function phase(cores: number, workers: string | undefined): Promise<PhaseResult> {
   const cpus = cores === 1 ? "0" : `0-${cores - 1}`;
   const label = `CPU ${cpus}${workers === undefined ? "" : `, ${workers} verify workers`}`;
@@ -170,6 +215,9 @@ async function phase(cores: number, workers: string | undefined): Promise<PhaseR
   const total = RATE * Math.min(SECONDS, 10);
   const prepared = Array.from({ length: total }, () => request());
   const latencies: number[] = [];
+  // KITH_BENCH_TRACE=<file>: each request's due time (epoch ms) and latency, to line up with the node's own events.
+  const traced: Array<[number, number]> = [];
+  const probe = stallProbe(node.pid);
   const latencyCpu0 = await cpuMs(node.pid);
   const latencyMain0 = await cpuMs(node.pid, true);
   const start = performance.now();
@@ -179,7 +227,12 @@ async function phase(cores: number, workers: string | undefined): Promise<PhaseR
     // Every request whose time has come leaves now; its latency counts from its due time.
     for (; i < prepared.length && start + (i * 1000) / RATE <= now; i++) {
       const due = start + (i * 1000) / RATE;
-      inFlight.push(send(prepared[i]!).then(() => void latencies.push(performance.now() - due)));
+      inFlight.push(
+        send(prepared[i]!).then(() => {
+          latencies.push(performance.now() - due);
+          traced.push([performance.timeOrigin + due, performance.now() - due]);
+        }),
+      );
     }
     await Bun.sleep(Math.max(0, start + (i * 1000) / RATE - performance.now()));
   }
@@ -187,6 +240,8 @@ async function phase(cores: number, workers: string | undefined): Promise<PhaseR
   const latencyWall = performance.now() - start;
   const latencyCpu1 = await cpuMs(node.pid);
   const latencyMain1 = await cpuMs(node.pid, true);
+  const stalls = probe ? await probe() : null;
+  if (process.env.KITH_BENCH_TRACE) await Bun.write(`${process.env.KITH_BENCH_TRACE}-${cpus}.json`, JSON.stringify(traced));
   latencies.sort((a, b) => a - b);
   const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]!;
 
@@ -232,6 +287,7 @@ async function phase(cores: number, workers: string | undefined): Promise<PhaseR
     p99: pct(99),
     cpuLatency: cpuLine(latencyCpu0, latencyCpu1, total, latencyWall, latencyMain0, latencyMain1),
     cpuSaturation: cpuLine(throughputCpu0, throughputCpu1, sent, wall, throughputMain0, throughputMain1),
+    stalls,
   };
 }
 
@@ -255,6 +311,7 @@ for (const r of results) {
   console.log(`ratio:                  ${(r.throughput / bare).toFixed(3)}x   (target >= 0.25x on one core)`);
   console.log(`latency at 1000/s:      p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms   (target p99 < 10 ms)`);
   console.log(`at 1000/s offered:      ${r.cpuLatency}`);
+  if (r.stalls) console.log(`at 1000/s, stalls:      ${r.stalls}`);
   console.log(`at saturation:          ${r.cpuSaturation}`);
 }
 const one = results.find((r) => r.cpus === "0");
