@@ -8,6 +8,7 @@
 // distinct 1–2 KB intent with its own nonce, signed before the measured window (within INK's
 // freshness window) so that the generator costs little while the node is measured.
 // It also prints the node process's CPU time per request in each phase (Linux /proc).
+// KITH_BENCH_LATENCY_WARMUP=<s> runs the 1,000/s load that long before the latency window (default 0).
 // KITH_BENCH_STALLS=1 adds, for the latency window, the fsyncs made on the node's event loop and its
 // CPU by thread; KITH_BENCH_TRACE=<prefix> writes each request's due time and latency to a file.
 // Usage: bun scripts/bench/inbound.ts [seconds=8] [concurrency=64] [phases=1,2]
@@ -213,6 +214,26 @@ async function phase(cores: number, workers: string | undefined): Promise<PhaseR
   // Latency: open loop at 1,000 requests per second, requests signed beforehand.
   const RATE = 1000;
   const total = RATE * Math.min(SECONDS, 10);
+  /** Sends `requests` at RATE a second from now; `done(due, latency)` as each is answered (latency from its due time). */
+  const openLoop = async (requests: Signed[], done: (due: number, latency: number) => void): Promise<number> => {
+    const start = performance.now();
+    const inFlight: Promise<void>[] = [];
+    for (let i = 0; i < requests.length; ) {
+      const now = performance.now();
+      // Every request whose time has come leaves now; its latency counts from its due time.
+      for (; i < requests.length && start + (i * 1000) / RATE <= now; i++) {
+        const due = start + (i * 1000) / RATE;
+        inFlight.push(send(requests[i]!).then(() => done(due, performance.now() - due)));
+      }
+      await Bun.sleep(Math.max(0, start + (i * 1000) / RATE - performance.now()));
+    }
+    await Promise.all(inFlight);
+    return start;
+  };
+  // KITH_BENCH_LATENCY_WARMUP=<seconds>: that long at the same rate first, not measured (a node that
+  // has run for a while: its JIT compilers done with the hot path). Default 0, as before.
+  const warmup = Number(process.env.KITH_BENCH_LATENCY_WARMUP ?? 0);
+  if (warmup > 0) await openLoop(Array.from({ length: Math.round(RATE * warmup) }, () => request()), () => {});
   const prepared = Array.from({ length: total }, () => request());
   const latencies: number[] = [];
   // KITH_BENCH_TRACE=<file>: each request's due time (epoch ms) and latency, to line up with the node's own events.
@@ -220,23 +241,10 @@ async function phase(cores: number, workers: string | undefined): Promise<PhaseR
   const probe = stallProbe(node.pid);
   const latencyCpu0 = await cpuMs(node.pid);
   const latencyMain0 = await cpuMs(node.pid, true);
-  const start = performance.now();
-  const inFlight: Promise<void>[] = [];
-  for (let i = 0; i < prepared.length; ) {
-    const now = performance.now();
-    // Every request whose time has come leaves now; its latency counts from its due time.
-    for (; i < prepared.length && start + (i * 1000) / RATE <= now; i++) {
-      const due = start + (i * 1000) / RATE;
-      inFlight.push(
-        send(prepared[i]!).then(() => {
-          latencies.push(performance.now() - due);
-          traced.push([performance.timeOrigin + due, performance.now() - due]);
-        }),
-      );
-    }
-    await Bun.sleep(Math.max(0, start + (i * 1000) / RATE - performance.now()));
-  }
-  await Promise.all(inFlight);
+  const start = await openLoop(prepared, (due, latency) => {
+    latencies.push(latency);
+    traced.push([performance.timeOrigin + due, latency]);
+  });
   const latencyWall = performance.now() - start;
   const latencyCpu1 = await cpuMs(node.pid);
   const latencyMain1 = await cpuMs(node.pid, true);
@@ -303,7 +311,7 @@ const uptime = (await Bun.file("/proc/loadavg").text().catch(() => "n/a")).split
 cardServer.stop(true);
 rmSync(work, { recursive: true, force: true });
 
-console.log(`inbound bench: ${SECONDS}s at concurrency ${CONCURRENCY}, ${SENDERS} senders, synchronous=FULL, load average ${uptime}`);
+console.log(`inbound bench: ${SECONDS}s at concurrency ${CONCURRENCY}, ${SENDERS} senders, synchronous=FULL, load average ${uptime}${process.env.KITH_BENCH_LATENCY_WARMUP ? `, latency after ${process.env.KITH_BENCH_LATENCY_WARMUP} s at 1000/s` : ""}`);
 console.log(`bare native verify:     ${bare} verifies/s on CPU 0 (median of ${bareSamples.length} samples around the phases, ${Math.min(...bareSamples)}–${Math.max(...bareSamples)})`);
 for (const r of results) {
   console.log(`── node on ${r.label}`);
