@@ -7,7 +7,8 @@ import { pruneIdempotencyKeys } from "../domain/extensions/prune-idempotency-key
 import { pruneEvents } from "../domain/extensions/prune-events.ts";
 
 /**
- * Rows deleted per step of the two prunes that grow with inbound traffic (nonces, events), with the
+ * Rows deleted per step of the prunes that grow with traffic (nonces, events, idempotency keys,
+ * mailbox items), with the
  * event loop given back between steps. At a sustained 1,000 intents/s a minute of expired nonces is
  * 60,000 rows: one DELETE held the event loop for 1.1-2.2 s on the shared test box (every request
  * waited). A step of 100 took 1.1 ms (median of 601) there; each row dirties its own page of the
@@ -46,12 +47,11 @@ export function startMaintenance(options: { ctx: () => Ctx; log: Logger; everyMs
       if (signIn.states + signIn.codes + signIn.limits > 0) options.log.debug("pruned sign-in state", signIn);
       const peerCards = pruneStrangerPeerCards(options.ctx());
       if (peerCards > 0) options.log.debug("pruned strangers' peer cards", { removed: peerCards });
-      const keys = pruneIdempotencyKeys(options.ctx());
+      const keys = await inSteps((limit) => pruneIdempotencyKeys(options.ctx(), limit));
       if (keys > 0) options.log.debug("pruned extension idempotency keys", { removed: keys });
       const old = await inSteps((limit) => pruneEvents(options.ctx(), limit));
       if (old > 0) options.log.debug("pruned old events", { removed: old });
-      if (stopped) return;
-      const held = pruneMailboxes(options.ctx());
+      const held = await inSteps((limit) => pruneMailboxes(options.ctx(), limit));
       if (held > 0) options.log.debug("pruned expired mailbox items", { removed: held });
     } catch (e) {
       options.log.error("maintenance failed", { cause: e });

@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { EVENT_FLOOR, EVENT_RETENTION_MS, pruneEvents } from "../../src/domain/extensions/prune-events.ts";
+import { pruneIdempotencyKeys } from "../../src/domain/extensions/prune-idempotency-keys.ts";
+import { IDEMPOTENCY_MS } from "../../src/domain/extensions/send-ext-intent.ts";
 import { NONCE_RETENTION_MS, pruneNonces } from "../../src/domain/peers/prune-nonces.ts";
 import { startMaintenance } from "../../src/jobs/maintenance.ts";
 import { bootTestApp, type TestNode } from "../helpers/boot.ts";
@@ -84,6 +86,25 @@ describe("maintenance prunes what grows with traffic in steps", () => {
     // Contiguous: the oldest kept follows the last deleted.
     expect((node.db.$client.query("SELECT count(*) AS n FROM events WHERE subject_id LIKE 'old-%'").get() as { n: number }).n).toBe(0);
     expect(count("events")).toBe(before - 600);
+    expect(levels().every((l) => l === 1)).toBe(true);
+  });
+
+  test("Idempotency-Key answers past 24 h go oldest first, as many as asked, without an fsync; fresh ones stay", () => {
+    node = bootTestApp();
+    const levels = recordSync("extension_idempotency");
+    const now = node.clock.now();
+    const insert = node.db.$client.prepare("INSERT INTO extension_idempotency (installation_id, key, request_hash, status, response_json, created_at) VALUES ('ins_1', ?, 'h', 202, '{}', ?)");
+    node.db.$client.transaction(() => {
+      for (let i = 0; i < 250; i++) insert.run(`old-${i}`, now - IDEMPOTENCY_MS - 1 - i);
+      for (let i = 0; i < 3; i++) insert.run(`new-${i}`, now - 1_000);
+    })();
+    expect(pruneIdempotencyKeys(node.ctx(), 100)).toBe(100);
+    expect((node.db.$client.query("SELECT min(created_at) AS c FROM extension_idempotency").get() as { c: number }).c).toBe(now - IDEMPOTENCY_MS - 1 - 149);
+    expect(pruneIdempotencyKeys(node.ctx(), 100)).toBe(100);
+    expect(pruneIdempotencyKeys(node.ctx(), 100)).toBe(50);
+    expect(pruneIdempotencyKeys(node.ctx())).toBe(0);
+    expect(count("extension_idempotency")).toBe(3);
+    expect(levels().length).toBe(250);
     expect(levels().every((l) => l === 1)).toBe(true);
   });
 });
