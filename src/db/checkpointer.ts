@@ -13,9 +13,15 @@ const FALLBACK_AUTOCHECKPOINT = 16_000;
 const SQLITE_DEFAULT_AUTOCHECKPOINT = 1_000;
 /**
  * Longest the group commit waits for the last, short pass of a checkpoint (the frames written
- * while the long pass ran). Past it the queue goes on, and the WAL is restarted at a later cycle.
+ * while the long pass ran). Past it the queue goes on, and the WAL is not restarted this cycle.
  */
 const MAX_HOLD_MS = 50;
+/**
+ * The hold of the cycle after one whose last pass outlasted MAX_HOLD_MS (a slow disk: two fsyncs
+ * of an SD card can take longer): it waits for the pass, up to this, so that the WAL is restarted
+ * at least every other cycle instead of growing to the fallback and checkpointing on the event loop.
+ */
+const MAX_HOLD_AFTER_MISS_MS = 1_000;
 
 const ENTRY = import.meta.url.includes("/$bunfs/") ? new URL("./db/checkpoint-worker.ts", import.meta.url).href : new URL("./checkpoint-worker.ts", import.meta.url).href;
 
@@ -46,7 +52,8 @@ export interface Checkpointer {
  * COMMIT checkpointed on the event loop. So the long pass and a chase pass (what was written during
  * the long one) run while writes go on, and the last pass copies the few frames left while
  * `holding` asks the group commit to keep its next batch back (requests are still read and
- * verified meanwhile), for MAX_HOLD_MS at most; the batch after it restarts the WAL.
+ * verified meanwhile), for MAX_HOLD_MS at most (MAX_HOLD_AFTER_MISS_MS after a cycle whose last
+ * pass outlasted it); the batch after it restarts the WAL.
  */
 export function createCheckpointer(
   sqlite: Database,
@@ -70,6 +77,8 @@ export function createCheckpointer(
   let pass: "long" | "chase" | "last" | null = null;
   let holdTimer: ReturnType<typeof setTimeout> | null = null;
   let holding = false;
+  // The last hold ended at its limit, before the last pass: the next one waits longer.
+  let missed = false;
   const release = () => {
     if (holdTimer) clearTimeout(holdTimer);
     holdTimer = null;
@@ -107,7 +116,13 @@ export function createCheckpointer(
         // held last pass has only a few frames left to copy (see above).
         if (pass === "chase") {
           holding = true;
-          holdTimer = setTimeout(release, MAX_HOLD_MS);
+          holdTimer = setTimeout(
+            () => {
+              missed = true;
+              release();
+            },
+            missed ? MAX_HOLD_AFTER_MISS_MS : MAX_HOLD_MS,
+          );
         }
         pass = pass === "long" ? "chase" : "last";
         w.postMessage({ type: "checkpoint", file } satisfies CheckpointRequest);
@@ -115,6 +130,7 @@ export function createCheckpointer(
       }
       running = false;
       if (reply.type === "checkpointed") stats.runs++;
+      if (pass === "last" && holding) missed = false;
       pass = null;
       release();
       if (reply.type === "closed" || closing) settle?.();
