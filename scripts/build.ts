@@ -2,17 +2,35 @@
 // and (for `all`) the release archives dist/kith-<version>-linux-<arch>.tar.gz with dist/SHA256SUMS.
 // Usage: bun scripts/build.ts [x64|arm64|all]   (default all)
 // Bun fetches the arm64 runtime as the npm package @oven/bun-linux-aarch64 (notes/STACK.md B.2).
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join, resolve } from "node:path";
+import { currentSnapshot, SNAPSHOT_FILE } from "./schema-snapshot.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 const TARGETS = { x64: "bun-linux-x64", arm64: "bun-linux-arm64" } as const;
 type Arch = keyof typeof TARGETS;
 
+/**
+ * JavaScriptCore's tier-up thresholds are multiplied by this (`--compile-jit-policy`): a start,
+ * and an idle node, compile nothing. `kith serve` sets the normal policy with its 64th request,
+ * every other verb at once (src/cli/start-up.ts). inbound-performance.md, "Start-up (hx-snap)".
+ */
+export const START_JIT_POLICY = 1000;
+/** The profile of which bytecode a start uses (scripts/bytecode-order.ts records it). */
+export const BYTECODE_ORDER_FILE = join(ROOT, "scripts", "kith-serve.order.gz");
+
 export async function buildBinary(arch: Arch, outDir = join(ROOT, "dist")): Promise<string> {
+  // the binary embeds migrations/snapshot.sql; a stale one would be skipped at run time (every new
+  // database would replay the migrations instead), so a build refuses it
+  if (readFileSync(SNAPSHOT_FILE, "utf8") !== currentSnapshot()) {
+    throw new Error("migrations/snapshot.sql is out of date: run `bun scripts/schema-snapshot.ts` and commit it");
+  }
   mkdirSync(outDir, { recursive: true });
   const outfile = join(outDir, `kith-linux-${arch}`);
+  const orders = mkdtempSync(join(tmpdir(), "kith-order-"));
+  const order = existsSync(BYTECODE_ORDER_FILE) ? join(orders, "kith-serve.order") : null;
+  if (order) writeFileSync(order, Bun.gunzipSync(readFileSync(BYTECODE_ORDER_FILE)));
   const args = [
     process.execPath, "build", "--compile", "--minify", "--sourcemap", "--bytecode", "--format=esm",
     // code splitting: what is imported on demand (the OpenAPI generator, the SMTP client and the
@@ -20,6 +38,11 @@ export async function buildBinary(arch: Arch, outDir = join(ROOT, "dist")): Prom
     "--splitting",
     // a server must not pick up a stray .env or bunfig.toml from whatever directory it runs in
     "--no-compile-autoload-dotenv", "--no-compile-autoload-bunfig",
+    // start-up (issue 18): the bytecode a start uses laid out together at the front of the binary,
+    // so less of it is read and decoded (only the layout changes), and the start's run-once code
+    // kept out of the JIT
+    ...(order ? [`--bytecode-order=${order}`] : []),
+    `--compile-jit-policy=${START_JIT_POLICY}`,
     // three Workers are second entry points, carried by the binary: the network analytics Worker at
     // node/network-worker (src/node/network-runner.ts finds it there; notes/EXTENSIONS.md §2.3), the
     // WAL checkpointer's at db/checkpoint-worker (src/db/checkpointer.ts) and the crypto batcher's
@@ -27,10 +50,14 @@ export async function buildBinary(arch: Arch, outDir = join(ROOT, "dist")): Prom
     `--target=${TARGETS[arch]}`, join(ROOT, "src/main.ts"), join(ROOT, "src/node/network-worker.ts"),
     join(ROOT, "src/db/checkpoint-worker.ts"), join(ROOT, "src/adapters/crypto-batch-worker.ts"), "--outfile", outfile,
   ];
-  const proc = Bun.spawn(args, { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
-  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-  if (code !== 0) throw new Error(`bun build (${arch}) failed:\n${out}${err}`);
-  return outfile;
+  try {
+    const proc = Bun.spawn(args, { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
+    const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+    if (code !== 0) throw new Error(`bun build (${arch}) failed:\n${out}${err}`);
+    return outfile;
+  } finally {
+    rmSync(orders, { recursive: true, force: true });
+  }
 }
 
 /**

@@ -2,6 +2,7 @@
 // mistaken by Bun for a server config, notes/STACK.md B.1).
 import { writeLine } from "./cli/stdio.ts";
 import { CliError, cliName, helpHint, helpText, parseCommandArgs, UsageError, type Command, type Io } from "./cli/command.ts";
+import { normalJitNow } from "./cli/start-up.ts";
 
 /**
  * Each verb is loaded when it runs: `kith serve` does not evaluate backup's gzip streams or the
@@ -33,6 +34,9 @@ async function run(argv: string[]): Promise<number> {
     return verb ? 0 : 2;
   }
   if (verb === "--version" || verb === "-v") return (await load("version")).run({}, io, []);
+  // A one-shot verb gets the normal JIT policy (a backup or restore of a large directory is hot
+  // code); `kith serve` keeps the start-up one until it is in use (src/cli/start-up.ts).
+  if (verb !== "serve") normalJitNow();
   const command = COMMANDS.some(([name]) => name === verb) ? await load(verb) : null;
   if (!command) {
     io.err(`kith: unknown command ${JSON.stringify(verb)}\n\n${await usage()}`);

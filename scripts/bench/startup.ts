@@ -6,7 +6,7 @@
 // main thread, and all its threads: what a shared, noisy machine cannot inflate the way it inflates
 // wall time); idle RSS 500 ms after start; RSS after 2,000 requests; and the ratios to the baseline.
 // Runs are interleaved so machine noise hits every binary alike; figures are medians.
-// Usage: bun scripts/bench/startup.ts [runs=10] [--against <git ref | binary>]
+// Usage: bun scripts/bench/startup.ts [runs=10] [--against <git ref | binary>]...
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -14,8 +14,9 @@ import { buildBinary } from "../build.ts";
 
 const ROOT = resolve(import.meta.dir, "../..");
 const args = process.argv.slice(2);
-const againstAt = args.indexOf("--against");
-const against = againstAt >= 0 ? args.splice(againstAt, 2)[1] : undefined;
+// --against may be given several times (e.g. main and an experimental build): each is measured
+const againstAll: string[] = [];
+for (let at = args.indexOf("--against"); at >= 0; at = args.indexOf("--against")) againstAll.push(args.splice(at, 2)[1]!);
 const RUNS = Number(args[0] ?? 10);
 const MEMORY_RUNS = 3;
 const work = mkdtempSync(join(tmpdir(), "kith-bench-"));
@@ -26,18 +27,19 @@ writeFileSync(baselineSrc, `Bun.serve({ port: Number(process.argv[2]), hostname:
 const baseline = join(work, "baseline");
 const b = Bun.spawnSync([process.execPath, "build", "--compile", "--minify", "--bytecode", "--format=esm", baselineSrc, "--outfile", baseline]);
 if (b.exitCode !== 0) throw new Error(b.stderr.toString());
-const other = against ? await otherBinary(against) : null;
+const others: Array<{ against: string; file: string }> = [];
+for (const [i, against] of againstAll.entries()) others.push({ against, file: await otherBinary(against, `other-${i}`) });
 
 /** A binary given by path, or built from a git ref's tree (git archive, this checkout's node_modules). */
-async function otherBinary(ref: string): Promise<string> {
+async function otherBinary(ref: string, name: string): Promise<string> {
   if (existsSync(ref)) return resolve(ref);
-  const tree = join(work, "against");
+  const tree = join(work, `${name}-tree`);
   const archive = Bun.spawnSync(["sh", "-c", `mkdir -p '${tree}' && git -C '${ROOT}' archive '${ref}' | tar -x -C '${tree}'`]);
   if (archive.exitCode !== 0) throw new Error(`git archive ${ref}: ${archive.stderr.toString()}`);
   symlinkSync(join(ROOT, "node_modules"), join(tree, "node_modules"));
-  const built = Bun.spawnSync([process.execPath, "-e", `import { buildBinary } from "./scripts/build.ts"; await buildBinary("x64", ${JSON.stringify(join(work, "other"))});`], { cwd: tree });
+  const built = Bun.spawnSync([process.execPath, "-e", `import { buildBinary } from "./scripts/build.ts"; await buildBinary("x64", ${JSON.stringify(join(work, name))});`], { cwd: tree });
   if (built.exitCode !== 0) throw new Error(`building ${ref}: ${built.stderr.toString()}`);
-  return join(work, "other", "kith-linux-x64");
+  return join(work, name, "kith-linux-x64");
 }
 
 async function freePort(): Promise<number> {
@@ -127,7 +129,7 @@ const baseCmd = (port: number) => [baseline, String(port)];
 
 const subjects = [
   { name: "kith", cmd: kithCmd(kith), file: kith },
-  ...(other ? [{ name: `against ${against}`, cmd: kithCmd(other), file: other }] : []),
+  ...others.map((o) => ({ name: `against ${o.against}`, cmd: kithCmd(o.file), file: o.file })),
   { name: "baseline", cmd: baseCmd, file: baseline },
 ];
 const samples = new Map(subjects.map((s) => [s.name, [] as Sample[]]));

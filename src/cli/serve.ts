@@ -25,6 +25,7 @@ import { acquireServeLock } from "./serve-lock.ts";
 import { nodeSecret, ownerSignInHint, signInOptions } from "./sign-in.ts";
 import { stdoutIsTerminal, writeLine } from "./stdio.ts";
 import { startWarnings } from "./start-warnings.ts";
+import { endStartUp, normalJitAfter, REQUESTS_BEFORE_JIT } from "./start-up.ts";
 import { guardStorage, openStorage, storageFailure } from "./storage.ts";
 import { sharedCryptoBatcher } from "../adapters/crypto-batch.ts";
 
@@ -97,6 +98,7 @@ export const serveCommand: Command = {
       else if (vault.exists()) throw new CliError(`${paths.keyFile} exists but the database has no agent; restore a backup or move the key file away`);
 
       const remote = new WeakMap<Request, string>();
+      const countRequest = normalJitAfter(REQUESTS_BEFORE_JIT);
       let app: KithNode["app"] | null = null;
       let server: ReturnType<typeof Bun.serve>;
       try {
@@ -106,6 +108,7 @@ export const serveCommand: Command = {
           ...serverOptions(log),
           ...(tls ? { tls } : {}),
           fetch(request, srv) {
+            countRequest();
             const address = srv.requestIP(request)?.address;
             if (address) remote.set(request, address);
             return app!.handle(request);
@@ -164,10 +167,8 @@ export const serveCommand: Command = {
         io.err(`kith: the background jobs failed to start (${cause instanceof Error ? cause.message : String(cause)}); stopping`);
         stopNow("jobs failed");
       });
-      // Start-up is over: what only it needed (module bodies, the construction of routes and schemas,
-      // their compiled code) is garbage now. Bun.shrink has JSC collect it and hand free pages back
-      // when next idle: ~3.5 MiB less idle RSS (inbound-performance.md, "Start-up").
-      setTimeout(() => (typeof Bun.shrink === "function" ? Bun.shrink() : undefined), 0);
+      // Start-up is over: what only it needed is handed back (the JIT policy waits for use: start-up.ts).
+      setTimeout(() => endStartUp(), 0);
       for (const warning of startWarnings(config)) {
         log.warn(warning);
         io.err(`  warning:    ${warning}`);

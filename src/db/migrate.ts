@@ -1,11 +1,13 @@
 import type { Database } from "bun:sqlite";
 import { existsSync, readdirSync, rmSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import type { EmbeddedMigration } from "./migrations.macro.ts";
-import { embeddedMigrations } from "./migrations.macro.ts" with { type: "macro" };
+import type { EmbeddedMigration, SchemaSnapshot } from "./migrations.macro.ts";
+import { embeddedMigrations, embeddedSchemaSnapshot } from "./migrations.macro.ts" with { type: "macro" };
 
 /** The migrations compiled into this build, oldest first. */
 export const MIGRATIONS: EmbeddedMigration[] = embeddedMigrations();
+/** migrations/snapshot.sql: what MIGRATIONS make of an empty database, in one step (docs/decisions/schema-snapshot.md). */
+export const SCHEMA_SNAPSHOT: SchemaSnapshot = embeddedSchemaSnapshot();
 
 const TABLE = "__drizzle_migrations"; // drizzle-kit's own table, so its tooling still reads our state
 const SNAPSHOTS_KEPT = 3;
@@ -31,12 +33,21 @@ export interface MigrateResult {
  * Brings the database to this build's schema. Before changing a database that already holds data
  * it writes a consistent snapshot beside the file (`VACUUM INTO`) and keeps the newest few, so a
  * failed upgrade can be undone by hand. A database migrated by a newer build is refused.
+ *
+ * An empty database gets the schema snapshot instead, when it covers exactly `migrations` (by
+ * default this build's own snapshot and migrations): one transaction of ~100 CREATEs instead of
+ * 110 statements whose ALTER TABLEs each make SQLite reload the whole schema. The result is the
+ * same database (test/db/schema-snapshot.test.ts); a stale snapshot is not used.
  */
 export function migrate(
   sqlite: Database,
-  options: { file: string | null; now: number; migrations?: EmbeddedMigration[] },
+  options: { file: string | null; now: number; migrations?: EmbeddedMigration[]; snapshot?: SchemaSnapshot | null },
 ): MigrateResult {
   const migrations = options.migrations ?? MIGRATIONS;
+  const initial = options.snapshot === undefined ? (options.migrations ? null : SCHEMA_SNAPSHOT) : options.snapshot;
+  if (initial && covers(initial, migrations) && createFromSnapshot(sqlite, initial)) {
+    return { applied: migrations.length, snapshot: null, schemaVersion: migrations.at(-1)!.createdAt };
+  }
   sqlite.exec(`CREATE TABLE IF NOT EXISTS "${TABLE}" (id INTEGER PRIMARY KEY, hash TEXT NOT NULL, created_at NUMERIC)`);
   const applied = sqlite.query<{ created_at: number }, []>(`SELECT created_at FROM "${TABLE}"`).all();
   const lastApplied = applied.reduce((max, row) => Math.max(max, Number(row.created_at)), 0);
@@ -54,6 +65,25 @@ export function migrate(
     }
   }).immediate();
   return { applied: pending.length, snapshot, schemaVersion: pending.at(-1)!.createdAt };
+}
+
+function covers(snapshot: SchemaSnapshot, migrations: EmbeddedMigration[]): boolean {
+  return (
+    migrations.length > 0 &&
+    snapshot.covers.length === migrations.length &&
+    snapshot.covers.every((c, i) => c.createdAt === migrations[i]!.createdAt && c.hash === migrations[i]!.hash)
+  );
+}
+
+/** Applies the snapshot if the database is empty (checked again under the write lock: another process may be creating it too). */
+function createFromSnapshot(sqlite: Database, snapshot: SchemaSnapshot): boolean {
+  const empty = () => sqlite.query("SELECT 1 FROM sqlite_master LIMIT 1").get() === null;
+  if (!empty()) return false;
+  return sqlite.transaction(() => {
+    if (!empty()) return false;
+    sqlite.exec(snapshot.sql);
+    return true;
+  }).immediate();
 }
 
 /** Schema versions are migration creation times; shown to people as dates. */

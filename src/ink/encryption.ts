@@ -1,8 +1,9 @@
 // ECIES sealed envelopes (ENCRYPTION §1–§5): X25519 → HKDF-SHA256 → AES-256-GCM with the
 // 8-field AAD. Sealing refuses anything its own open rule would reject; opening authenticates
 // the outer fields through the AAD and binds inner identity to the outer envelope.
-import { gcm } from "@noble/ciphers/aes.js";
-import { x25519 } from "@noble/curves/ed25519.js";
+// The X25519 and AES-GCM primitives are a parameter (`EnvelopeCrypto`): noble's pure-JS ones are in
+// encryption-noble.ts, so that a program passing native ones never evaluates noble's AES tables
+// and curves (~5 ms and ~2 MiB at every start of the node; inbound-performance.md, hx-snap).
 import { sha256 } from "@noble/hashes/sha2.js";
 import { hkdf } from "@noble/hashes/hkdf.js";
 import { decodeUtf8, fromBase64url, isPlainObject, toBase64url, utf8 } from "./bytes.ts";
@@ -31,20 +32,25 @@ export type SealedEnvelope = {
 };
 
 /**
- * The X25519 operations sealing and opening need (RFC 7748), as a parameter like the Ed25519
- * backends: the default is noble's pure JS, the app passes a native one
- * (src/security/x25519-native.ts). A backend may throw where RFC 7748 output is all zero (a
- * low-order public key): either way the result is `zero_shared_secret`.
+ * The X25519 operations sealing and opening need (RFC 7748). A backend may throw where RFC 7748
+ * output is all zero (a low-order public key): either way the result is `zero_shared_secret`.
  */
 export type X25519Backend = {
   sharedSecret: (secretKey: Uint8Array, publicKey: Uint8Array) => Uint8Array;
   publicKey: (secretKey: Uint8Array) => Uint8Array;
 };
 
-/** noble's X25519 (the default backend). */
-export const nobleX25519: X25519Backend = {
-  sharedSecret: (secretKey, publicKey) => x25519.getSharedSecret(secretKey, publicKey),
-  publicKey: (secretKey) => x25519.getPublicKey(secretKey),
+/**
+ * The primitives of a sealed envelope: X25519 and AES-256-GCM (32-byte key, 12-byte IV, 16-byte
+ * tag appended to the ciphertext). `nobleEnvelopeCrypto` (encryption-noble.ts) is pure JS; the app
+ * passes a native one (src/security/envelope-crypto-native.ts). Lengths are checked before
+ * either AES call, so a backend only has to decide the tag.
+ */
+export type EnvelopeCrypto = {
+  x25519: X25519Backend;
+  aesGcmSeal: (key: Uint8Array, iv: Uint8Array, aad: Uint8Array, plaintext: Uint8Array) => Uint8Array;
+  /** The plaintext, or null when the tag does not authenticate ciphertext and AAD. */
+  aesGcmOpen: (key: Uint8Array, iv: Uint8Array, aad: Uint8Array, sealed: Uint8Array) => Uint8Array | null;
 };
 
 export type SealInput = {
@@ -64,8 +70,8 @@ export type SealInput = {
   /** Test hooks for corpus determinism only: never reuse an ephemeral key or IV. */
   ephemeralSecretKey?: Uint8Array;
   iv?: Uint8Array;
-  /** The X25519 backend (default noble). */
-  x25519?: X25519Backend;
+  /** X25519 and AES-GCM (nobleEnvelopeCrypto, or a native backend); without it: `crypto_unavailable`. */
+  crypto?: EnvelopeCrypto;
 };
 
 export type SealFailure =
@@ -79,7 +85,8 @@ export type SealFailure =
   | "invalid_recipient_key"
   | "zero_shared_secret"
   | "invalid_test_override"
-  | "plaintext_too_large";
+  | "plaintext_too_large"
+  | "crypto_unavailable";
 
 export type SealResult = { ok: true; envelope: SealedEnvelope } | { ok: false; reason: SealFailure };
 
@@ -107,10 +114,12 @@ export function sealEnvelope(input: SealInput): SealResult {
   const plaintext = JSON.stringify(inner);
   if (plaintext.length > MAX_PLAINTEXT_UNITS) return fail("plaintext_too_large");
 
+  const backend = input.crypto;
+  if (!isEnvelopeCrypto(backend)) return fail("crypto_unavailable");
   let shared: Uint8Array;
   let ephemeralPublic: Uint8Array;
   try {
-    const dh = input.x25519 ?? nobleX25519;
+    const dh = backend.x25519;
     shared = dh.sharedSecret(eph, recipientKey);
     ephemeralPublic = dh.publicKey(eph);
   } catch {
@@ -128,7 +137,7 @@ export function sealEnvelope(input: SealInput): SealResult {
   };
   const aad = buildAad(outer, toBase64url(recipientKey));
   const key = hkdf(sha256, shared, HKDF_SALT, HKDF_INFO, 32);
-  const ciphertext = toBase64url(gcm(key, iv, aad).encrypt(utf8(plaintext)));
+  const ciphertext = toBase64url(backend.aesGcmSeal(key, iv, aad, utf8(plaintext)));
   return {
     ok: true,
     envelope: {
@@ -152,8 +161,8 @@ export type OpenInput = {
   /** Own recipient DID; mandatory — a missing one rejects, never skips (ENCRYPTION §5 step 10). */
   recipientDid: string | null | undefined;
   wordmark: Wordmark;
-  /** The X25519 backend (default noble). */
-  x25519?: X25519Backend;
+  /** X25519 and AES-GCM (nobleEnvelopeCrypto, or a native backend); without it: `crypto_unavailable`. */
+  crypto?: EnvelopeCrypto;
 };
 
 export type OpenFailure =
@@ -167,7 +176,8 @@ export type OpenFailure =
   | "invalid_plaintext"
   | "from_mismatch"
   | "missing_recipient_did"
-  | "recipient_mismatch";
+  | "recipient_mismatch"
+  | "crypto_unavailable";
 
 export type OpenResult =
   | { ok: true; inner: Record<string, unknown>; plaintext: string; keyIndex: number }
@@ -186,9 +196,11 @@ export function openEnvelope(input: OpenInput): OpenResult {
   const given = input.recipientSecretKeys;
   const keys = given instanceof Uint8Array ? [given] : Array.isArray(given) ? [...given] : [];
   if (keys.length === 0) return fail("invalid_recipient_key");
+  const backend = input.crypto;
+  if (!isEnvelopeCrypto(backend)) return fail("crypto_unavailable");
   let first: OpenFailure | null = null;
   for (let i = 0; i < keys.length; i++) {
-    const r = decryptWith(env, ephemeral, keys[i] as Uint8Array, input.x25519 ?? nobleX25519);
+    const r = decryptWith(env, ephemeral, keys[i] as Uint8Array, backend);
     if (!r.ok) {
       first ??= r.reason;
       continue;
@@ -200,13 +212,13 @@ export function openEnvelope(input: OpenInput): OpenResult {
 
 type Decrypted = { ok: true; plaintext: string } | { ok: false; reason: OpenFailure };
 
-function decryptWith(env: Record<string, unknown>, ephemeral: Uint8Array, secret: Uint8Array, dh: X25519Backend): Decrypted {
+function decryptWith(env: Record<string, unknown>, ephemeral: Uint8Array, secret: Uint8Array, crypto: EnvelopeCrypto): Decrypted {
   if (!(secret instanceof Uint8Array) || secret.length !== 32) return fail("invalid_recipient_key");
   let shared: Uint8Array;
   let ownPublic: Uint8Array;
   try {
-    shared = dh.sharedSecret(secret, ephemeral);
-    ownPublic = dh.publicKey(secret);
+    shared = crypto.x25519.sharedSecret(secret, ephemeral);
+    ownPublic = crypto.x25519.publicKey(secret);
   } catch {
     return fail("zero_shared_secret");
   }
@@ -219,13 +231,15 @@ function decryptWith(env: Record<string, unknown>, ephemeral: Uint8Array, secret
   const ct = fromBase64url(env.ciphertext as string);
   if (ct === null || ct.length < 16) return fail("invalid_ciphertext");
   const aad = buildAad(env as Record<string, string>, toBase64url(ownPublic));
+  let plain: Uint8Array | null;
   try {
-    const plain = gcm(key, iv, aad).decrypt(ct);
-    const plaintext = decodeUtf8(plain);
-    return plaintext === null ? fail("invalid_plaintext") : { ok: true, plaintext };
+    plain = crypto.aesGcmOpen(key, iv, aad, ct);
   } catch {
-    return fail("aead_failure");
+    plain = null; // a backend that throws instead (noble's gcm does) fails the same way
   }
+  if (plain === null) return fail("aead_failure");
+  const plaintext = decodeUtf8(plain);
+  return plaintext === null ? fail("invalid_plaintext") : { ok: true, plaintext };
 }
 
 function checkInner(env: Record<string, unknown>, plaintext: string, recipientDid: unknown, keyIndex: number): OpenResult {
@@ -254,6 +268,14 @@ function buildAad(outer: Record<string, unknown>, recipientKey: string): Uint8Ar
   });
   // Every member is a checked string, so canonicalization cannot fail; keep the type total anyway.
   return utf8(AAD_PREFIX + (aad.ok ? aad.text : ""));
+}
+
+function isEnvelopeCrypto(c: unknown): c is EnvelopeCrypto {
+  if (c === null || typeof c !== "object") return false;
+  const { x25519, aesGcmSeal, aesGcmOpen } = c as Record<string, unknown>;
+  if (typeof aesGcmSeal !== "function" || typeof aesGcmOpen !== "function" || x25519 === null || typeof x25519 !== "object") return false;
+  const dh = x25519 as Record<string, unknown>;
+  return typeof dh.sharedSecret === "function" && typeof dh.publicKey === "function";
 }
 
 function lenIn(value: unknown, min: number, max: number): value is string {

@@ -214,7 +214,10 @@ export {
 export { type EnvelopeProtocol, type EnvelopeParse, type EnvelopeReason, ENVELOPE_PROTOCOLS, IntentEnvelope, Provenance, parseEnvelope } from "./envelope.ts";
 /**
  * ECIES sealed envelopes (ENCRYPTION.md): seal with the sealer refusals; open = decrypt decision.
- * @example openEnvelope({ envelope, recipientSecretKeys: [current, previous], recipientDid: ownId, wordmark })
+ * The X25519 and AES-GCM primitives are a parameter: `nobleEnvelopeCrypto`, pure JS, is imported
+ * from "./encryption-noble.ts" (not re-exported here, so that a program with native primitives
+ * never loads noble's AES and curves), or a native backend.
+ * @example openEnvelope({ envelope, recipientSecretKeys: [current, previous], recipientDid: ownId, wordmark, crypto: nobleEnvelopeCrypto })
  */
 export {
   type SealedEnvelope,
@@ -225,7 +228,7 @@ export {
   type OpenResult,
   type OpenFailure,
   type X25519Backend,
-  nobleX25519,
+  type EnvelopeCrypto,
   sealEnvelope,
   openEnvelope,
 } from "./encryption.ts";

@@ -112,7 +112,7 @@ export function openSealed(
     recipientSecretKeys: ctx.decryptionKeys ?? [],
     recipientDid: policy.ownAgentId,
     wordmark: policy.wordmark,
-    ...(ctx.x25519 === undefined ? {} : { x25519: ctx.x25519 }),
+    ...(ctx.envelopeCrypto === undefined ? {} : { crypto: ctx.envelopeCrypto }),
   });
   if (!opened.ok) return reject("decrypt_failed", opened.reason);
   // ENCRYPTION §6 steps 9–12: full inner schema, support check only (never encryption_required

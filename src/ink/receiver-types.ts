@@ -1,7 +1,7 @@
 // Types of the inbound decision (receiver.ts): policy, request, the phase-1 pending state, the
 // phase-2 context and the results.
 import type { Ed25519Verifier } from "./ed25519.ts";
-import type { X25519Backend } from "./encryption.ts";
+import type { EnvelopeCrypto } from "./encryption.ts";
 import type { IntentEnvelope } from "./envelope.ts";
 import type { KeyStatus, SenderKeys } from "./keys.ts";
 import type { InboundReason } from "./receiver-reasons.ts";
@@ -74,8 +74,8 @@ export type InboundContext = {
   replay: { store: NonceStore } | { defer: true };
   /** Own X25519 private keys for sealed bodies: current first, then the previous one ([E2]). */
   decryptionKeys?: readonly Uint8Array[];
-  /** The X25519 backend that opens sealed bodies (default noble). */
-  x25519?: X25519Backend;
+  /** X25519 and AES-GCM that open sealed bodies (nobleEnvelopeCrypto, or a native one as the app passes); without it a sealed body is `decrypt_failed` (`crypto_unavailable`). */
+  envelopeCrypto?: EnvelopeCrypto;
   /** Bounded grace window for retired keys on live auth (INK §6.3). */
   allowRetiredForLiveAuth?: boolean;
 };

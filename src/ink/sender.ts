@@ -5,7 +5,7 @@ import { buildAuthorizationHeader, isHeaderKeyId } from "./auth-header.ts";
 import { signBody } from "./body-signature.ts";
 import { toBase64url, utf8 } from "./bytes.ts";
 import { type Ed25519Signer, ed25519Sign } from "./ed25519.ts";
-import { type SealFailure, sealEnvelope, type X25519Backend } from "./encryption.ts";
+import { type EnvelopeCrypto, type SealFailure, sealEnvelope } from "./encryption.ts";
 import { endpointPath } from "./endpoint-url.ts";
 import { type EnvelopeProtocol, type EnvelopeReason, type IntentEnvelope, parseEnvelope } from "./envelope.ts";
 import { isConfidentialIntent } from "./intents.ts";
@@ -104,8 +104,8 @@ export type OutboundInput = {
   wordmark: Wordmark;
   /** The Ed25519 backend of the transport signature (default noble; the app passes a native one). */
   sign?: Ed25519Signer;
-  /** The X25519 backend that seals (default noble; the app passes a native one). */
-  x25519?: X25519Backend;
+  /** X25519 and AES-GCM for sealing (nobleEnvelopeCrypto, or a native one as the app passes); a seal without it fails `crypto_unavailable`. */
+  envelopeCrypto?: EnvelopeCrypto;
   /** Seal confidential intents (always) and, with "always", every intent. Default "auto". */
   seal?: "auto" | "always";
   extraConfidentialIntents?: readonly string[];
@@ -161,7 +161,7 @@ export function prepareOutbound(input: OutboundInput): OutboundRequest | Outboun
       ...(input.neutralType === true ? { neutralType: true } : {}),
       ...(input.ephemeralSecretKey === undefined ? {} : { ephemeralSecretKey: input.ephemeralSecretKey }),
       ...(input.iv === undefined ? {} : { iv: input.iv }),
-      ...(input.x25519 === undefined ? {} : { x25519: input.x25519 }),
+      ...(input.envelopeCrypto === undefined ? {} : { crypto: input.envelopeCrypto }),
     });
     if (!s.ok) return s;
     body = s.envelope;

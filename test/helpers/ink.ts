@@ -1,4 +1,5 @@
 import { buildSignedEnvelope, decodeX25519PublicKey, formatTimestamp, prepareOutbound, type EnvelopeDraft } from "../../src/ink/index.ts";
+import { nobleEnvelopeCrypto } from "../../src/ink/encryption-noble.ts";
 import type { AgentKey } from "../../src/security/agent-keys.ts";
 import type { TestNode } from "./boot.ts";
 import { personaKey, type PersonaName } from "./personas.ts";
@@ -46,6 +47,7 @@ export function signedIntent(
   const prepared = prepareOutbound({
     envelope: built.envelope,
     recipient: { agentId: recipient.agentId!, endpoint, encryptionKey: recipientEncryptionPublicKey(recipient) },
+    envelopeCrypto: nobleEnvelopeCrypto,
     secretKey: key.privateKey,
     keyId: options.keyId === undefined ? key.keyId : options.keyId,
     wordmark,

@@ -13,6 +13,7 @@ import {
   sealEnvelope,
 } from "../../src/ink/index.ts";
 import { nativeEd25519Verify, nativeStrictVerifier } from "../../src/security/ed25519-native.ts";
+import { nobleEnvelopeCrypto } from "../../src/ink/encryption-noble.ts";
 import { ALICE, alice, BOB, bobEncryption, bobEncryptionPublic, TS } from "./helpers.ts";
 
 const L = 2n ** 252n + 27742317777372353535851937790883648493n;
@@ -82,7 +83,7 @@ describe("RFC 8032 strict verification under every backend", () => {
 
 describe("ECIES seal/open", () => {
   const inner = { protocol: "ink/0.2", from: ALICE, to: BOB, intent: "ping", payload: { note: "é 日本" } };
-  const base = { inner, senderDid: ALICE, recipientDid: BOB, recipientPublicKey: bobEncryptionPublic, timestamp: TS, messageNonce: "seal-open-nonce-000001", wordmark: "svc" as const };
+  const base = { inner, senderDid: ALICE, recipientDid: BOB, recipientPublicKey: bobEncryptionPublic, timestamp: TS, messageNonce: "seal-open-nonce-000001", wordmark: "svc" as const, crypto: nobleEnvelopeCrypto };
 
   test("round trip, svc type spelling, inner protocol may be ink/0.2", () => {
     const s = sealEnvelope(base);
@@ -90,13 +91,13 @@ describe("ECIES seal/open", () => {
     if (!s.ok) return;
     expect(s.envelope.type).toBe("network.svc.encrypted");
     expect(s.envelope.protocol).toBe("ink/0.1");
-    const o = openEnvelope({ envelope: s.envelope, recipientSecretKeys: [bobEncryption], recipientDid: BOB, wordmark: "svc" });
+    const o = openEnvelope({ crypto: nobleEnvelopeCrypto, envelope: s.envelope, recipientSecretKeys: [bobEncryption], recipientDid: BOB, wordmark: "svc" });
     expect(o.ok && o.inner).toEqual(inner);
     // The svc spelling is not accepted by a tulpa node (and vice versa); network.ink.* by both.
-    expect(openEnvelope({ envelope: s.envelope, recipientSecretKeys: [bobEncryption], recipientDid: BOB, wordmark: "tulpa" }).ok).toBe(false);
+    expect(openEnvelope({ crypto: nobleEnvelopeCrypto, envelope: s.envelope, recipientSecretKeys: [bobEncryption], recipientDid: BOB, wordmark: "tulpa" }).ok).toBe(false);
     const neutral = sealEnvelope({ ...base, neutralType: true });
     if (!neutral.ok) throw new Error("seal");
-    expect(openEnvelope({ envelope: neutral.envelope, recipientSecretKeys: [bobEncryption], recipientDid: BOB, wordmark: "tulpa" }).ok).toBe(true);
+    expect(openEnvelope({ crypto: nobleEnvelopeCrypto, envelope: neutral.envelope, recipientSecretKeys: [bobEncryption], recipientDid: BOB, wordmark: "tulpa" }).ok).toBe(true);
   });
 
   test("fresh ephemeral key and IV per seal", () => {
@@ -111,9 +112,9 @@ describe("ECIES seal/open", () => {
     const previous = new Uint8Array(32).fill(0x77);
     const s = sealEnvelope({ ...base, recipientPublicKey: x25519.getPublicKey(previous) });
     if (!s.ok) throw new Error("seal");
-    const o = openEnvelope({ envelope: s.envelope, recipientSecretKeys: [bobEncryption, previous], recipientDid: BOB, wordmark: "svc" });
+    const o = openEnvelope({ crypto: nobleEnvelopeCrypto, envelope: s.envelope, recipientSecretKeys: [bobEncryption, previous], recipientDid: BOB, wordmark: "svc" });
     expect(o.ok && o.keyIndex).toBe(1);
-    expect(openEnvelope({ envelope: s.envelope, recipientSecretKeys: [bobEncryption], recipientDid: BOB, wordmark: "svc" })).toEqual({ ok: false, reason: "aead_failure" });
+    expect(openEnvelope({ crypto: nobleEnvelopeCrypto, envelope: s.envelope, recipientSecretKeys: [bobEncryption], recipientDid: BOB, wordmark: "svc" })).toEqual({ ok: false, reason: "aead_failure" });
   });
 
   test("every AAD-bound outer field is authenticated", () => {
@@ -121,11 +122,11 @@ describe("ECIES seal/open", () => {
     if (!s.ok) throw new Error("seal");
     for (const field of ["from", "timestamp", "messageNonce", "nonce", "ephemeralKey", "type"] as const) {
       const t = { ...s.envelope, [field]: field === "type" ? "network.ink.encrypted" : field === "nonce" ? "AAAAAAAAAAAAAAAA" : field === "ephemeralKey" ? Buffer.from(x25519.getPublicKey(new Uint8Array(32).fill(5))).toString("base64url") : `${s.envelope[field]}x` };
-      const o = openEnvelope({ envelope: t, recipientSecretKeys: [bobEncryption], recipientDid: BOB, wordmark: "svc" });
+      const o = openEnvelope({ crypto: nobleEnvelopeCrypto, envelope: t, recipientSecretKeys: [bobEncryption], recipientDid: BOB, wordmark: "svc" });
       expect(o.ok).toBe(false);
     }
     // Unknown outer members are tolerated and not bound.
-    expect(openEnvelope({ envelope: { ...s.envelope, extra: 1 }, recipientSecretKeys: [bobEncryption], recipientDid: BOB, wordmark: "svc" }).ok).toBe(true);
+    expect(openEnvelope({ crypto: nobleEnvelopeCrypto, envelope: { ...s.envelope, extra: 1 }, recipientSecretKeys: [bobEncryption], recipientDid: BOB, wordmark: "svc" }).ok).toBe(true);
   });
 
   test("sealer refusals come first (ENCRYPTION §4)", () => {
@@ -148,8 +149,8 @@ describe("ECIES seal/open", () => {
 
   test("open never throws on junk", () => {
     for (const junk of [null, 1, "x", [], {}, { protocol: "ink/0.1", type: "network.svc.encrypted" }]) {
-      expect(openEnvelope({ envelope: junk, recipientSecretKeys: [bobEncryption], recipientDid: BOB, wordmark: "svc" }).ok).toBe(false);
+      expect(openEnvelope({ crypto: nobleEnvelopeCrypto, envelope: junk, recipientSecretKeys: [bobEncryption], recipientDid: BOB, wordmark: "svc" }).ok).toBe(false);
     }
-    expect(openEnvelope({ envelope: {}, recipientSecretKeys: [], recipientDid: BOB, wordmark: "svc" }).ok).toBe(false);
+    expect(openEnvelope({ crypto: nobleEnvelopeCrypto, envelope: {}, recipientSecretKeys: [], recipientDid: BOB, wordmark: "svc" }).ok).toBe(false);
   });
 });

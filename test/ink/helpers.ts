@@ -2,6 +2,7 @@
 import { x25519 } from "@noble/curves/ed25519.js";
 import {
   buildAuthorizationHeader,
+  buildSignedEnvelope,
   deriveAgentId,
   type EnvelopeDraft,
   formatTimestamp,
@@ -93,3 +94,17 @@ export function rng(seed: number) {
   return { next, int, pick };
 }
 export type Rng = ReturnType<typeof rng>;
+
+/**
+ * What sealing tests seal: a context_share from Alice to Bob, body-signed, and the seal input
+ * around it (no backend: each test names the one it checks).
+ */
+export function sealInputFor(context: string, nonce: string) {
+  const built = buildSignedEnvelope(
+    { protocol: "ink/0.1", id: `m-${nonce}`, correlationId: `t-${nonce}`, createdAt: TS, from: ALICE, to: BOB, intent: "context_share", payload: { context, category: "general" }, timestamp: TS, nonce },
+    alice.secretKey,
+    WORDMARK,
+  );
+  if (!built.ok) throw new Error(built.reason);
+  return { inner: built.envelope, senderDid: ALICE, recipientPublicKey: bobEncryptionPublic, timestamp: TS, messageNonce: `m${nonce}`, wordmark: WORDMARK };
+}

@@ -1,6 +1,7 @@
 // The receiver decision (INK §9, ENCRYPTION §6): one test per rejection reason, then the order
 // of checks and the replay-recording rule.
 import { describe, expect, test } from "bun:test";
+import { nobleEnvelopeCrypto } from "../../src/ink/encryption-noble.ts";
 import {
   authenticateInbound,
   buildSignedEnvelope,
@@ -43,7 +44,7 @@ const cardKeys = (status: string, extra: Record<string, unknown> = {}): SenderKe
 });
 
 function ctx(over: Partial<InboundContext> = {}): InboundContext {
-  return { keys: aliceKeys, verifier: nativeStrictVerifier, replay: { store: createMemoryNonceStore() }, decryptionKeys: [bobEncryption], ...over };
+  return { keys: aliceKeys, verifier: nativeStrictVerifier, replay: { store: createMemoryNonceStore() }, decryptionKeys: [bobEncryption], envelopeCrypto: nobleEnvelopeCrypto, ...over };
 }
 
 function decide(raw: Pick<Raw, "bodyText" | "authorization">, c: InboundContext = ctx(), now = NOW, p = policy): InboundDecision {
@@ -61,7 +62,7 @@ function reason(d: InboundDecision): string {
 function sealed(over: Parameters<typeof draft>[0] = {}, sealOver: Record<string, unknown> = {}): Raw {
   const env = buildSignedEnvelope(draft({ intent: "schedule_meeting", payload: { proposedTimes: [TS], topic: "sync", format: "video", urgency: "low" }, ...over }), alice.secretKey, WORDMARK);
   if (!env.ok) throw new Error(env.reason);
-  const s = sealEnvelope({ inner: env.envelope, senderDid: ALICE, recipientPublicKey: bobEncryptionPublic, timestamp: TS, messageNonce: `sealed-${env.envelope.nonce}`, wordmark: WORDMARK, ...sealOver });
+  const s = sealEnvelope({ crypto: nobleEnvelopeCrypto, inner: env.envelope, senderDid: ALICE, recipientPublicKey: bobEncryptionPublic, timestamp: TS, messageNonce: `sealed-${env.envelope.nonce}`, wordmark: WORDMARK, ...sealOver });
   if (!s.ok) throw new Error(s.reason);
   return signedRequest(s.envelope, { skipBodySignature: true });
 }
@@ -83,7 +84,7 @@ describe("accepts", () => {
   test("the sender side round-trips through the receiver (prepareOutbound → decideInbound)", () => {
     const env = buildSignedEnvelope(draft({ intent: "schedule_meeting", payload: { proposedTimes: [TS], topic: "x", format: "phone", urgency: "normal" }, signingKeyId: "sig-1" }), alice.secretKey, WORDMARK);
     if (!env.ok) throw new Error(env.reason);
-    const req = prepareOutbound({ envelope: env.envelope, recipient: { agentId: BOB, endpoint: ENDPOINT, encryptionKey: bobEncryptionPublic }, secretKey: alice.secretKey, keyId: "sig-1", wordmark: WORDMARK });
+    const req = prepareOutbound({ envelope: env.envelope, recipient: { agentId: BOB, endpoint: ENDPOINT, encryptionKey: bobEncryptionPublic }, secretKey: alice.secretKey, keyId: "sig-1", wordmark: WORDMARK, envelopeCrypto: nobleEnvelopeCrypto });
     expect(req.ok && req.sealed).toBe(true);
     if (!req.ok) return;
     expect(reason(decide(req, ctx({ keys: cardKeys("active") })))).toBe("accepted");
@@ -171,7 +172,7 @@ describe("one rejection per reason", () => {
     // Inner body signed by mallory, outer transport by alice.
     const env = buildSignedEnvelope(draft({ intent: "ping" }), mallory.secretKey, WORDMARK);
     if (!env.ok) throw new Error("env");
-    const s = sealEnvelope({ inner: env.envelope, senderDid: ALICE, recipientPublicKey: bobEncryptionPublic, timestamp: TS, messageNonce: "inner-forged-nonce-0001", wordmark: WORDMARK });
+    const s = sealEnvelope({ crypto: nobleEnvelopeCrypto, inner: env.envelope, senderDid: ALICE, recipientPublicKey: bobEncryptionPublic, timestamp: TS, messageNonce: "inner-forged-nonce-0001", wordmark: WORDMARK });
     if (!s.ok) throw new Error(s.reason);
     expect(reason(decide(signedRequest(s.envelope, { skipBodySignature: true })))).toBe("invalid_body_signature");
     const toAlice = sealed({ to: ALICE }, { recipientDid: undefined });

@@ -1,6 +1,7 @@
 // A relay's check (src/ink/relay.ts): the receiver's phase 1, then the transport signature only —
 // it cannot decrypt, and the body signature is the recipient's to check.
 import { expect, test } from "bun:test";
+import { nobleEnvelopeCrypto } from "../../src/ink/encryption-noble.ts";
 import { buildSignedEnvelope, inspectInbound, resolveSenderKeys, sealEnvelope, verifyRelayTransport, type SenderKeys } from "../../src/ink/index.ts";
 import { nativeStrictVerifier } from "../../src/security/ed25519-native.ts";
 import { ALICE, alice, bobEncryptionPublic, draft, mallory, NOW, policy, type Raw, signedRequest, TS, WORDMARK } from "./helpers.ts";
@@ -18,7 +19,7 @@ function relay(raw: Pick<Raw, "bodyText" | "authorization">, keys = aliceKeys) {
 function sealed(): Raw {
   const env = buildSignedEnvelope(draft({ intent: "schedule_meeting", payload: { proposedTimes: [TS], topic: "sync", format: "video", urgency: "low" } }), alice.secretKey, WORDMARK);
   if (!env.ok) throw new Error(env.reason);
-  const s = sealEnvelope({ inner: env.envelope, senderDid: ALICE, recipientPublicKey: bobEncryptionPublic, timestamp: TS, messageNonce: `sealed-${env.envelope.nonce}`, wordmark: WORDMARK });
+  const s = sealEnvelope({ crypto: nobleEnvelopeCrypto, inner: env.envelope, senderDid: ALICE, recipientPublicKey: bobEncryptionPublic, timestamp: TS, messageNonce: `sealed-${env.envelope.nonce}`, wordmark: WORDMARK });
   if (!s.ok) throw new Error(s.reason);
   return signedRequest(s.envelope, { skipBodySignature: true });
 }

@@ -55,13 +55,13 @@ test("every call of an INK signer outside src/ink passes the native signer", () 
   expect(calls.length).toBeGreaterThanOrEqual(10); // the scan finds the app's calls (outbox, receipts, card, audit, queries)
 });
 
-test("the app seals (prepareOutbound) and opens (authenticateInbound's context) with the native X25519", () => {
+test("the app seals (prepareOutbound) and opens (authenticateInbound's context) with native X25519 and AES-GCM", () => {
   const sites: string[] = [];
   for (const [file, text] of appSources()) {
-    for (const m of text.matchAll(/\bprepareOutbound\(/g)) sites.push(`${file}: prepareOutbound${balanced(text, m.index + m[0].length).includes("x25519: nativeX25519") ? "" : " WITHOUT native X25519"}`);
+    for (const m of text.matchAll(/\bprepareOutbound\(/g)) sites.push(`${file}: prepareOutbound${balanced(text, m.index + m[0].length).includes("envelopeCrypto: nativeEnvelopeCrypto") ? "" : " WITHOUT native envelope crypto"}`);
     for (const m of text.matchAll(/decryptionKeys: /g)) {
       const line = text.slice(text.lastIndexOf("\n", m.index) + 1, text.indexOf("\n", m.index));
-      sites.push(`${file}: an inbound context${line.includes("x25519: nativeX25519") ? "" : " WITHOUT native X25519"}`);
+      sites.push(`${file}: an inbound context${line.includes("envelopeCrypto: nativeEnvelopeCrypto") ? "" : " WITHOUT native envelope crypto"}`);
     }
   }
   expect(sites.filter((s) => s.includes("WITHOUT"))).toEqual([]);

@@ -3,11 +3,12 @@
 // noble refuses. Sealing and opening give the same envelopes and the same decisions under both,
 // over the conformance corpus's payload-encryption cases too.
 import { describe, expect, test } from "bun:test";
-import { buildSignedEnvelope, nobleX25519, openEnvelope, sealEnvelope, type X25519Backend } from "../../src/ink/index.ts";
+import { openEnvelope, sealEnvelope, type X25519Backend } from "../../src/ink/index.ts";
+import { nobleEnvelopeCrypto, nobleX25519 } from "../../src/ink/encryption-noble.ts";
 import { nativeX25519 } from "../../src/security/x25519-native.ts";
 import { hex, loadVectorFiles } from "../ink/conformance/fixtures.ts";
 import { WORDMARK } from "../ink/conformance/outcome.ts";
-import { ALICE, alice, BOB, bobEncryption, bobEncryptionPublic, TS } from "../ink/helpers.ts";
+import { BOB, bobEncryption, sealInputFor } from "../ink/helpers.ts";
 import { seededBytes } from "../helpers/seeded-bytes.ts";
 
 const P = 2n ** 255n - 19n;
@@ -28,6 +29,8 @@ const EDGE_PUBLIC_KEYS = [
 ].map(le);
 
 const { bytes } = seededBytes(0x25519);
+/** noble's AES-GCM with the given X25519: only the X25519 backend differs between the two runs. */
+const withX25519 = (x25519: X25519Backend) => ({ ...nobleEnvelopeCrypto, x25519 });
 
 /** The outcome the INK core takes from a backend: the bytes, or a refusal (throw or all zero). */
 function outcome(backend: X25519Backend, secret: Uint8Array, publicKey: Uint8Array): string {
@@ -67,26 +70,20 @@ describe("native X25519 = noble's", () => {
 });
 
 describe("sealing and opening under both backends", () => {
-  const built = buildSignedEnvelope(
-    { protocol: "ink/0.1", id: "m-1", correlationId: "t-1", createdAt: TS, from: ALICE, to: BOB, intent: "context_share", payload: { context: "ünïcode 🙂", category: "general" }, timestamp: TS, nonce: "nonce-0123456789abcdef" },
-    alice.secretKey,
-    "svc",
-  );
-  if (!built.ok) throw new Error(built.reason);
-  const base = { inner: built.envelope, senderDid: ALICE, recipientPublicKey: bobEncryptionPublic, timestamp: TS, messageNonce: "mnonce-0123456789abcdef", wordmark: "svc" as const, ephemeralSecretKey: bytes(32), iv: bytes(12) };
+  const base = { ...sealInputFor("ünïcode 🙂", "nonce-0123456789abcdef"), ephemeralSecretKey: bytes(32), iv: bytes(12), crypto: nobleEnvelopeCrypto };
 
   test("the same sealed envelope, opened by either backend; refusals alike", () => {
     const noble = sealEnvelope(base);
-    expect(sealEnvelope({ ...base, x25519: nativeX25519 })).toEqual(noble);
+    expect(sealEnvelope({ ...base, crypto: withX25519(nativeX25519) })).toEqual(noble);
     if (!noble.ok) throw new Error(noble.reason);
     for (const x25519 of [nobleX25519, nativeX25519]) {
-      const open = (envelope: unknown, keys = [bobEncryption]) => openEnvelope({ envelope, recipientSecretKeys: keys, recipientDid: BOB, wordmark: "svc", x25519 });
-      expect(open(noble.envelope)).toEqual(openEnvelope({ envelope: noble.envelope, recipientSecretKeys: [bobEncryption], recipientDid: BOB, wordmark: "svc" }));
+      const open = (envelope: unknown, keys = [bobEncryption]) => openEnvelope({ envelope, recipientSecretKeys: keys, recipientDid: BOB, wordmark: "svc", crypto: withX25519(x25519) });
+      expect(open(noble.envelope)).toEqual(openEnvelope({ envelope: noble.envelope, recipientSecretKeys: [bobEncryption], recipientDid: BOB, wordmark: "svc", crypto: nobleEnvelopeCrypto }));
       expect(open(noble.envelope).ok).toBe(true);
       const lowOrder = Buffer.from(EDGE_PUBLIC_KEYS[0]!).toString("base64url");
       expect(open({ ...noble.envelope, ephemeralKey: lowOrder })).toEqual({ ok: false, reason: "zero_shared_secret" });
       expect(open(noble.envelope, [new Uint8Array(32).fill(7)])).toEqual({ ok: false, reason: "aead_failure" });
-      expect(sealEnvelope({ ...base, recipientPublicKey: EDGE_PUBLIC_KEYS[8]!, x25519 })).toEqual({ ok: false, reason: "zero_shared_secret" });
+      expect(sealEnvelope({ ...base, recipientPublicKey: EDGE_PUBLIC_KEYS[8]!, crypto: withX25519(x25519) })).toEqual({ ok: false, reason: "zero_shared_secret" });
     }
   });
 
@@ -95,7 +92,7 @@ describe("sealing and opening under both backends", () => {
     expect(file?.cases.length).toBeGreaterThan(0);
     for (const c of file!.cases) {
       const input = { envelope: c.input.envelope, recipientSecretKeys: hex(c.input.recipientPrivateKeyHex), recipientDid: c.input.recipientDid, wordmark: WORDMARK };
-      expect(openEnvelope({ ...input, x25519: nativeX25519 })).toEqual(openEnvelope(input));
+      expect(openEnvelope({ ...input, crypto: withX25519(nativeX25519) })).toEqual(openEnvelope({ ...input, crypto: nobleEnvelopeCrypto }));
     }
   });
 });

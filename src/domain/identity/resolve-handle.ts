@@ -1,4 +1,6 @@
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import { prepared } from "../../db/prepared.ts";
 import { directoryListings } from "../../db/schema/index.ts";
 import type { With } from "../context.ts";
 import { notFound } from "../internal/errors.ts";
@@ -26,13 +28,20 @@ export function resolveHandle(ctx: With<"node">, raw: string): HandleResolution 
   const agent = findAgentRow(ctx.db);
   // A private agent is answered like an unknown handle: the public paths do not reveal it.
   if (agent && agent.handle === handle && cardVisibilityOf(ctx.db) === "public") return { found: true, agentId: agentIdOf(agent, ctx.node.wordmark), handle: agent.handle };
-  const listed = ctx.db
-    .select({ agentId: directoryListings.agentId, handle: directoryListings.handle })
-    .from(directoryListings)
-    .where(and(eq(directoryListings.handleKey, handle), eq(directoryListings.status, "listed"), eq(directoryListings.source, "remote")))
-    .orderBy(asc(directoryListings.listedAt), asc(directoryListings.id))
-    .limit(1)
-    .get();
+  const listed = listedHandle(ctx.db).get({ handle }) ?? null;
   if (listed) return { found: true, agentId: listed.agentId, handle: listed.handle };
   return { found: false, agentId: null, handle };
+}
+
+/** The oldest current remote listing of a handle: a public route, so prepared once per connection. */
+function listedHandle(db: Db) {
+  return prepared(db, "listed-handle", (d) =>
+    d
+      .select({ agentId: directoryListings.agentId, handle: directoryListings.handle })
+      .from(directoryListings)
+      .where(and(eq(directoryListings.handleKey, sql.placeholder("handle")), eq(directoryListings.status, "listed"), eq(directoryListings.source, "remote")))
+      .orderBy(asc(directoryListings.listedAt), asc(directoryListings.id))
+      .limit(1)
+      .prepare(),
+  );
 }

@@ -11,7 +11,7 @@ import {
   type EnvelopeDraft,
 } from "../../ink/index.ts";
 import { nativeEd25519Sign } from "../../security/ed25519-native.ts";
-import { nativeX25519 } from "../../security/x25519-native.ts";
+import { nativeEnvelopeCrypto } from "../../security/envelope-crypto-native.ts";
 import type { Ctx, With } from "../context.ts";
 import { ownIdentity } from "../agent/own-identity.ts";
 import { activeSigningKey } from "../agent/active-signing-key.ts";
@@ -89,7 +89,7 @@ async function attemptDelivery(
     keyId: key.keyId,
     wordmark: ctx.node.wordmark,
     sign: nativeEd25519Sign,
-    x25519: nativeX25519,
+    envelopeCrypto: nativeEnvelopeCrypto,
     // INK §3.4 dual-accept: every receiver accepts network.ink.*; network.svc.* only svc peers do.
     neutralType: ctx.node.wordmark === "svc" && !card.card.agentId.startsWith("svc:"),
   });

@@ -2,6 +2,7 @@
 // decides, shaped like `expect` (result plus any pinned members). Handlers only adapt shapes;
 // every decision is made by src/ink. The optional profiles' handlers are in profile-handlers.ts.
 import { authenticateAgentCard, canonicalize, checkCardFetchResponse, checkIntentDisposition, checkPlaintextConfidentiality, checkReplay, classifyHost, createMemoryNonceStore, decodeEd25519PublicKey, type Ed25519Verifier, isValidIntentName, normalizePrincipal, openEnvelope, parseAuthorizationHeader, parseRawBody, parseTimestamp, validateAgentCard, validateConnectionPayload, verifyDiscoveryQuery, verifyTransportSignature, verifyWithSenderKeys } from "../../../src/ink/index.ts";
+import { nobleEnvelopeCrypto } from "../../../src/ink/encryption-noble.ts";
 import { auditLeafHash, formatCheckpoint, parseCheckpoint, validateHandshakeMessage, verifyConsistencyProof, verifyFirstContact } from "../../../src/ink/profiles.ts";
 import { hex } from "./fixtures.ts";
 import { accept, type Handler, type Outcome, principalOf, reject, verdict, WORDMARK } from "./outcome.ts";
@@ -120,6 +121,7 @@ export const HANDLERS: Record<string, Handler> = {
 
   "payload-encryption": (i) => {
     const r = openEnvelope({
+      crypto: nobleEnvelopeCrypto,
       envelope: i.envelope,
       recipientSecretKeys: hex(i.recipientPrivateKeyHex),
       recipientDid: i.recipientDid,

@@ -1,6 +1,7 @@
 // Checks for the older hand-written upstream `test-vectors/` files (shape `{ vectors: [...] }`
 // with `expected`). Each vector becomes one named check that throws on any mismatch.
 import { expect } from "bun:test";
+import { nobleEnvelopeCrypto } from "../../../src/ink/encryption-noble.ts";
 import { x25519 } from "@noble/curves/ed25519.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { hkdf } from "@noble/hashes/hkdf.js";
@@ -244,6 +245,7 @@ function encryption(): VectorCheck[] {
         expect(toHexString(key(shared))).toBe(sealV.intermediate.symmetricKeyHex);
         expect(JSON.stringify(i.plaintextEnvelope)).toBe(sealV.intermediate.plaintextJson);
         const sealed = sealEnvelope({
+          crypto: nobleEnvelopeCrypto,
           inner: i.plaintextEnvelope,
           senderDid: i.senderDid,
           recipientDid: i.recipientDid,

@@ -10,7 +10,7 @@ import {
 } from "../../../ink/index.ts";
 import { nativeStrictVerifier } from "../../../security/ed25519-native.ts";
 import { preverify } from "../../../security/preverify.ts";
-import { nativeX25519 } from "../../../security/x25519-native.ts";
+import { nativeEnvelopeCrypto } from "../../../security/envelope-crypto-native.ts";
 import type { With } from "../../context.ts";
 import { decryptionKeys } from "../../agent/decryption-keys.ts";
 import { cachedOwnIdentity } from "../../agent/cached-own-identity.ts";
@@ -65,7 +65,7 @@ export async function authenticateIntent(ctx: With<"node" | "vault" | "peers">, 
 
 async function verify(ctx: With<"vault" | "peers">, pending: InboundPending, keys: SenderKeys, input: SignedPeerRequest, policy: InboundPolicy): Promise<InboundDecision> {
   // Decryption keys are read only for sealed bodies (the common plaintext path needs none).
-  const context = { keys, verifier: nativeStrictVerifier, replay: { defer: true as const }, decryptionKeys: pending.sealed ? decryptionKeys(ctx.db, ctx.vault) : [], x25519: nativeX25519 };
+  const context = { keys, verifier: nativeStrictVerifier, replay: { defer: true as const }, decryptionKeys: pending.sealed ? decryptionKeys(ctx.db, ctx.vault) : [], envelopeCrypto: nativeEnvelopeCrypto };
   // With spare cores, a plaintext intent's two signatures are verified on a worker thread while
   // this one serves other requests; the decision is then taken here with those verdicts (the same
   // nativeStrictVerifier's), so it is the one it would have been (security/preverify.ts).
