@@ -11,7 +11,7 @@ let db: Db;
 let queue: WriteQueue;
 let failures: string[];
 
-function open(checkpoints: { jobsPerCheckpoint?: number; entry?: string } = {}): void {
+function open(checkpoints: { jobsPerCheckpoint?: number; targetFrames?: number; entry?: string } = {}): void {
   dir = mkdtempSync(join(tmpdir(), "kith-ckpt-"));
   file = join(dir, "c.db");
   db = openDatabase(file);
@@ -61,7 +61,7 @@ describe("WAL checkpoints off the event loop", () => {
     const before = statSync(file).size;
     await write(64); // ~130 pages: under SQLite's own 1,000-page automatic checkpoint
     await until(() => queue.checkpoints!.stats.runs >= 1);
-    expect(queue.checkpoints!.stats).toEqual({ runs: expect.any(Number), failed: false });
+    expect(queue.checkpoints!.stats).toEqual({ runs: expect.any(Number), failed: false, jobsPerCheckpoint: 32 });
     expect(queue.checkpoints!.stats.runs).toBeGreaterThanOrEqual(1);
     // The first 32 writes (~64 pages of 8 KB rows) are in the database file itself now.
     expect(statSync(file).size - before).toBeGreaterThan(32 * 8_000);
@@ -81,6 +81,17 @@ describe("WAL checkpoints off the event loop", () => {
     expect(walRestarts() - restarts).toBeGreaterThanOrEqual(5);
     expect(failures).toEqual([]);
     expect((db.$client.query("SELECT count(*) AS n FROM item").get() as { n: number }).n).toBe(1_016);
+  });
+
+  test("a cycle's length follows the WAL frames its writes make", async () => {
+    // ~5 frames a write (16 KB rows): a cycle aiming at 2,000 frames is ~400 writes, not the first 100.
+    open({ jobsPerCheckpoint: 100, targetFrames: 2_000 });
+    await stream(1_600);
+    const { runs, jobsPerCheckpoint } = queue.checkpoints!.stats;
+    expect(runs).toBeGreaterThanOrEqual(3);
+    expect(jobsPerCheckpoint).toBeGreaterThan(200);
+    expect(jobsPerCheckpoint).toBeLessThan(1_000);
+    expect(failures).toEqual([]);
   });
 
   test("the group commit is held only for the last pass of a checkpoint, up to its limit; after a miss, until that pass ends", async () => {
@@ -119,7 +130,7 @@ describe("WAL checkpoints off the event loop", () => {
   test("a queue that has not seen enough writes starts no Worker and leaves SQLite's checkpoints alone", async () => {
     open({ jobsPerCheckpoint: 1_000 });
     await write(40);
-    expect(queue.checkpoints!.stats).toEqual({ runs: 0, failed: false });
+    expect(queue.checkpoints!.stats).toEqual({ runs: 0, failed: false, jobsPerCheckpoint: 1_000 });
     expect(autocheckpoint()).toBe(1_000);
   });
 
