@@ -8,10 +8,13 @@
 // distinct 1–2 KB intent with its own nonce, signed before the measured window (within INK's
 // freshness window) so that the generator costs little while the node is measured.
 // It also prints the node process's CPU time per request in each phase (Linux /proc).
+// KITH_BENCH_LATENCY_WARMUP=<s> runs the 1,000/s load that long before the latency window (default 0).
+// KITH_BENCH_STALLS=1 adds, for the latency window, the fsyncs made on the node's event loop and its
+// CPU by thread; KITH_BENCH_TRACE=<prefix> writes each request's due time and latency to a file.
 // Usage: bun scripts/bench/inbound.ts [seconds=8] [concurrency=64] [phases=1,2]
 import { Database } from "bun:sqlite";
 import { createPrivateKey, createPublicKey, sign as nodeSign } from "node:crypto";
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { bareVerifySamples } from "./bare-verify.ts";
@@ -53,6 +56,49 @@ async function threadsMs(pid: number): Promise<Map<string, number>> {
     }
   } catch {}
   return byName;
+}
+/** CPU ms each of a process's threads has used so far, by thread name (Linux /proc; digits dropped: "Bun Pool 3" → "Bun Pool #"). */
+function threadCpu(pid: number): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "latin1");
+      const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")).replace(/ ?[0-9]+$/, " #");
+      const f = stat.slice(stat.lastIndexOf(") ") + 2).split(" ");
+      out.set(`${tid} ${name}`, (Number(f[11]) + Number(f[12])) * 10);
+    } catch {}
+  }
+  return out;
+}
+/**
+ * KITH_BENCH_STALLS=1: what the latency window's event-loop stalls can be traced to, less sensitive
+ * to a shared machine than the p99 itself: the node's CPU by thread (JIT compilers, GC, the
+ * checkpoint Worker, the fsync pool on the node's one core take it from the event loop) and the
+ * fsyncs made on the event loop itself (each blocks every request; counted by `perf stat`, if present).
+ */
+function stallProbe(pid: number): (() => Promise<string>) | null {
+  if (!process.env.KITH_BENCH_STALLS) return null;
+  const before = threadCpu(pid);
+  const perf = Bun.which("perf")
+    ? Bun.spawn(["perf", "stat", "-x", ",", "-e", "syscalls:sys_enter_fsync,syscalls:sys_enter_fdatasync", "--per-thread", "-p", String(pid)], { stdout: "ignore", stderr: "pipe" })
+    : null;
+  return async () => {
+    const byName = new Map<string, number>();
+    for (const [key, ms] of threadCpu(pid)) {
+      const name = key.slice(key.indexOf(" ") + 1);
+      byName.set(name, (byName.get(name) ?? 0) + ms - (before.get(key) ?? 0));
+    }
+    let loopSyncs = "n/a (no perf)";
+    if (perf) {
+      perf.kill("SIGINT");
+      const text = await new Response(perf.stderr).text();
+      // "-x ," lines: <comm>-<tid>,<count>,,<event>,...; the event loop's thread id is the pid.
+      const counts = text.split("\n").filter((l) => l.startsWith(`${l.split(",")[0]!.replace(/-\d+$/, "")}-${pid},`)).map((l) => Number(l.split(",")[1]));
+      loopSyncs = counts.length ? String(counts.reduce((a, b) => a + (Number.isFinite(b) ? b : 0), 0)) : `n/a (${text.trim().split("\n")[0] ?? "perf printed nothing"})`;
+    }
+    const cpu = [...byName].filter(([, ms]) => ms > 0).sort((a, b) => b[1] - a[1]).map(([n, ms]) => `${n} ${ms}`).join(", ");
+    return `fsyncs on the event loop: ${loopSyncs}; CPU ms by thread: ${cpu}`;
+  };
 }
 const pin = (cpus: string, cmd: string[]) => (Bun.which("taskset") && !process.env.KITH_BENCH_NO_PIN ? ["taskset", "-c", cpus, ...cmd] : cmd);
 const CPUS = navigator.hardwareConcurrency;
@@ -156,6 +202,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 // ── one phase: the node on `cpus`, latency at 1,000/s, then throughput at saturation ─────────
 interface PhaseResult { label: string; cpus: string; throughput: number; statuses: Map<number, number>; p50: number; p99: number; cpuLatency: string; cpuSaturation: string; generatorUs: number; threads: string }
+interface PhaseResult { label: string; cpus: string; throughput: number; statuses: Map<number, number>; p50: number; p99: number; cpuLatency: string; cpuSaturation: string; stalls: string | null }
 async function phase(cores: number, workers: string | undefined): Promise<PhaseResult> {
   const cpus = cores === 1 ? "0" : `0-${cores - 1}`;
   const label = `CPU ${cpus}${workers === undefined ? "" : `, ${workers} verify workers`}`;
@@ -182,25 +229,42 @@ async function phase(cores: number, workers: string | undefined): Promise<PhaseR
   // Latency: open loop at 1,000 requests per second, requests signed beforehand.
   const RATE = 1000;
   const total = RATE * Math.min(SECONDS, 10);
+  /** Sends `requests` at RATE a second from now; `done(due, latency)` as each is answered (latency from its due time). */
+  const openLoop = async (requests: Signed[], done: (due: number, latency: number) => void): Promise<number> => {
+    const start = performance.now();
+    const inFlight: Promise<void>[] = [];
+    for (let i = 0; i < requests.length; ) {
+      const now = performance.now();
+      // Every request whose time has come leaves now; its latency counts from its due time.
+      for (; i < requests.length && start + (i * 1000) / RATE <= now; i++) {
+        const due = start + (i * 1000) / RATE;
+        inFlight.push(send(requests[i]!).then(() => done(due, performance.now() - due)));
+      }
+      await Bun.sleep(Math.max(0, start + (i * 1000) / RATE - performance.now()));
+    }
+    await Promise.all(inFlight);
+    return start;
+  };
+  // KITH_BENCH_LATENCY_WARMUP=<seconds>: that long at the same rate first, not measured (a node that
+  // has run for a while: its JIT compilers done with the hot path). Default 0, as before.
+  const warmup = Number(process.env.KITH_BENCH_LATENCY_WARMUP ?? 0);
+  if (warmup > 0) await openLoop(Array.from({ length: Math.round(RATE * warmup) }, () => request()), () => {});
   const prepared = Array.from({ length: total }, () => request());
   const latencies: number[] = [];
+  // KITH_BENCH_TRACE=<file>: each request's due time (epoch ms) and latency, to line up with the node's own events.
+  const traced: Array<[number, number]> = [];
+  const probe = stallProbe(node.pid);
   const latencyCpu0 = await cpuMs(node.pid);
   const latencyMain0 = await cpuMs(node.pid, true);
-  const start = performance.now();
-  const inFlight: Promise<void>[] = [];
-  for (let i = 0; i < prepared.length; ) {
-    const now = performance.now();
-    // Every request whose time has come leaves now; its latency counts from its due time.
-    for (; i < prepared.length && start + (i * 1000) / RATE <= now; i++) {
-      const due = start + (i * 1000) / RATE;
-      inFlight.push(send(prepared[i]!).then(() => void latencies.push(performance.now() - due)));
-    }
-    await Bun.sleep(Math.max(0, start + (i * 1000) / RATE - performance.now()));
-  }
-  await Promise.all(inFlight);
+  const start = await openLoop(prepared, (due, latency) => {
+    latencies.push(latency);
+    traced.push([performance.timeOrigin + due, latency]);
+  });
   const latencyWall = performance.now() - start;
   const latencyCpu1 = await cpuMs(node.pid);
   const latencyMain1 = await cpuMs(node.pid, true);
+  const stalls = probe ? await probe() : null;
+  if (process.env.KITH_BENCH_TRACE) await Bun.write(`${process.env.KITH_BENCH_TRACE}-${cpus}.json`, JSON.stringify(traced));
   latencies.sort((a, b) => a - b);
   const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]!;
 
@@ -258,6 +322,7 @@ async function phase(cores: number, workers: string | undefined): Promise<PhaseR
       .sort((a, b) => b[1] - a[1])
       .map(([name, us]) => `${name} ${us}`)
       .join(", "),
+    stalls,
   };
 }
 
@@ -273,7 +338,7 @@ const uptime = (await Bun.file("/proc/loadavg").text().catch(() => "n/a")).split
 cardServer.stop(true);
 rmSync(work, { recursive: true, force: true });
 
-console.log(`inbound bench: ${SECONDS}s at concurrency ${CONCURRENCY}, ${SENDERS} senders, synchronous=FULL, load average ${uptime}`);
+console.log(`inbound bench: ${SECONDS}s at concurrency ${CONCURRENCY}, ${SENDERS} senders, synchronous=FULL, load average ${uptime}${process.env.KITH_BENCH_LATENCY_WARMUP ? `, latency after ${process.env.KITH_BENCH_LATENCY_WARMUP} s at 1000/s` : ""}`);
 console.log(`bare native verify:     ${bare} verifies/s on CPU 0 (median of ${bareSamples.length} samples around the phases, ${Math.min(...bareSamples)}–${Math.max(...bareSamples)})`);
 for (const r of results) {
   console.log(`── node on ${r.label}`);
@@ -281,6 +346,7 @@ for (const r of results) {
   console.log(`ratio:                  ${(r.throughput / bare).toFixed(3)}x   (target >= 0.25x on one core)`);
   console.log(`latency at 1000/s:      p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms   (target p99 < 10 ms)`);
   console.log(`at 1000/s offered:      ${r.cpuLatency}`);
+  if (r.stalls) console.log(`at 1000/s, stalls:      ${r.stalls}`);
   console.log(`at saturation:          ${r.cpuSaturation}`);
   console.log(`threads at saturation:  ${r.threads} (µs per request, by thread name#id)`);
   console.log(`load generator:         ${Math.round(r.generatorUs)} µs of its CPU per request at saturation (on CPU ${CPUS - 1})`);

@@ -81,7 +81,8 @@ function indexOf(db: Db): NonceIndex {
         rowsAfter: s("SELECT id, scope, nonce FROM inbound_nonces WHERE id > ? ORDER BY id"),
         byId: s("SELECT scope, nonce FROM inbound_nonces WHERE id = ?"),
         insert: s("INSERT INTO inbound_nonces (scope, nonce, seen_at) VALUES (?, ?, ?) RETURNING id"),
-        prune: s("DELETE FROM inbound_nonces WHERE seen_at < ? RETURNING id, scope, nonce"),
+        // Oldest first, through the seen_at index: what is left after a chunk is always the newer part.
+        prune: s("DELETE FROM inbound_nonces WHERE id IN (SELECT id FROM inbound_nonces WHERE seen_at < ?1 ORDER BY seen_at LIMIT ?2) RETURNING id, scope, nonce"),
         firstId: s("SELECT min(id) AS id FROM inbound_nonces"),
       },
     };
@@ -135,10 +136,10 @@ export function insertNonce(db: Db, scope: string, nonce: string, now: number): 
   return true;
 }
 
-/** Deletes the rows seen before `cutoff` and forgets them; returns how many were deleted. */
-export function pruneNonceRows(db: Db, cutoff: number): number {
+/** Deletes up to `limit` of the rows seen before `cutoff`, oldest first, and forgets them; returns how many were deleted. */
+export function pruneNonceRows(db: Db, cutoff: number, limit = Number.MAX_SAFE_INTEGER): number {
   const ix = indexOf(db);
-  const removed = ix.sql.prune.all(cutoff);
+  const removed = ix.sql.prune.all(cutoff, limit);
   for (const row of removed) {
     const hash = hashOf(row.scope, row.nonce);
     const entry = ix.ids.get(hash);

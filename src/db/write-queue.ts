@@ -41,7 +41,18 @@ export function createWriteQueue(
   const maxBatch = options.maxBatch ?? 512;
   const syncer = options.walFile ? walSyncer(options.walFile) : null;
   // Checkpoints of this connection's WAL off the event loop once it is busy (checkpointer.ts).
-  const checkpoints = options.walFile ? createCheckpointer(db.$client, db.$client.filename, options.checkpoints) : null;
+  const checkpoints = options.walFile
+    ? createCheckpointer(db.$client, db.$client.filename, {
+        ...options.checkpoints,
+        // A checkpoint's last pass held the batches back so that the WAL can restart (checkpointer.ts).
+        onRelease: () => {
+          if (queue.length > 0 && !scheduled) {
+            scheduled = true;
+            setImmediate(flush);
+          }
+        },
+      })
+    : null;
   // Raw statements, prepared once: drizzle's transaction helpers build and prepare these per call.
   const prepare = (text: string) => db.$client.prepare(text);
   const sql = {
@@ -60,6 +71,7 @@ export function createWriteQueue(
 
   const flush = () => {
     scheduled = false;
+    if (checkpoints?.holding) return; // onRelease schedules the next flush
     while (queue.length > 0) {
       const batch = queue.splice(0, maxBatch);
       const results: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
@@ -131,7 +143,7 @@ export function createWriteQueue(
       });
     },
     async drain() {
-      while (scheduled) await new Promise((r) => setImmediate(r));
+      while (scheduled || queue.length > 0) await new Promise((r) => setImmediate(r));
       await lastDurable.catch(() => {});
     },
     async close() {

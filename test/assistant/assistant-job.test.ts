@@ -39,6 +39,29 @@ function seedTraffic(n: TestNode, peers: number, perPeer: number, startAt = 0): 
 const scoredAt = (n: TestNode, i: number) => n.db.select({ at: connections.layerComputedAt, factors: connections.relationshipJson }).from(connections).where(eq(connections.principal, principal(i))).get()!;
 
 describe("relationship refresh from traffic", () => {
+  test("a chunk's traffic is read through the per-peer index, not by scanning every message of the year", () => {
+    node = bootTestApp();
+    seedTraffic(node, 60, 3);
+    // Every statement the refresh prepares, to ask SQLite how it runs the one that counts messages.
+    const texts: string[] = [];
+    const client = node.db.$client;
+    const [prepare, query] = [client.prepare.bind(client), client.query.bind(client)];
+    client.prepare = ((text: string, ...rest: never[]) => (texts.push(text), prepare(text, ...rest))) as typeof client.prepare;
+    client.query = ((text: string) => (texts.push(text), query(text))) as typeof client.query;
+    try {
+      while (refreshRelationships(node.ctx()).more);
+    } finally {
+      client.prepare = prepare;
+      client.query = query;
+    }
+    const counting = texts.filter((t) => /FROM messages/.test(t) && /GROUP BY/.test(t));
+    expect(counting.length).toBeGreaterThan(0);
+    for (const text of counting) {
+      const plan = (client.prepare(`EXPLAIN QUERY PLAN ${text}`).all() as { detail: string }[]).map((r) => r.detail).join("; ");
+      expect(plan).toContain("USING INDEX messages_peer_idx");
+    }
+  });
+
   test("scores every peer whose traffic changed and moves the cursor to the newest event", () => {
     node = bootTestApp();
     seedTraffic(node, 3, 2);

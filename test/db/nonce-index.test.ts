@@ -168,3 +168,17 @@ test("with hashes so narrow that nonces share them, two connections answer as th
     narrowNonceHashForTests(53);
   }
 });
+
+test("a prune in steps (the maintenance job's chunks) deletes the oldest first and forgets exactly what it deleted", () => {
+  const a = connect(newFile());
+  for (let i = 0; i < 30; i++) expect(record(a, "s", `n-${i}`, 1_000 + i)).toBe(true);
+  expect(pruneNonceRows(a, 1_020, 7)).toBe(7); // n-0..n-6
+  expect(pruneNonceRows(a, 1_020, 7)).toBe(7); // n-7..n-13
+  expect(nonceIndexSize(a)).toBe(16);
+  expect(rows(a)).toBe(16);
+  for (let i = 14; i < 30; i++) expect(record(a, "s", `n-${i}`, 2_000)).toBe(false); // still spent
+  expect(record(a, "s", "n-13", 2_000)).toBe(true); // forgotten with its row
+  expect(pruneNonceRows(a, 1_020, 100)).toBe(6); // n-14..n-19: the rest are inside the window
+  expect(pruneNonceRows(a, 1_020, 100)).toBe(0);
+  expect(record(a, "s", "n-20", 2_000)).toBe(false);
+});

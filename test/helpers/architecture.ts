@@ -36,7 +36,8 @@ export const TIERS: Tier[] = [
   // node:crypto is the fast native Ed25519 verify and scrypt (docs/decisions/ink-ed25519-backends.md); nothing that does I/O.
   { name: "security", paths: ["security/"], src: ["security", "ink"], packages: ["jose", "@noble/", "node:crypto"], pure: true, process: "env" },
   { name: "adapters", paths: ["adapters/"], src: ["adapters", "security", "ink"], packages: ["node:*", "bun", "arctic", "jose", "nodemailer", "@noble/"] },
-  { name: "db", paths: ["db/"], src: ["db"], packages: ["drizzle-orm", "bun:sqlite", "node:fs", "node:path", "node:url"] },
+  // node:os: the WAL checkpoint Worker lowers its own thread's priority (setPriority; inbound-performance.md, "Tail latency").
+  { name: "db", paths: ["db/"], src: ["db"], packages: ["drizzle-orm", "bun:sqlite", "node:fs", "node:os", "node:path", "node:url"] },
   {
     name: "domain",
     paths: ["domain/"],
