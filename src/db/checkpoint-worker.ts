@@ -4,7 +4,7 @@
 // entry point of the binary.
 import { Database } from "bun:sqlite";
 import { readlinkSync } from "node:fs";
-import { setPriority } from "node:os";
+import { getPriority, setPriority } from "node:os";
 
 export type CheckpointRequest = { type: "checkpoint"; file: string } | { type: "close" };
 export type CheckpointReply = { type: "checkpointed"; busy: number; log: number; checkpointed: number } | { type: "closed" } | { type: "failed"; message: string };
@@ -13,14 +13,16 @@ declare const self: Worker;
 let db: Database | null = null;
 
 /**
- * This thread at nice 10 (Linux: a thread's own priority; /proc/thread-self names it). On one core
+ * This thread 10 nice steps below the node (Linux: a thread's own priority; /proc/thread-self names
+ * it; relative, so a node already started under `nice` keeps its checkpoints below it). On one core
  * a checkpoint (copying a few MB, ~10-30 ms of CPU) otherwise takes half the core from the event
  * loop while it runs; at nice 10 the event loop keeps ~90% of a contended core and the checkpoint
  * runs in its idle time, which at 1,000 intents/s is a third of it (issue 18). Elsewhere: unchanged.
  */
 export const CHECKPOINT_NICE = 10;
 try {
-  setPriority(Number(readlinkSync("/proc/thread-self").split("/").pop()), CHECKPOINT_NICE);
+  const thread = Number(readlinkSync("/proc/thread-self").split("/").pop());
+  setPriority(thread, Math.min(19, getPriority(thread) + CHECKPOINT_NICE));
 } catch {
   // not Linux, or not allowed: the checkpoint runs at the node's own priority
 }

@@ -123,8 +123,9 @@ describe("WAL checkpoints off the event loop", () => {
     // Field 19 of /proc/<pid>/task/<tid>/stat is the thread's nice value.
     const nice = (tid: string) => Number(readFileSync(`/proc/${process.pid}/task/${tid}/stat`, "latin1").split(") ")[1]!.split(" ")[16]);
     const threads = readdirSync(`/proc/${process.pid}/task`);
-    expect(nice(String(process.pid))).toBe(0);
-    expect(threads.filter((tid) => nice(tid) === 10).length).toBeGreaterThanOrEqual(1);
+    // Relative to the node's own: the suite itself may run under `nice`.
+    const own = nice(String(process.pid));
+    expect(threads.filter((tid) => nice(tid) === Math.min(19, own + 10)).length).toBeGreaterThanOrEqual(1);
   });
 
   test("a queue that has not seen enough writes starts no Worker and leaves SQLite's checkpoints alone", async () => {
