@@ -106,4 +106,28 @@ describe("group commit write queue", () => {
     expect(names()).toHaveLength(600); // more than one batch (512 per transaction)
     await Promise.all(pending);
   });
+
+  test("writes that come while the WAL's fsync runs wait for it and then commit together", async () => {
+    open();
+    let firstDone = false;
+    const first = queue.run(() => insert("first")).then(() => (firstDone = true));
+    await new Promise((r) => setImmediate(r)); // the first write is committed; its fsync runs
+    const before = queue.commits;
+    const during: Promise<unknown>[] = [];
+    // One write a turn of the event loop until the first is durable (its fsync has ended).
+    while (!firstDone) {
+      const name = `during-${during.length}`;
+      during.push(queue.run(() => insert(name)));
+      await new Promise((r) => setImmediate(r));
+    }
+    await Promise.all(during);
+    await first;
+    // One commit for all of them (they committed one by one before: as many commits as writes).
+    // At most one commit per 512 writes (the batch limit) where they committed one turn at a time
+    // before (as many commits as writes here). An fsync over within one turn leaves one write in
+    // the window, which cannot tell the two apart; here it usually spans 2 to 500 turns.
+    expect(during.length).toBeGreaterThan(0);
+    expect(queue.commits - before).toBeLessThanOrEqual(Math.ceil(during.length / 512));
+    expect(names()).toEqual(["first", ...during.map((_, i) => `during-${i}`)]);
+  });
 });
