@@ -12,9 +12,6 @@ export function extensionStatements(db: Db) {
   return prepared(db, "extension-raw", (d) => {
     const s = <R = unknown>(sql: string) => d.$client.prepare(sql) as unknown as Statement<R>;
     return {
-      // One read transaction around the checks' reads (domain/extensions/internal/seven-checks.ts).
-      beginRead: s("BEGIN"),
-      endRead: s("COMMIT"),
       // The request cache's key (domain/extensions/internal/request-cache.ts, migration 0014).
       generation: s<{ generation: number }>(`SELECT generation FROM cache_generations WHERE name = 'extensions'`),
       activeSigningKeys: s<{ keyId: string; multibase: string }>(

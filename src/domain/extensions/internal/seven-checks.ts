@@ -1,5 +1,6 @@
 import type { Db } from "../../../db/client.ts";
 import { extensionStatements } from "../../../db/extension-statements.ts";
+import { readSnapshot } from "../../../db/read-snapshot.ts";
 import { decodeEd25519PublicKey, parseTimestamp, type Ed25519Verifier } from "../../../ink/index.ts";
 import { delegationTokenHash, verifyDelegationToken, type AutonomyTier } from "../../../security/extension-token.ts";
 import { tierRank } from "../../../security/extension-token.ts";
@@ -24,17 +25,11 @@ export type AuthenticatedExtension = ExtensionActor & { nonce: string; cache: Re
  */
 export function checkUpToSignature(ctx: Pick<Ctx, "db" | "clock">, input: ExtensionRequest, verify: Ed25519Verifier): CheckedUpToSignature {
   // Checks 1–6 read the database two to four times (the cache's generation, check 6's nonce, rows
-  // the cache lacks). Outside a transaction each read takes and drops the WAL read lock (~2.5 µs
-  // of a request, docs/decisions/extensions.md §14); in one read transaction the lock is taken
-  // once, and they read one snapshot. The checks write nothing, and run synchronously.
-  if (ctx.db.$client.inTransaction) return checks(ctx, input, verify, false);
-  const sql = extensionStatements(ctx.db);
-  sql.beginRead.run();
-  try {
-    return checks(ctx, input, verify, true);
-  } finally {
-    sql.endRead.run();
-  }
+  // the cache lacks): in one read transaction (db/read-snapshot.ts) the WAL read lock is taken once
+  // (~2.5 µs of a request, docs/decisions/extensions.md §14), and they read one snapshot. Inside
+  // the caller's transaction they read in it, and what they read is not cached (request-cache.ts).
+  const own = !ctx.db.$client.inTransaction;
+  return readSnapshot(ctx.db, () => checks(ctx, input, verify, own));
 }
 
 type CheckedUpToSignature = { calls: VerifyCall[]; finish(verdict: (call: VerifyCall, i: number) => boolean): AuthenticatedExtension };
