@@ -14,7 +14,7 @@
 // Usage: bun scripts/bench/inbound.ts [seconds=8] [concurrency=64] [phases=1,2]
 import { Database } from "bun:sqlite";
 import { createPrivateKey, createPublicKey, sign as nodeSign } from "node:crypto";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { bareVerifySamples } from "./bare-verify.ts";
@@ -57,19 +57,6 @@ async function threadsMs(pid: number): Promise<Map<string, number>> {
   } catch {}
   return byName;
 }
-/** CPU ms each of a process's threads has used so far, by thread name (Linux /proc; digits dropped: "Bun Pool 3" → "Bun Pool #"). */
-function threadCpu(pid: number): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "latin1");
-      const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")).replace(/ ?[0-9]+$/, " #");
-      const f = stat.slice(stat.lastIndexOf(") ") + 2).split(" ");
-      out.set(`${tid} ${name}`, (Number(f[11]) + Number(f[12])) * 10);
-    } catch {}
-  }
-  return out;
-}
 /**
  * KITH_BENCH_STALLS=1: what the latency window's event-loop stalls can be traced to, less sensitive
  * to a shared machine than the p99 itself: the node's CPU by thread (JIT compilers, GC, the
@@ -78,15 +65,17 @@ function threadCpu(pid: number): Map<string, number> {
  */
 function stallProbe(pid: number): (() => Promise<string>) | null {
   if (!process.env.KITH_BENCH_STALLS) return null;
-  const before = threadCpu(pid);
+  const before = threadsMs(pid);
   const perf = Bun.which("perf")
     ? Bun.spawn(["perf", "stat", "-x", ",", "-e", "syscalls:sys_enter_fsync,syscalls:sys_enter_fdatasync", "--per-thread", "-p", String(pid)], { stdout: "ignore", stderr: "pipe" })
     : null;
   return async () => {
+    const start = await before;
     const byName = new Map<string, number>();
-    for (const [key, ms] of threadCpu(pid)) {
-      const name = key.slice(key.indexOf(" ") + 1);
-      byName.set(name, (byName.get(name) ?? 0) + ms - (before.get(key) ?? 0));
+    for (const [key, ms] of await threadsMs(pid)) {
+      // one line per kind of thread: the id and a pool's number dropped ("Bun Pool 3#123" → "Bun Pool #")
+      const name = key.replace(/#\d+$/, "").replace(/ ?[0-9]+$/, " #");
+      byName.set(name, (byName.get(name) ?? 0) + ms - (start.get(key) ?? 0));
     }
     let loopSyncs = "n/a (no perf)";
     if (perf) {
