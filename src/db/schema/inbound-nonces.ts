@@ -3,7 +3,7 @@ import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 /**
  * Replay nonces seen on inbound requests (INK §8): inserted with the message, kept past the window.
  * Append-only by an AUTOINCREMENT id: the replay check is answered from an in-memory index of the
- * rows (domain/peers/internal/nonce-index.ts), so the table needs no random-keyed (scope, nonce)
+ * rows (db/nonce-index.ts), so the table needs no random-keyed (scope, nonce)
  * ordering, whose insert cost 21–33 µs per intent once it held 40k rows (an append: 4 µs). The id
  * is never reused by a committed row, so the index can catch up on other connections' rows by id.
  */
