@@ -14,7 +14,9 @@
 // which shares the cores with them. A worker's CPU is its curve work (a verify ~54 µs and a
 // signature ~15 µs per request, packing ~5): docs/decisions/extensions.md §14.
 // Usage: bun scripts/bench/extension-auth.ts [requests=6000] [concurrency=32] [runs=5] [workers=cores-1]
-// (BENCH_MAX_BATCH=<calls> sets the batcher's maxBatch; the node's default otherwise)
+// (BENCH_MAX_BATCH=<calls> sets the batcher's maxBatch; the node's default otherwise; BENCH_TRACE=1
+// prints where the two cores' idle time went in the batched stage with clients sending as answers
+// come: extension-auth-trace.ts)
 import { authenticateExtension } from "../../src/domain/extensions/authenticate-extension.ts";
 import { recordExtensionCall } from "../../src/domain/extensions/record-extension-call.ts";
 import { ed25519Sign, utf8ToBytes } from "./extension-auth-support.ts";
@@ -23,7 +25,8 @@ import { extensionSigningString } from "../../src/security/extension-request.ts"
 import { bootTestApp, type TestNode } from "../../test/helpers/boot.ts";
 import { createCryptoBatcher } from "../../src/adapters/crypto-batch.ts";
 import { defaultVerifyWorkers } from "../../src/adapters/crypto-batch.ts";
-import { acmeKey, installAcme } from "../../test/helpers/extensions.ts";
+import { acmeKey, acmeManifest, installAcme } from "../../test/helpers/extensions.ts";
+import { createTrace } from "./extension-auth-trace.ts";
 
 const REQUESTS = Number(process.argv[2] ?? 6000);
 const CONCURRENCY = Number(process.argv[3] ?? 32);
@@ -32,11 +35,33 @@ const WORKERS = Number(process.argv[5] ?? Math.max(1, defaultVerifyWorkers()));
 /** Requests per installation and rate-limit window: the node's clock moves a window after each batch of this many. */
 const PER_WINDOW = 500;
 
+/**
+ * Installations the requests are spread over, round robin. One installation may send 600 requests
+ * a minute (EXT_LIMITS), so the timed loop moves the node's clock a window on after each
+ * PER_WINDOW requests of each; with one installation, clients sending as answers come stopped and
+ * drained every 500 requests (the last ~128 answered with nobody sending behind them, a few ms a
+ * chunk of ~50 ms) — a pause no node under steady load makes. Requests per second beyond one
+ * installation's limit come from several installations anyway.
+ */
+const INSTALLATIONS = Math.max(1, Number(process.env.BENCH_INSTALLATIONS ?? 4));
+/** Installs acme `count` times (distinct extension ids, one key), as an owner would install several extensions. */
+async function installMany(on: TestNode, count: number) {
+  const installed = [];
+  for (let i = 0; i < count; i++) installed.push(await installAcme(on, i === 0 ? {} : { manifest: acmeManifest({ id: `com.acme.keepintouch${i}` }) }));
+  return installed;
+}
 const node = bootTestApp({ crypto: createCryptoBatcher({ workers: 0 }) });
-const { token, installationId } = await installAcme(node);
-const batcher = createCryptoBatcher({ workers: WORKERS, ...(process.env.BENCH_MAX_BATCH ? { maxBatch: Number(process.env.BENCH_MAX_BATCH) } : {}) });
+const installs = await installMany(node, INSTALLATIONS);
+const { token, installationId } = installs[0]!;
+const trace = process.env.BENCH_TRACE ? createTrace() : null;
+const batcher = createCryptoBatcher({
+  workers: WORKERS,
+  ...(process.env.BENCH_MAX_BATCH ? { maxBatch: Number(process.env.BENCH_MAX_BATCH) } : {}),
+  ...(trace ? { onPart: trace.onPart } : {}),
+});
 const batchedNode = bootTestApp({ crypto: batcher });
-const batchedInstall = await installAcme(batchedNode);
+trace?.watch(batchedNode.collaborators.writes);
+const batchedInstalls = await installMany(batchedNode, INSTALLATIONS);
 const key = acmeKey(0);
 const target = "/ext/v1/identity";
 const EMPTY = new Uint8Array(0);
@@ -85,19 +110,20 @@ const rate = (n: number, wallMs: number, cpuUs: number, threadUs?: number, worke
  * of waves that wait for their slowest answer; what lets the serving thread work while a worker
  * verifies and signs (waves leave one side idle while the other works).
  */
-async function timed(n: number, make: () => Request, on: TestNode = node, flow = false): Promise<Rate> {
+async function timed(n: number, make: (i: number) => Request, on: TestNode = node, flow = false, traced: { start(): void; stop(): void } | null = null): Promise<Rate> {
   let elapsed = 0;
   let cpu = 0;
   let thread = 0;
   let worker = 0;
   const batching = on === batchedNode;
   for (let done = 0; done < n; ) {
-    const batch = Math.min(PER_WINDOW, n - done);
-    const requests = Array.from({ length: batch }, make);
+    const batch = Math.min(PER_WINDOW * INSTALLATIONS, n - done);
+    const requests = Array.from({ length: batch }, (_, i) => make(i));
     const start = performance.now();
     const cpu0 = cpuNow();
     const thread0 = threadNow();
     const worker0 = batcher.workerCpuUs();
+    traced?.start();
     const check = async (a: Response) => {
       if (a.status !== 200) throw new Error(`answered ${a.status}: ${await a.text()}`);
     };
@@ -112,6 +138,7 @@ async function timed(n: number, make: () => Request, on: TestNode = node, flow =
         const answers = await Promise.all(requests.slice(i, i + CONCURRENCY).map((r) => on.app.handle(r)));
         for (const a of answers) await check(a);
       }
+    traced?.stop();
     elapsed += performance.now() - start;
     cpu += cpuNow() - cpu0;
     thread += threadNow() - thread0;
@@ -163,18 +190,20 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 // A serving node's event loop holds its listening socket; without a referenced handle Bun's loop
 // spins while it waits (for the fsync, a Worker), which would count as this thread's CPU here.
 const keepAlive = setInterval(() => {}, 1 << 30);
-const batchedRequest = () => signedRequest(batchedNode, batchedInstall.token);
-await timed(500, () => signedRequest()); // warm-up: JIT, caches, the token verified once
+/** Request i of a window, for the installation whose turn it is. */
+const request = (i: number) => signedRequest(node, installs[i % INSTALLATIONS]!.token);
+const batchedRequest = (i: number) => signedRequest(batchedNode, batchedInstalls[i % INSTALLATIONS]!.token);
+await timed(500, request); // warm-up: JIT, caches, the tokens verified once
 await timed(500, batchedRequest, batchedNode); // and the workers started
 const stages = ["bare", "plugin", "checks", "recorded", "health", "batched", "pluginFlow", "batchedFlow"] as const;
 type Row = Record<(typeof stages)[number], Rate>;
 const rows: Row[] = [];
 for (let run = 0; run < RUNS; run++) {
   const bare = bareVerify(REQUESTS);
-  const plugin = await timed(REQUESTS, () => signedRequest());
+  const plugin = await timed(REQUESTS, request);
   const batched = await timed(REQUESTS, batchedRequest, batchedNode);
-  const pluginFlow = await timed(REQUESTS, () => signedRequest(), node, true);
-  const batchedFlow = await timed(REQUESTS, batchedRequest, batchedNode, true);
+  const pluginFlow = await timed(REQUESTS, request, node, true);
+  const batchedFlow = await timed(REQUESTS, batchedRequest, batchedNode, true, trace);
   const checks = checksOnly(REQUESTS);
   const recorded = await pluginOnly(REQUESTS);
   const h = await timed(REQUESTS, health);
@@ -215,6 +244,8 @@ for (const [k, label] of [["batched", `waves of ${CONCURRENCY}`], ["batchedFlow"
       `bounds: serving thread ${bound(k, (r) => r.threadUs!)}x bare, workers ${bound(k, (r) => r.workerUs! / WORKERS)}x bare`,
   );
 console.log(`batcher ${JSON.stringify(batcher.stats())}`);
+if (trace) console.log(trace.summarize(WORKERS));
+trace?.close();
 node.close();
 batchedNode.close();
 await batcher.close();

@@ -35,6 +35,19 @@ export interface CryptoBatcherOptions {
   /** Restarts of one slot after a failure before it is given up (default 3). */
   maxRestarts?: number;
   onCrash?: (reason: string) => void;
+  /** For benchmarks: told of each part a worker answered (when it was posted, ran there and came back: ms since the epoch). */
+  onPart?: (part: PartTrace) => void;
+}
+
+/** One part of a batch, as a worker ran it (scripts/bench/extension-auth-trace.ts draws the timeline). */
+export interface PartTrace {
+  slot: number;
+  verifies: number;
+  signs: number;
+  postedAt: number;
+  startedAt: number;
+  endedAt: number;
+  answeredAt: number;
 }
 
 /** One turn's calls and, once every part is back, their results. */
@@ -52,6 +65,7 @@ interface Part {
   v1: number;
   s0: number;
   s1: number;
+  postedAt?: number;
 }
 interface Slot {
   worker: Worker | null;
@@ -125,6 +139,10 @@ export function createCryptoBatcher(options: CryptoBatcherOptions): CryptoBatche
       if (!part) return;
       slot.pending.delete(event.data.id);
       if (slot.pending.size === 0) worker.unref();
+      if (options.onPart) {
+        const { startedAt, endedAt } = event.data;
+        options.onPart({ slot: slots.indexOf(slot), verifies: part.v1 - part.v0, signs: part.s1 - part.s0, postedAt: part.postedAt!, startedAt, endedAt, answeredAt: performance.timeOrigin + performance.now() });
+      }
       complete(part, event.data.verdicts, event.data.signatures);
     };
     worker.onerror = (event) => fail(slot, worker, event.message || "error");
@@ -159,6 +177,7 @@ export function createCryptoBatcher(options: CryptoBatcherOptions): CryptoBatche
       slot.pending.set(id, part);
       const request = pack(id, verifies.slice(part.v0, part.v1), signs.slice(part.s0, part.s1));
       messages++;
+      if (options.onPart) part.postedAt = performance.timeOrigin + performance.now();
       worker.postMessage(request, { transfer: [request.data.buffer as ArrayBuffer] });
     }
   };
