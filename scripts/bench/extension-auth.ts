@@ -7,7 +7,8 @@
 // socket), in waves of CONCURRENCY, each with a fresh nonce and signature made before timing.
 // Also: GET /health through the same stack, and the seven checks alone (the domain verb).
 // And "batched": the same requests through a second node whose check-7 verifies and audit
-// signatures go to WORKERS worker threads, batched per event-loop turn (src/adapters/crypto-batch.ts);
+// signatures go to WORKERS worker threads, batched per event-loop turn (src/adapters/crypto-batch.ts),
+// in waves, with CONCURRENCY clients sending as answers come, and with twice as many;
 // the other stages run on a node with no worker (everything on the serving thread). For it the
 // CPU per request of the serving thread and of the workers (as they report it) each bound the
 // rate ("bounds"); "other threads" is the rest of the process (WAL fsync, GC and JIT threads),
@@ -110,7 +111,7 @@ const rate = (n: number, wallMs: number, cpuUs: number, threadUs?: number, worke
  * of waves that wait for their slowest answer; what lets the serving thread work while a worker
  * verifies and signs (waves leave one side idle while the other works).
  */
-async function timed(n: number, make: (i: number) => Request, on: TestNode = node, flow = false, traced: { start(): void; stop(): void } | null = null): Promise<Rate> {
+async function timed(n: number, make: (i: number) => Request, on: TestNode = node, flow = false, traced: { start(): void; stop(): void } | null = null, clients = CONCURRENCY): Promise<Rate> {
   let elapsed = 0;
   let cpu = 0;
   let thread = 0;
@@ -132,7 +133,7 @@ async function timed(n: number, make: (i: number) => Request, on: TestNode = nod
       const client = async () => {
         while (next < requests.length) await check(await on.app.handle(requests[next++]!));
       };
-      await Promise.all(Array.from({ length: CONCURRENCY }, client));
+      await Promise.all(Array.from({ length: clients }, client));
     } else
       for (let i = 0; i < requests.length; i += CONCURRENCY) {
         const answers = await Promise.all(requests.slice(i, i + CONCURRENCY).map((r) => on.app.handle(r)));
@@ -195,7 +196,7 @@ const request = (i: number) => signedRequest(node, installs[i % INSTALLATIONS]!.
 const batchedRequest = (i: number) => signedRequest(batchedNode, batchedInstalls[i % INSTALLATIONS]!.token);
 await timed(500, request); // warm-up: JIT, caches, the tokens verified once
 await timed(500, batchedRequest, batchedNode); // and the workers started
-const stages = ["bare", "plugin", "checks", "recorded", "health", "batched", "pluginFlow", "batchedFlow"] as const;
+const stages = ["bare", "plugin", "checks", "recorded", "health", "batched", "pluginFlow", "batchedFlow", "batchedFlow2"] as const;
 type Row = Record<(typeof stages)[number], Rate>;
 const rows: Row[] = [];
 for (let run = 0; run < RUNS; run++) {
@@ -204,10 +205,13 @@ for (let run = 0; run < RUNS; run++) {
   const batched = await timed(REQUESTS, batchedRequest, batchedNode);
   const pluginFlow = await timed(REQUESTS, request, node, true);
   const batchedFlow = await timed(REQUESTS, batchedRequest, batchedNode, true, trace);
+  // twice the clients: if the rate rises, CONCURRENCY clients did not keep the node busy (each
+  // waits for two worker round trips and a group commit's fsync before it sends again)
+  const batchedFlow2 = await timed(REQUESTS, batchedRequest, batchedNode, true, null, 2 * CONCURRENCY);
   const checks = checksOnly(REQUESTS);
   const recorded = await pluginOnly(REQUESTS);
   const h = await timed(REQUESTS, health);
-  const r: Row = { bare, plugin, checks, recorded, health: h, batched, pluginFlow, batchedFlow };
+  const r: Row = { bare, plugin, checks, recorded, health: h, batched, pluginFlow, batchedFlow, batchedFlow2 };
   rows.push(r);
   const x = (k: keyof Row) => `${(r[k].perSecond / bare.perSecond).toFixed(2)}x`;
   console.log(
@@ -229,15 +233,16 @@ console.log(
   `median CPU µs per request: bare verify ${cpu("bare")}; seven checks ${cpu("checks")}; + nonce and audit event (group commit) ${cpu("recorded")}; ` +
     `through the app ${cpu("plugin")}; GET /health ${cpu("health")} (all threads)`,
 );
-const threadCpu = (k: "plugin" | "health" | "batched" | "pluginFlow" | "batchedFlow") => median(rows.map((r) => r[k].threadUs!)).toFixed(0);
-const workerCpu = (k: "batched" | "batchedFlow") => median(rows.map((r) => r[k].workerUs!)).toFixed(0);
+type Batched = "batched" | "batchedFlow" | "batchedFlow2";
+const threadCpu = (k: "plugin" | "health" | "pluginFlow" | Batched) => median(rows.map((r) => r[k].threadUs!)).toFixed(0);
+const workerCpu = (k: Batched) => median(rows.map((r) => r[k].workerUs!)).toFixed(0);
 /** CPU of neither the serving thread nor a worker: the WAL fsync, the garbage collector's and the JIT's threads. */
-const otherCpu = (k: "batched" | "batchedFlow") => median(rows.map((r) => r[k].cpuUs - r[k].threadUs! - r[k].workerUs!)).toFixed(0);
+const otherCpu = (k: Batched) => median(rows.map((r) => r[k].cpuUs - r[k].threadUs! - r[k].workerUs!)).toFixed(0);
 /** What one thread's CPU per request allows at most: 1 s of it ÷ its cost per request, over the bare rate (the workers share their cost). */
-const bound = (k: "batched" | "batchedFlow", us: (r: Rate) => number) => median(rows.map((r) => 1e6 / us(r[k]) / r.bare.perSecond)).toFixed(2);
+const bound = (k: Batched, us: (r: Rate) => number) => median(rows.map((r) => 1e6 / us(r[k]) / r.bare.perSecond)).toFixed(2);
 console.log(`median CPU µs per request of the serving thread alone: through the app ${threadCpu("plugin")}; GET /health ${threadCpu("health")}`,
 );
-for (const [k, label] of [["batched", `waves of ${CONCURRENCY}`], ["batchedFlow", `${CONCURRENCY} clients sending as answers come`]] as const)
+for (const [k, label] of [["batched", `waves of ${CONCURRENCY}`], ["batchedFlow", `${CONCURRENCY} clients sending as answers come`], ["batchedFlow2", `${2 * CONCURRENCY} clients sending as answers come (in place: at ${CONCURRENCY})`]] as const)
   console.log(
     `batched on ${WORKERS} worker(s), ${label}: ${m(k).toFixed(0)}/s = ${ratio(k)}x bare (in place: ${ratio(k === "batched" ? "plugin" : "pluginFlow")}x); ` +
       `CPU µs per request: serving thread ${threadCpu(k)} (in place ${threadCpu(k === "batched" ? "plugin" : "pluginFlow")}), workers ${workerCpu(k)}, other threads ${otherCpu(k)}, all threads ${cpu(k)} (in place ${cpu(k === "batched" ? "plugin" : "pluginFlow")}); ` +
