@@ -1,7 +1,8 @@
 // Ed25519 verifies and signs batched across requests (issue 14; docs/decisions/extensions.md §13).
 // The calls made during one turn of the event loop are flushed together (setImmediate: after the
-// turn's I/O callbacks, so every request that arrived in it has made its calls) as one transferred
-// buffer per worker; the serving thread packs bytes and the workers do the curve work. A one-call
+// turn's I/O callbacks, so every request that arrived in it has made its calls) and handed to the
+// workers as transferred buffers: a worker holds at most two parts, the rest waits here for the
+// first worker that answers (§15). The serving thread packs bytes and the workers do the curve work. A one-call
 // message cost the serving thread more than verifying in place (§12); one message per turn is what
 // makes a worker pay. Batches are answered in the order they were flushed, so callers' promises
 // resolve in call order (the audit chain's writes stay in sequence order). Whatever cannot go to a
@@ -11,6 +12,7 @@ import { nativeEd25519Sign, nativeStrictVerifier } from "../security/ed25519-nat
 import type { BatchedCrypto } from "../security/batched-crypto.ts";
 import type { VerifyCall } from "../security/preverify.ts";
 import { pack, packable, type PackedReply, type SignCall } from "./crypto-batch-pack.ts";
+import { callQueue, callsIn, type Calls, type Piece } from "./crypto-batch-queue.ts";
 import { availableParallelism } from "node:os";
 
 export interface CryptoBatcher extends BatchedCrypto {
@@ -55,26 +57,16 @@ export interface PartTrace {
 }
 
 /** One turn's calls and, once every call is back, their results. */
-interface Batch {
-  verifies: VerifyCall[];
-  signs: SignCall[];
+interface Batch extends Calls {
   waiters: Array<() => void>;
   verdicts: Uint8Array;
   signatures: Uint8Array;
   /** Calls not answered yet. */
   left: number;
 }
-/** A run of one batch's calls: verifies [v0, v1) and signs [s0, s1). */
-interface Piece {
-  batch: Batch;
-  v0: number;
-  v1: number;
-  s0: number;
-  s1: number;
-}
 /** What one message carries: pieces of one or more batches, oldest first. */
 interface Part {
-  pieces: Piece[];
+  pieces: Array<Piece<Batch>>;
   postedAt?: number;
 }
 interface Slot {
@@ -93,8 +85,6 @@ const ENTRY = import.meta.url.includes("/$bunfs/")
   ? new URL("./adapters/crypto-batch-worker.ts", import.meta.url).href
   : new URL("./crypto-batch-worker.ts", import.meta.url).href;
 
-const callsIn = (p: Piece) => p.v1 - p.v0 + (p.s1 - p.s0);
-
 export function createCryptoBatcher(options: CryptoBatcherOptions): CryptoBatcher {
   const size = Math.max(0, Math.floor(options.workers));
   const maxInFlight = Math.max(1, options.maxInFlight ?? 2);
@@ -108,8 +98,7 @@ export function createCryptoBatcher(options: CryptoBatcherOptions): CryptoBatche
   const order: Batch[] = []; // flushed, answered oldest first
   // Flushed calls no worker has taken yet, oldest first: they go to the first worker with room
   // (a worker that is slow, or that the OS does not run, holds at most maxInFlight parts).
-  const queue: Piece[] = [];
-  let queued = 0;
+  const queue = callQueue<Batch>();
   let current: Batch | null = null;
   let nextId = 1;
   let closed = false;
@@ -117,7 +106,7 @@ export function createCryptoBatcher(options: CryptoBatcherOptions): CryptoBatche
   let messages = 0;
   let crashes = 0;
 
-  const complete = (pieces: Piece[], verdicts: Uint8Array, signatures: Uint8Array) => {
+  const complete = (pieces: Array<Piece<Batch>>, verdicts: Uint8Array, signatures: Uint8Array) => {
     let v = 0;
     let s = 0;
     for (const p of pieces) {
@@ -129,7 +118,7 @@ export function createCryptoBatcher(options: CryptoBatcherOptions): CryptoBatche
     }
     while (order.length > 0 && order[0]!.left === 0) for (const wake of order.shift()!.waiters) wake();
   };
-  const runHere = (pieces: Piece[]) => {
+  const runHere = (pieces: Array<Piece<Batch>>) => {
     if (pieces.length === 0) return;
     computedHere++;
     const verdicts: number[] = [];
@@ -183,30 +172,7 @@ export function createCryptoBatcher(options: CryptoBatcherOptions): CryptoBatche
     return worker;
   };
 
-  /** Takes up to `n` calls off the queue's head (a batch's verifies before its signs). */
-  const take = (n: number): Piece[] => {
-    const pieces: Piece[] = [];
-    while (n > 0 && queue.length > 0) {
-      const head = queue[0]!;
-      const verifies = head.v1 - head.v0;
-      const piece: Piece = { ...head };
-      if (callsIn(head) <= n) queue.shift();
-      else if (verifies >= n) {
-        piece.v1 = head.v0 + n;
-        piece.s1 = piece.s0; // no signs in this piece
-        head.v0 = piece.v1;
-      } else {
-        piece.s1 = head.s0 + (n - verifies);
-        head.v0 = head.v1;
-        head.s0 = piece.s1;
-      }
-      n -= callsIn(piece);
-      queued -= callsIn(piece);
-      pieces.push(piece);
-    }
-    return pieces;
-  };
-  const post = (slot: Slot, worker: Worker, pieces: Piece[]) => {
+  const post = (slot: Slot, worker: Worker, pieces: Array<Piece<Batch>>) => {
     const id = nextId++;
     // Referenced while it holds work: a process waiting for an answer stays up, and Bun's event
     // loop sleeps until the reply instead of spinning, which it does when nothing referenced is
@@ -232,24 +198,24 @@ export function createCryptoBatcher(options: CryptoBatcherOptions): CryptoBatche
    * message. With no worker left at all (closed, or every slot given up) it is computed here.
    */
   const dispatch = () => {
-    while (queued > 0) {
+    while (queue.calls > 0) {
       const usable = closed ? [] : slots.filter((s) => s.restarts <= maxRestarts);
       if (usable.length === 0) {
-        runHere(take(queued));
+        runHere(queue.take(queue.calls));
         return;
       }
       const room = usable.filter((s) => s.pending.size < maxInFlight).sort((a, b) => a.pending.size - b.pending.size);
       if (room.length === 0) return; // the next answer dispatches again
-      const parts = Math.max(1, Math.min(room.length, Math.floor(queued / minPart)));
-      const each = Math.min(maxPart, Math.ceil(queued / parts));
+      const parts = Math.max(1, Math.min(room.length, Math.floor(queue.calls / minPart)));
+      const each = Math.min(maxPart, Math.ceil(queue.calls / parts));
       let posted = false;
-      for (let p = 0; p < parts && queued > 0; p++) {
+      for (let p = 0; p < parts && queue.calls > 0; p++) {
         const slot = room[p]!;
         const worker = start(slot);
-        if (worker) post(slot, worker, take(each));
+        if (worker) post(slot, worker, queue.take(each));
         posted ||= worker !== null;
       }
-      if (!posted) return runHere(take(queued));
+      if (!posted) return runHere(queue.take(queue.calls));
     }
   };
 
@@ -259,12 +225,11 @@ export function createCryptoBatcher(options: CryptoBatcherOptions): CryptoBatche
     batch.signatures = new Uint8Array(64 * batch.signs.length);
     batch.left = batch.verifies.length + batch.signs.length;
     order.push(batch);
-    const piece: Piece = { batch, v0: 0, v1: batch.verifies.length, s0: 0, s1: batch.signs.length };
+    const piece: Piece<Batch> = { batch, v0: 0, v1: batch.verifies.length, s0: 0, s1: batch.signs.length };
     // back-pressure: every worker full and this much already waiting for one: this thread works too
     const full = !slots.some((s) => s.restarts <= maxRestarts && s.pending.size < maxInFlight);
-    if (size === 0 || (full && queued + batch.left > maxQueued)) return runHere([piece]);
+    if (size === 0 || (full && queue.calls + batch.left > maxQueued)) return runHere([piece]);
     queue.push(piece);
-    queued += batch.left;
     dispatch();
   };
   const batch = (): Batch => {
