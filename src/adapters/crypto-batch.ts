@@ -225,6 +225,8 @@ export function createCryptoBatcher(options: CryptoBatcherOptions): CryptoBatche
     batch.signatures = new Uint8Array(64 * batch.signs.length);
     batch.left = batch.verifies.length + batch.signs.length;
     order.push(batch);
+    // a turn whose calls were all answered at once (none packable): nothing to send, answered in its order
+    if (batch.left === 0) return complete([], batch.verdicts, batch.signatures);
     const piece: Piece<Batch> = { batch, v0: 0, v1: batch.verifies.length, s0: 0, s1: batch.signs.length };
     // back-pressure: every worker full and this much already waiting for one: this thread works too
     const full = !slots.some((s) => s.restarts <= maxRestarts && s.pending.size < maxInFlight);

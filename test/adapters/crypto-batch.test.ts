@@ -150,6 +150,16 @@ describe("crypto batcher", () => {
     expect(make({ workers: 0 }).workerCpuUs()).toBe(0);
   });
 
+  test("a turn whose only calls are of odd sizes (answered at once, nothing to send) still resolves, in order", async () => {
+    const b = make({ workers: 1 });
+    const odd = calls(6, "odd").filter((c) => c.publicKey.length !== 32);
+    expect(odd.length).toBeGreaterThan(0);
+    expect(await b.verifyAll(odd)).toEqual(expected(odd));
+    const later = calls(3, "after-odd");
+    const [x, y] = await Promise.all([b.verifyAll(odd), b.verifyAll(later)]);
+    expect([x, y]).toEqual([expected(odd), expected(later)]);
+  });
+
   test("no workers: everything on the calling thread", async () => {
     const b = make({ workers: 0 });
     expect(b.size).toBe(0);
