@@ -7,14 +7,17 @@
 // socket), in waves of CONCURRENCY, each with a fresh nonce and signature made before timing.
 // Also: GET /health through the same stack, and the seven checks alone (the domain verb).
 // And "batched": the same requests through a second node whose check-7 verifies and audit
-// signatures go to WORKERS worker threads, batched per event-loop turn (src/adapters/crypto-batch.ts);
+// signatures go to WORKERS worker threads, batched per event-loop turn (src/adapters/crypto-batch.ts),
+// in waves, with CONCURRENCY clients sending as answers come, and with twice as many;
 // the other stages run on a node with no worker (everything on the serving thread). For it the
 // CPU per request of the serving thread and of the workers (as they report it) each bound the
 // rate ("bounds"); "other threads" is the rest of the process (WAL fsync, GC and JIT threads),
 // which shares the cores with them. A worker's CPU is its curve work (a verify ~54 µs and a
 // signature ~15 µs per request, packing ~5): docs/decisions/extensions.md §14.
 // Usage: bun scripts/bench/extension-auth.ts [requests=6000] [concurrency=32] [runs=5] [workers=cores-1]
-// (BENCH_MAX_BATCH=<calls> sets the batcher's maxBatch; the node's default otherwise)
+// (BENCH_WARMUP_RUNS=<rounds> of every stage first, not counted, default 2; BENCH_MAX_BATCH=<calls> sets the batcher's maxBatch; the node's default otherwise; BENCH_TRACE=1
+// prints where the two cores' idle time went in the batched stage with clients sending as answers
+// come: extension-auth-trace.ts)
 import { authenticateExtension } from "../../src/domain/extensions/authenticate-extension.ts";
 import { recordExtensionCall } from "../../src/domain/extensions/record-extension-call.ts";
 import { ed25519Sign, utf8ToBytes } from "./extension-auth-support.ts";
@@ -23,7 +26,8 @@ import { extensionSigningString } from "../../src/security/extension-request.ts"
 import { bootTestApp, type TestNode } from "../../test/helpers/boot.ts";
 import { createCryptoBatcher } from "../../src/adapters/crypto-batch.ts";
 import { defaultVerifyWorkers } from "../../src/adapters/crypto-batch.ts";
-import { acmeKey, installAcme } from "../../test/helpers/extensions.ts";
+import { acmeKey, acmeManifest, installAcme } from "../../test/helpers/extensions.ts";
+import { createTrace } from "./extension-auth-trace.ts";
 
 const REQUESTS = Number(process.argv[2] ?? 6000);
 const CONCURRENCY = Number(process.argv[3] ?? 32);
@@ -32,11 +36,33 @@ const WORKERS = Number(process.argv[5] ?? Math.max(1, defaultVerifyWorkers()));
 /** Requests per installation and rate-limit window: the node's clock moves a window after each batch of this many. */
 const PER_WINDOW = 500;
 
+/**
+ * Installations the requests are spread over, round robin. One installation may send 600 requests
+ * a minute (EXT_LIMITS), so the timed loop moves the node's clock a window on after each
+ * PER_WINDOW requests of each; with one installation, clients sending as answers come stopped and
+ * drained every 500 requests (the last ~128 answered with nobody sending behind them, a few ms a
+ * chunk of ~50 ms) — a pause no node under steady load makes. Requests per second beyond one
+ * installation's limit come from several installations anyway.
+ */
+const INSTALLATIONS = Math.max(1, Number(process.env.BENCH_INSTALLATIONS ?? 4));
+/** Installs acme `count` times (distinct extension ids, one key), as an owner would install several extensions. */
+async function installMany(on: TestNode, count: number) {
+  const installed = [];
+  for (let i = 0; i < count; i++) installed.push(await installAcme(on, i === 0 ? {} : { manifest: acmeManifest({ id: `com.acme.keepintouch${i}` }) }));
+  return installed;
+}
 const node = bootTestApp({ crypto: createCryptoBatcher({ workers: 0 }) });
-const { token, installationId } = await installAcme(node);
-const batcher = createCryptoBatcher({ workers: WORKERS, ...(process.env.BENCH_MAX_BATCH ? { maxBatch: Number(process.env.BENCH_MAX_BATCH) } : {}) });
+const installs = await installMany(node, INSTALLATIONS);
+const { token, installationId } = installs[0]!;
+const trace = process.env.BENCH_TRACE ? createTrace() : null;
+const batcher = createCryptoBatcher({
+  workers: WORKERS,
+  ...(process.env.BENCH_MAX_BATCH ? { maxBatch: Number(process.env.BENCH_MAX_BATCH) } : {}),
+  ...(trace ? { onPart: trace.onPart } : {}),
+});
 const batchedNode = bootTestApp({ crypto: batcher });
-const batchedInstall = await installAcme(batchedNode);
+trace?.watch(batchedNode.collaborators.writes);
+const batchedInstalls = await installMany(batchedNode, INSTALLATIONS);
 const key = acmeKey(0);
 const target = "/ext/v1/identity";
 const EMPTY = new Uint8Array(0);
@@ -85,19 +111,20 @@ const rate = (n: number, wallMs: number, cpuUs: number, threadUs?: number, worke
  * of waves that wait for their slowest answer; what lets the serving thread work while a worker
  * verifies and signs (waves leave one side idle while the other works).
  */
-async function timed(n: number, make: () => Request, on: TestNode = node, flow = false): Promise<Rate> {
+async function timed(n: number, make: (i: number) => Request, on: TestNode = node, flow = false, traced: { start(): void; stop(): void } | null = null, clients = CONCURRENCY): Promise<Rate> {
   let elapsed = 0;
   let cpu = 0;
   let thread = 0;
   let worker = 0;
   const batching = on === batchedNode;
   for (let done = 0; done < n; ) {
-    const batch = Math.min(PER_WINDOW, n - done);
-    const requests = Array.from({ length: batch }, make);
+    const batch = Math.min(PER_WINDOW * INSTALLATIONS, n - done);
+    const requests = Array.from({ length: batch }, (_, i) => make(i));
     const start = performance.now();
     const cpu0 = cpuNow();
     const thread0 = threadNow();
     const worker0 = batcher.workerCpuUs();
+    traced?.start();
     const check = async (a: Response) => {
       if (a.status !== 200) throw new Error(`answered ${a.status}: ${await a.text()}`);
     };
@@ -106,18 +133,22 @@ async function timed(n: number, make: () => Request, on: TestNode = node, flow =
       const client = async () => {
         while (next < requests.length) await check(await on.app.handle(requests[next++]!));
       };
-      await Promise.all(Array.from({ length: CONCURRENCY }, client));
+      await Promise.all(Array.from({ length: clients }, client));
     } else
       for (let i = 0; i < requests.length; i += CONCURRENCY) {
         const answers = await Promise.all(requests.slice(i, i + CONCURRENCY).map((r) => on.app.handle(r)));
         for (const a of answers) await check(a);
       }
+    traced?.stop();
     elapsed += performance.now() - start;
     cpu += cpuNow() - cpu0;
     thread += threadNow() - thread0;
     worker += batcher.workerCpuUs() - worker0;
     done += batch;
     on.clock.advance(61_000); // next rate-limit window (the token lives 4 h)
+    // The test node keeps every log line (parsed) for assertions; a served node writes its line
+    // and keeps nothing: drop them, or the heap the GC marks grows by a line per request all run long.
+    on.logLines.length = 0;
   }
   return rate(n, elapsed, cpu, thread, batching ? worker : undefined);
 }
@@ -163,22 +194,33 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 // A serving node's event loop holds its listening socket; without a referenced handle Bun's loop
 // spins while it waits (for the fsync, a Worker), which would count as this thread's CPU here.
 const keepAlive = setInterval(() => {}, 1 << 30);
-const batchedRequest = () => signedRequest(batchedNode, batchedInstall.token);
-await timed(500, () => signedRequest()); // warm-up: JIT, caches, the token verified once
-await timed(500, batchedRequest, batchedNode); // and the workers started
-const stages = ["bare", "plugin", "checks", "recorded", "health", "batched", "pluginFlow", "batchedFlow"] as const;
+/** Request i of a window, for the installation whose turn it is. */
+const request = (i: number) => signedRequest(node, installs[i % INSTALLATIONS]!.token);
+const batchedRequest = (i: number) => signedRequest(batchedNode, batchedInstalls[i % INSTALLATIONS]!.token);
+/**
+ * Rounds of every stage run first and not counted: the JIT's compiler threads still took 10–55 µs
+ * per request of the batched stage's CPU over its first ~20,000 requests (per-thread /proc
+ * figures, 4,000 at a time: 22, 55, 12, 10, 7, 0), CPU the two cores then lack; a served node
+ * pays it once.
+ */
+const WARMUP_RUNS = Math.max(0, Number(process.env.BENCH_WARMUP_RUNS ?? 2));
+const stages = ["bare", "plugin", "checks", "recorded", "health", "batched", "pluginFlow", "batchedFlow", "batchedFlow2"] as const;
 type Row = Record<(typeof stages)[number], Rate>;
 const rows: Row[] = [];
-for (let run = 0; run < RUNS; run++) {
+for (let run = -WARMUP_RUNS; run < RUNS; run++) {
   const bare = bareVerify(REQUESTS);
-  const plugin = await timed(REQUESTS, () => signedRequest());
+  const plugin = await timed(REQUESTS, request);
   const batched = await timed(REQUESTS, batchedRequest, batchedNode);
-  const pluginFlow = await timed(REQUESTS, () => signedRequest(), node, true);
-  const batchedFlow = await timed(REQUESTS, batchedRequest, batchedNode, true);
+  const pluginFlow = await timed(REQUESTS, request, node, true);
+  const batchedFlow = await timed(REQUESTS, batchedRequest, batchedNode, true, run >= 0 ? trace : null);
+  // twice the clients: if the rate rises, CONCURRENCY clients did not keep the node busy (each
+  // waits for two worker round trips and a group commit's fsync before it sends again)
+  const batchedFlow2 = await timed(REQUESTS, batchedRequest, batchedNode, true, null, 2 * CONCURRENCY);
   const checks = checksOnly(REQUESTS);
   const recorded = await pluginOnly(REQUESTS);
   const h = await timed(REQUESTS, health);
-  const r: Row = { bare, plugin, checks, recorded, health: h, batched, pluginFlow, batchedFlow };
+  const r: Row = { bare, plugin, checks, recorded, health: h, batched, pluginFlow, batchedFlow, batchedFlow2 };
+  if (run < 0) continue; // warm-up
   rows.push(r);
   const x = (k: keyof Row) => `${(r[k].perSecond / bare.perSecond).toFixed(2)}x`;
   console.log(
@@ -193,28 +235,31 @@ const ratio = (k: keyof Row) => median(rows.map((r) => r[k].perSecond / r.bare.p
 // CPU per request is the steadier measure on a shared machine: where a request's time goes, stage by stage.
 const cpu = (k: keyof Row) => median(rows.map((r) => r[k].cpuUs)).toFixed(0);
 console.log(
-  `median of ${RUNS}: bare native verify ${m("bare").toFixed(0)}/s; through the app ${m("plugin").toFixed(0)}/s = ${ratio("plugin")}x bare ` +
+  `median of ${RUNS} (after ${WARMUP_RUNS} warm-up rounds): bare native verify ${m("bare").toFixed(0)}/s; through the app ${m("plugin").toFixed(0)}/s = ${ratio("plugin")}x bare ` +
     `(${median(rows.map((r) => r.plugin.perSecond / r.health.perSecond)).toFixed(2)}x GET /health); plugin work without HTTP ${ratio("recorded")}x bare; seven checks alone ${ratio("checks")}x bare (target ≥ 0.6x)`,
 );
 console.log(
   `median CPU µs per request: bare verify ${cpu("bare")}; seven checks ${cpu("checks")}; + nonce and audit event (group commit) ${cpu("recorded")}; ` +
     `through the app ${cpu("plugin")}; GET /health ${cpu("health")} (all threads)`,
 );
-const threadCpu = (k: "plugin" | "health" | "batched" | "pluginFlow" | "batchedFlow") => median(rows.map((r) => r[k].threadUs!)).toFixed(0);
-const workerCpu = (k: "batched" | "batchedFlow") => median(rows.map((r) => r[k].workerUs!)).toFixed(0);
+type Batched = "batched" | "batchedFlow" | "batchedFlow2";
+const threadCpu = (k: "plugin" | "health" | "pluginFlow" | Batched) => median(rows.map((r) => r[k].threadUs!)).toFixed(0);
+const workerCpu = (k: Batched) => median(rows.map((r) => r[k].workerUs!)).toFixed(0);
 /** CPU of neither the serving thread nor a worker: the WAL fsync, the garbage collector's and the JIT's threads. */
-const otherCpu = (k: "batched" | "batchedFlow") => median(rows.map((r) => r[k].cpuUs - r[k].threadUs! - r[k].workerUs!)).toFixed(0);
+const otherCpu = (k: Batched) => median(rows.map((r) => r[k].cpuUs - r[k].threadUs! - r[k].workerUs!)).toFixed(0);
 /** What one thread's CPU per request allows at most: 1 s of it ÷ its cost per request, over the bare rate (the workers share their cost). */
-const bound = (k: "batched" | "batchedFlow", us: (r: Rate) => number) => median(rows.map((r) => 1e6 / us(r[k]) / r.bare.perSecond)).toFixed(2);
+const bound = (k: Batched, us: (r: Rate) => number) => median(rows.map((r) => 1e6 / us(r[k]) / r.bare.perSecond)).toFixed(2);
 console.log(`median CPU µs per request of the serving thread alone: through the app ${threadCpu("plugin")}; GET /health ${threadCpu("health")}`,
 );
-for (const [k, label] of [["batched", `waves of ${CONCURRENCY}`], ["batchedFlow", `${CONCURRENCY} clients sending as answers come`]] as const)
+for (const [k, label] of [["batched", `waves of ${CONCURRENCY}`], ["batchedFlow", `${CONCURRENCY} clients sending as answers come`], ["batchedFlow2", `${2 * CONCURRENCY} clients sending as answers come (in place: at ${CONCURRENCY})`]] as const)
   console.log(
     `batched on ${WORKERS} worker(s), ${label}: ${m(k).toFixed(0)}/s = ${ratio(k)}x bare (in place: ${ratio(k === "batched" ? "plugin" : "pluginFlow")}x); ` +
       `CPU µs per request: serving thread ${threadCpu(k)} (in place ${threadCpu(k === "batched" ? "plugin" : "pluginFlow")}), workers ${workerCpu(k)}, other threads ${otherCpu(k)}, all threads ${cpu(k)} (in place ${cpu(k === "batched" ? "plugin" : "pluginFlow")}); ` +
       `bounds: serving thread ${bound(k, (r) => r.threadUs!)}x bare, workers ${bound(k, (r) => r.workerUs! / WORKERS)}x bare`,
   );
 console.log(`batcher ${JSON.stringify(batcher.stats())}`);
+if (trace) console.log(trace.summarize(WORKERS));
+trace?.close();
 node.close();
 batchedNode.close();
 await batcher.close();

@@ -22,9 +22,11 @@ export interface PackedResult {
   verdicts: Uint8Array;
   signatures: Uint8Array;
 }
-/** What a worker posts back: the batch's results and its thread's CPU time so far (µs, for benchmarks). */
+/** What a worker posts back: the batch's results, its thread's CPU time so far (µs) and when it ran the batch (ms since the epoch), for benchmarks. */
 export interface PackedReply extends PackedResult {
   cpuUs: number;
+  startedAt: number;
+  endedAt: number;
 }
 
 /** Only calls of these sizes are packed; any other is answered on the calling thread. */

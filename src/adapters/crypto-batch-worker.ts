@@ -16,8 +16,9 @@ const stableSeed = (bytes: Uint8Array): Uint8Array => {
 const sameBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i]);
 
 self.onmessage = (event: MessageEvent<PackedRequest>) => {
+  const startedAt = performance.timeOrigin + performance.now();
   const result = runPacked(event.data, (message, key) => nativeEd25519Sign(message, stableSeed(key)));
   const cpu = process.threadCpuUsage(); // this thread's CPU so far, for benchmarks (CryptoBatcher.workerCpuUs)
-  const reply: PackedReply = { ...result, cpuUs: cpu.user + cpu.system };
+  const reply: PackedReply = { ...result, cpuUs: cpu.user + cpu.system, startedAt, endedAt: performance.timeOrigin + performance.now() };
   self.postMessage(reply, { transfer: [reply.verdicts.buffer as ArrayBuffer, reply.signatures.buffer as ArrayBuffer] });
 };

@@ -3,6 +3,8 @@
 // byte-identical to nativeEd25519Sign, promises resolve in call order, a crashed worker's calls
 // are computed anyway, close() with calls in flight loses none, no workers = the calling thread.
 import { afterAll, describe, expect, test } from "bun:test";
+import { rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { nativeEd25519Sign } from "../../src/security/ed25519-native.ts";
 import { createCryptoBatcher, type CryptoBatcher } from "../../src/adapters/crypto-batch.ts";
@@ -13,6 +15,8 @@ const calls = verifyCalls;
 const expected = expectedVerdicts;
 const signInputs = (n: number, salt: string) => Array.from({ length: n }, (_, i) => ({ message: enc.encode(`ink/audit-event\n{"n":${i},"s":"${salt}"}`), secretKey: testPairs[i % 3]!.secretKey.subarray(0, 32) }));
 
+/** What the first worker of test/fixtures/stuck-crypto-batch-worker.ts claims to be the one that does not answer. */
+const stuckWorkerClaim = () => join(tmpdir(), `kith-stuck-worker-${process.pid}`);
 const batchers: CryptoBatcher[] = [];
 const make = (o: Parameters<typeof createCryptoBatcher>[0]) => {
   const b = createCryptoBatcher(o);
@@ -73,8 +77,8 @@ describe("crypto batcher", () => {
     expect(b.stats()).toMatchObject({ messages: 6, computedHere: 0 });
   });
 
-  test("back-pressure: past its in-flight cap a turn's calls are computed on the calling thread", async () => {
-    const b = make({ workers: 1, maxInFlight: 1 });
+  test("back-pressure: past its in-flight cap and what may wait a turn's calls are computed on the calling thread", async () => {
+    const b = make({ workers: 1, maxInFlight: 1, maxQueued: 0 });
     const first = calls(6, "bp-a");
     const pending = [b.verifyAll(first)];
     await new Promise((r) => setImmediate(r)); // the first turn is flushed to the worker
@@ -83,6 +87,27 @@ describe("crypto batcher", () => {
     const results = await Promise.all(pending);
     expect(results).toEqual([expected(first), expected(second)]);
     expect(b.stats()).toMatchObject({ messages: 1, computedHere: 1, inFlight: 0 });
+  });
+
+  test("a worker that does not answer holds at most its two parts: later turns go to the worker that frees up; nothing is lost", async () => {
+    rmSync(stuckWorkerClaim(), { recursive: true, force: true });
+    const b = make({ workers: 2, minPart: 1, entry: join(import.meta.dir, "../fixtures/stuck-crypto-batch-worker.ts") });
+    const turns = Array.from({ length: 12 }, (_, k) => calls(4, `stuck${k}`));
+    const pending: Array<Promise<boolean[]>> = [];
+    for (const turn of turns) {
+      pending.push(b.verifyAll(turn));
+      await new Promise((r) => setImmediate(r)); // each its own turn, so its own batch
+    }
+    // the free worker answers what it holds and takes what waits; the stuck one keeps its own
+    for (let i = 0; i < 2_000 && b.stats().inFlight > 2; i++) await new Promise((r) => setTimeout(r, 1));
+    expect(b.stats().inFlight).toBeLessThanOrEqual(2);
+    const release = new BroadcastChannel("crypto-batch-release");
+    release.postMessage("go");
+    const results = await Promise.all(pending);
+    release.close();
+    rmSync(stuckWorkerClaim(), { recursive: true, force: true });
+    results.forEach((r, k) => expect(r).toEqual(expected(turns[k]!)));
+    expect(b.stats()).toMatchObject({ inFlight: 0, computedHere: 0, crashes: 0 });
   });
 
   test("a worker that crashes: what it held is computed on the calling thread, the slot restarts, then is given up", async () => {
@@ -123,6 +148,16 @@ describe("crypto batcher", () => {
     await b.verifyAll(calls(4, "cpu2"));
     expect(b.workerCpuUs()).toBeGreaterThanOrEqual(after);
     expect(make({ workers: 0 }).workerCpuUs()).toBe(0);
+  });
+
+  test("a turn whose only calls are of odd sizes (answered at once, nothing to send) still resolves, in order", async () => {
+    const b = make({ workers: 1 });
+    const odd = calls(6, "odd").filter((c) => c.publicKey.length !== 32);
+    expect(odd.length).toBeGreaterThan(0);
+    expect(await b.verifyAll(odd)).toEqual(expected(odd));
+    const later = calls(3, "after-odd");
+    const [x, y] = await Promise.all([b.verifyAll(odd), b.verifyAll(later)]);
+    expect([x, y]).toEqual([expected(odd), expected(later)]);
   });
 
   test("no workers: everything on the calling thread", async () => {
