@@ -102,8 +102,8 @@ export function createWriteQueue(
   // Linger: at a steady moderate rate (1,000 intents/s) the fsync is rarely in flight when a job
   // comes, so each commits alone: ~22 WAL frames, a COMMIT and an fsync per intent against ~4
   // frames in shared batches. When the arrival rate says another job is likely within LINGER_MS,
-  // a batch smaller than LINGER_BATCH waits for it (LINGER_MS at most, from its first job) and
-  // they share one COMMIT and one fsync. Only the COMMIT moves: every answer still waits for an
+  // a small batch waits for the jobs the rate promises in that time (2 to LINGER_BATCH; LINGER_MS
+  // at most, from its first job) and they share one COMMIT and one fsync. Only the COMMIT moves: every answer still waits for an
   // fsync that started after it. Never at a low rate (nothing to share: the wait is pure latency)
   // nor when the batch is already large (saturation: the fsync in flight gathers them).
   // inbound-performance.md, "Commit coalescing at 1,000/s".
@@ -111,6 +111,7 @@ export function createWriteQueue(
   const now = options.now ?? (() => performance.now());
   const arrivals = arrivalRate(now);
   let lingering: ReturnType<typeof setTimeout> | null = null;
+  let lingerTarget = LINGER_BATCH;
   const endLinger = () => {
     lingering = null;
     flush(false);
@@ -121,9 +122,13 @@ export function createWriteQueue(
     if (checkpoints?.holding) return; // onRelease schedules the next flush
     const inFlight = queue.length < maxBatch ? syncer?.inFlight() : null;
     if (inFlight) return flushAfterSync(inFlight);
-    if (mayLinger && lingerMs > 0 && queue.length > 0 && queue.length < LINGER_BATCH && arrivals.meanGapMs() < lingerMs * LINGER_GAP_FACTOR) {
+    const gap = arrivals.meanGapMs();
+    if (mayLinger && lingerMs > 0 && queue.length > 0 && gap < lingerMs * LINGER_GAP_FACTOR) {
+      // The company the rate promises within the linger: the job that brings it ends the wait in
+      // its own turn (at 1,000/s the second, ~1 ms after the first), the timer only a wait in vain.
+      lingerTarget = Math.max(2, Math.min(LINGER_BATCH, 1 + Math.floor(lingerMs / gap)));
       const left = queue[0]!.at + lingerMs - now();
-      if (left > 0) {
+      if (queue.length < lingerTarget && left > 0) {
         lingering = setTimeout(endLinger, left);
         return;
       }
@@ -192,7 +197,7 @@ export function createWriteQueue(
     run<T>(fn: (tx: Tx) => NotPromise<T>): Promise<T> {
       return new Promise<T>((resolve, reject) => {
         queue.push({ fn, at: arrivals.arrived(), resolve: resolve as (v: unknown) => void, reject });
-        if (lingering && queue.length >= LINGER_BATCH) {
+        if (lingering && queue.length >= lingerTarget) {
           clearTimeout(lingering);
           lingering = null;
         }
@@ -221,7 +226,7 @@ export function createWriteQueue(
 
 /** Longest wait of a small batch for company before its COMMIT (the linger in createWriteQueue). */
 const LINGER_MS = 1;
-/** A batch of this many jobs commits without waiting for more. */
+/** A batch of this many jobs commits without waiting for more, whatever the rate. */
 const LINGER_BATCH = 4;
 /** Linger only while the mean gap between jobs is under LINGER_GAP_FACTOR × LINGER_MS (~670 jobs/s and up). */
 const LINGER_GAP_FACTOR = 1.5;
