@@ -157,6 +157,23 @@ describe("group commit write queue", () => {
       expect(queue.commits - before).toBe(1);
     });
 
+    test("at a rate that promises one more write within the linger, the second starts the COMMIT", async () => {
+      let t = 0;
+      open({ lingerMs: 80, now: () => t }); // a first gap counts as 50 ms: one more expected in 80
+      const ran: string[] = [];
+      const before = queue.commits;
+      const first = queue.run(() => (ran.push("a"), insert("a")));
+      await turn();
+      await turn();
+      expect(ran).toEqual([]);
+      t = 1;
+      const second = queue.run(() => (ran.push("b"), insert("b")));
+      await turn();
+      expect(ran).toEqual(["a", "b"]); // in the turn after the second came, not at the timer
+      await Promise.all([first, second]);
+      expect(queue.commits - before).toBe(1);
+    });
+
     test("a write left alone commits when its linger ends, and is durable as before", async () => {
       open({ lingerMs: 30, now: clock(0.2) });
       const before = queue.commits;
