@@ -12,7 +12,7 @@
 // (an open loop, as inbound.ts's latency phase) instead of at a fixed concurrency: CPU per intent
 // where most commits are small (1,000/s), and the time from submission to durable answer.
 // KITH_BENCH_PAGES=<stored intents>: instead, the WAL frames of an intent alone in its COMMIT (and
-// of two sharing one), by B-tree, after that many intents stored; no background jobs (their writes
+// of 2 and 4 sharing one), by B-tree, after that many intents stored; no background jobs (their writes
 // would mix in). Frames are what COMMIT writes and the next checkpoint copies.
 import { Database } from "bun:sqlite";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
