@@ -100,13 +100,14 @@ export function createWriteQueue(
     inFlight.then(resume, resume);
   };
   // Linger: at a steady moderate rate (1,000 intents/s) the fsync is rarely in flight when a job
-  // comes, so each commits alone: ~22 WAL frames, a COMMIT and an fsync per intent against ~4
-  // frames in shared batches. When the arrival rate says another job is likely within LINGER_MS,
-  // a small batch waits for the jobs the rate promises in that time (2 to LINGER_BATCH; LINGER_MS
-  // at most, from its first job) and they share one COMMIT and one fsync. Only the COMMIT moves: every answer still waits for an
-  // fsync that started after it. Never at a low rate (nothing to share: the wait is pure latency)
-  // nor when the batch is already large (saturation: the fsync in flight gathers them).
-  // inbound-performance.md, "Commit coalescing at 1,000/s".
+  // comes, so each committed alone: ~25 WAL frames, a COMMIT and an fsync per intent, against ~15
+  // when two share a COMMIT. When the arrival rate says another job is likely within LINGER_MS, a
+  // small batch waits for the jobs the rate promises in that time (2 to LINGER_BATCH; LINGER_MS at
+  // most, from its first job) and they share one COMMIT and one fsync. Only the COMMIT moves:
+  // every answer still waits for an fsync that started after it. Never at a low rate (nothing to
+  // share: the wait would be latency only) nor when the batch is already large (saturation: the
+  // fsync in flight gathers them). inbound-performance.md, "WAL frames per intent, and commit
+  // coalescing at 1,000/s".
   const lingerMs = syncer ? (options.lingerMs ?? LINGER_MS) : 0;
   const now = options.now ?? (() => performance.now());
   const arrivals = arrivalRate(now);
