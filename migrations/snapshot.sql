@@ -17,6 +17,7 @@
 -- migration 1795559982847 db5b4926b4fd919cae3504dea85eebfc3f8be8bc47615454ff94f6e3bd2404ae
 -- migration 1795564969077 91fa9e0200617341f431a06779c4408380ab8add0948a1b87ac273ad861f0a40
 -- migration 1795574111750 613e327ff123c702da1fc47ef484b370c0c2b41c0ad873f4929eada0840fd47a
+-- migration 1795583414216 1438f2d2fe29edf636fecfcd65f53ce11ce6bb52ee3d8606cf9a1ebff7e2adbf
 CREATE TABLE "__drizzle_migrations" (id INTEGER PRIMARY KEY, hash TEXT NOT NULL, created_at NUMERIC);
 INSERT INTO "__drizzle_migrations" VALUES (1,'f2eac595a6b06521802081a0261693f0acef58e5573cacd66590a592d4a9b96e',1795294032319);
 INSERT INTO "__drizzle_migrations" VALUES (2,'c7d1df9311d9c84b58454407e52ab89b0d72881161fbd67fd4c9daca1e493d82',1795294839955);
@@ -34,6 +35,7 @@ INSERT INTO "__drizzle_migrations" VALUES (13,'5c2be6db40cc5be5f96a03fd7f3c5bae2
 INSERT INTO "__drizzle_migrations" VALUES (14,'db5b4926b4fd919cae3504dea85eebfc3f8be8bc47615454ff94f6e3bd2404ae',1795559982847);
 INSERT INTO "__drizzle_migrations" VALUES (15,'91fa9e0200617341f431a06779c4408380ab8add0948a1b87ac273ad861f0a40',1795564969077);
 INSERT INTO "__drizzle_migrations" VALUES (16,'613e327ff123c702da1fc47ef484b370c0c2b41c0ad873f4929eada0840fd47a',1795574111750);
+INSERT INTO "__drizzle_migrations" VALUES (17,'1438f2d2fe29edf636fecfcd65f53ce11ce6bb52ee3d8606cf9a1ebff7e2adbf',1795583414216);
 CREATE TABLE `agent_keys` (
 	`key_id` text PRIMARY KEY NOT NULL,
 	`role` text NOT NULL,
@@ -416,7 +418,6 @@ CREATE TABLE `audit_events` (
 	`created_at` integer NOT NULL,
 	PRIMARY KEY(`chain_id`, `sequence`)
 );
-CREATE INDEX `audit_events_created_idx` ON `audit_events` (`created_at`);
 CREATE TABLE `contact_relations` (
 	`id` text PRIMARY KEY NOT NULL,
 	`a_id` text NOT NULL,

@@ -8,8 +8,14 @@
 // Also the main thread's CPU alone (what the event loop spends; Workers excluded) and the bytes
 // handed to write(2) per intent.
 // Usage: bun scripts/bench/inbound-store.ts [rounds=7] [intents per round=3000] [concurrency=64]
+// KITH_BENCH_RATE=<intents/s>: each round submits its intents one at a time at that steady rate
+// (an open loop, as inbound.ts's latency phase) instead of at a fixed concurrency: CPU per intent
+// where most commits are small (1,000/s), and the time from submission to durable answer.
+// KITH_BENCH_PAGES=<stored intents>: instead, the WAL frames of an intent alone in its COMMIT (and
+// of 2 and 4 sharing one), by B-tree, after that many intents stored; no background jobs (their writes
+// would mix in). Frames are what COMMIT writes and the next checkpoint copies.
 import { Database } from "bun:sqlite";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -19,7 +25,17 @@ const CONCURRENCY = Number(process.argv[4] ?? 64);
 const SENDERS = 400;
 const work = mkdtempSync(join(tmpdir(), "kith-bench-store-"));
 
-interface Variant { label: string; round(n: number): Promise<{ cpu: number; main: number; written: number }>; close(): Promise<void> }
+interface Variant {
+  label: string;
+  round(n: number): Promise<{ cpu: number; main: number; written: number; perCommit: number }>;
+  /** Frames per B-tree of `perCommit` intents committed together, summed over `samples` commits. */
+  pages(samples: number, perCommit: number): Promise<Map<string, number>>;
+  close(): Promise<void>;
+}
+const PAGES = Number(process.env.KITH_BENCH_PAGES ?? 0);
+const RATE = Number(process.env.KITH_BENCH_RATE ?? 0);
+/** Milliseconds from submission to a durable answer, by variant (paced rounds only). */
+const waits = new Map<string, number[]>();
 /** CPU µs of the main thread alone (the event loop; Workers excluded), from /proc (10 ms ticks). */
 const mainThreadCpu = async () => {
   const fields = (await Bun.file(`/proc/self/task/${process.pid}/stat`).text().catch(() => "")).split(") ")[1]?.split(" ");
@@ -61,7 +77,7 @@ async function variant(label: string, root: string): Promise<Variant> {
   const vault = createKeyVault(paths.keyFile, null);
   vault.all();
   const node = createNode({ db, clock: systemClock, ids: createUlidIds(systemClock), log, vault, node: { publicUrl: "https://bench.example", wordmark: "kith", version: "bench", mailboxUrl: null }, allowPrivatePeers: false, signatures: { size: 0 } as never });
-  node.jobs.start();
+  if (!PAGES) node.jobs.start();
   let seq = 0;
   const one = () => {
     const n = seq++;
@@ -81,7 +97,26 @@ async function variant(label: string, root: string): Promise<Variant> {
       const before = process.cpuUsage();
       const mainBefore = await mainThreadCpu();
       const wrote = await written();
-      for (let done = 0; done < count; done += CONCURRENCY) {
+      const writes = node.ctx({ kind: "system", job: "bench" }).writes;
+      const commits = writes.commits;
+      if (RATE > 0) {
+        // Open loop: intent i is submitted at start + i/RATE, whatever the answers do.
+        const start = performance.now();
+        const answers: Promise<unknown>[] = [];
+        const mine = waits.get(label) ?? waits.set(label, []).get(label)!;
+        for (let i = 0; i < count; ) {
+          for (; i < count && start + (i * 1000) / RATE <= performance.now(); i++) {
+            const t = performance.now();
+            answers.push(one().then((r: { ok: boolean }) => {
+              if (!r.ok) throw new Error(`${label}: ${JSON.stringify(r)}`);
+              mine.push(performance.now() - t);
+            }));
+          }
+          await Bun.sleep(Math.max(0, start + (i * 1000) / RATE - performance.now()));
+        }
+        await Promise.all(answers);
+      }
+      for (let done = 0; RATE === 0 && done < count; done += CONCURRENCY) {
         const results = await Promise.all(Array.from({ length: Math.min(CONCURRENCY, count - done) }, one));
         const bad = results.find((r: { ok: boolean }) => !r.ok);
         if (bad) throw new Error(`${label}: ${JSON.stringify(bad)}`);
@@ -89,7 +124,30 @@ async function variant(label: string, root: string): Promise<Variant> {
       // Let the background jobs catch up inside the measured window (they run on the same loop in `kith serve`).
       await Bun.sleep(1200);
       const used = process.cpuUsage(before);
-      return { cpu: (used.user + used.system) / count, main: ((await mainThreadCpu()) - mainBefore) / count, written: ((await written()) - wrote) / count };
+      const perCommit = count / (writes.commits - commits); // the jobs' own commits count too
+      return { cpu: (used.user + used.system) / count, main: ((await mainThreadCpu()) - mainBefore) / count, written: ((await written()) - wrote) / count, perCommit };
+    },
+    async pages(samples, perCommit) {
+      const writes = node.ctx({ kind: "system", job: "bench" }).writes;
+      const sqlite = db.$client as Database;
+      const frames = new Map<string, number>();
+      for (let i = 0; i < samples; i++) {
+        await writes.drain();
+        await writes.checkpoints?.close(); // its Worker must not copy frames away under us
+        for (let tries = 0; (sqlite.query("PRAGMA wal_checkpoint(TRUNCATE)").get() as { busy: number }).busy && tries < 100; tries++) await Bun.sleep(10);
+        await Promise.all(Array.from({ length: perCommit }, one)); // one turn: one group commit
+        const wal = readFileSync(`${paths.db}-wal`);
+        const pageSize = wal.readUInt32BE(8);
+        const pagesWritten = new Set<number>();
+        for (let at = 32; at + 24 + pageSize <= wal.length; at += 24 + pageSize) pagesWritten.add(wal.readUInt32BE(at));
+        const owner = new Map<number, string>();
+        for (const row of sqlite.query("SELECT name, pageno FROM dbstat").all() as Array<{ name: string; pageno: number }>) owner.set(row.pageno, row.name);
+        for (const page of pagesWritten) {
+          const name = page === 1 ? "page 1 (header, schema)" : (owner.get(page) ?? "free list");
+          frames.set(name, (frames.get(name) ?? 0) + 1);
+        }
+      }
+      return frames;
     },
     async close() {
       const stats = node.ctx({ kind: "system", job: "bench" }).writes.checkpoints?.stats;
@@ -113,10 +171,26 @@ setInterval(() => {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const variants = [await variant("this", resolve(import.meta.dir, "../.."))];
 if (process.env.KITH_BENCH_ROOT) variants.push(await variant("base", resolve(process.env.KITH_BENCH_ROOT)));
+if (PAGES) {
+  const SAMPLES = 40;
+  for (const v of variants) {
+    for (let done = 0; done < PAGES; done += PER_ROUND) await v.round(Math.min(PER_ROUND, PAGES - done));
+    for (const perCommit of [1, 2, 4]) {
+      const frames = [...(await v.pages(SAMPLES, perCommit))].sort((a, b) => b[1] - a[1]);
+      const total = frames.reduce((sum, [, n]) => sum + n, 0) / SAMPLES / perCommit;
+      console.log(`${v.label}: ${PAGES} intents stored, ${perCommit} a COMMIT: ${total.toFixed(1)} WAL frames per intent (${SAMPLES} commits)`);
+      for (const [name, n] of frames) console.log(`  ${(n / SAMPLES / perCommit).toFixed(2).padStart(6)}  ${name}`);
+    }
+    await v.close();
+  }
+  rmSync(work, { recursive: true, force: true });
+  process.exit(0);
+}
 for (const v of variants) await v.round(500); // warm-up: JIT, statement preparation, jobs' first pass
 const samples = new Map<string, number[]>(variants.map((v) => [v.label, []]));
 const bytes = new Map<string, number[]>(variants.map((v) => [v.label, []]));
 const mains = new Map<string, number[]>(variants.map((v) => [v.label, []]));
+const perCommits = new Map<string, number[]>(variants.map((v) => [v.label, []]));
 for (let r = 0; r < ROUNDS; r++)
   for (const v of r % 2 ? [...variants].reverse() : variants) {
     ticking = v.label;
@@ -125,14 +199,21 @@ for (let r = 0; r < ROUNDS; r++)
     samples.get(v.label)!.push(x.cpu);
     bytes.get(v.label)!.push(x.written);
     mains.get(v.label)!.push(x.main);
+    perCommits.get(v.label)!.push(x.perCommit);
   }
-console.log(`inbound storage bench: ${ROUNDS} rounds of ${PER_ROUND} intents at concurrency ${CONCURRENCY}, ${SENDERS} senders, load average ${(await Bun.file("/proc/loadavg").text().catch(() => "?")).split(" ").slice(0, 3).join(" ")}`);
+console.log(`inbound storage bench: ${ROUNDS} rounds of ${PER_ROUND} intents ${RATE ? `at ${RATE}/s` : `at concurrency ${CONCURRENCY}`}, ${SENDERS} senders, load average ${(await Bun.file("/proc/loadavg").text().catch(() => "?")).split(" ").slice(0, 3).join(" ")}`);
 for (const [label, xs] of samples) console.log(`${label.padEnd(5)} µs of CPU per intent (incl. 1.2 s idle per round): median ${median(xs).toFixed(1)}   rounds: ${xs.map((x) => x.toFixed(0)).join(" ")}`);
 for (const [label, xs] of mains) console.log(`${label.padEnd(5)} µs of main-thread CPU per intent: median ${median(xs).toFixed(1)}   rounds: ${xs.map((x) => x.toFixed(0)).join(" ")}`);
 for (const [label, xs] of Object.entries(gaps)) {
   const sorted = [...xs].sort((a, b) => a - b);
   const q = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!.toFixed(1);
   console.log(`${label.padEnd(5)} event-loop gaps (1 ms ticker): p50 ${q(0.5)} ms, p99 ${q(0.99)} ms, p99.9 ${q(0.999)} ms, max ${q(1)} ms, ${sorted.filter((g) => g > 10).length} over 10 ms`);
+}
+for (const [label, xs] of perCommits) console.log(`${label.padEnd(5)} write-queue jobs per COMMIT (background jobs' included): median ${median(xs).toFixed(2)}`);
+for (const [label, xs] of waits) {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const q = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!.toFixed(2);
+  console.log(`${label.padEnd(5)} submission to durable answer: p50 ${q(0.5)} ms, p90 ${q(0.9)} ms, p99 ${q(0.99)} ms`);
 }
 // Both variants share the process: with two, a round's bytes include whatever the other node's jobs wrote meanwhile (little).
 for (const [label, xs] of bytes) console.log(`${label.padEnd(5)} KiB written per intent (WAL frames, checkpoints): median ${(median(xs) / 1024).toFixed(1)}`);

@@ -122,8 +122,10 @@ test("a prune forgets what it deleted, here or on another connection, and keeps 
 });
 
 test("upgrading a database keeps its recorded nonces spent", () => {
-  const before = MIGRATIONS.filter((m) => !m.sql.some((s) => s.includes("__new_inbound_nonces")));
-  expect(before.length).toBe(MIGRATIONS.length - 1);
+  // A database as the migrations before the append-only one left it (later ones apply after it).
+  const at = MIGRATIONS.findIndex((m) => m.sql.some((s) => s.includes("__new_inbound_nonces")));
+  expect(at).toBeGreaterThan(0);
+  const before = MIGRATIONS.slice(0, at);
   const file = newFile(before);
   const old = connect(file);
   old.$client.query("INSERT INTO inbound_nonces (scope, nonce, seen_at) VALUES (?, ?, ?)").run("key:z6MkA", "spent", 1);

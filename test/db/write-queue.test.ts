@@ -9,13 +9,14 @@ let dir: string;
 let db: Db;
 let queue: WriteQueue;
 
-function open(): void {
+function open(options: Omit<Parameters<typeof createWriteQueue>[1] & {}, "walFile"> = {}): void {
   dir = mkdtempSync(join(tmpdir(), "kith-wq-"));
   const file = join(dir, "q.db");
   db = openDatabase(file);
   db.$client.exec("CREATE TABLE parent (id INTEGER PRIMARY KEY); CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, parent INTEGER REFERENCES parent(id))");
-  queue = createWriteQueue(db, { walFile: `${file}-wal` });
+  queue = createWriteQueue(db, { walFile: `${file}-wal`, ...options });
 }
+const turn = () => new Promise((r) => setImmediate(r));
 
 afterEach(async () => {
   await queue?.close();
@@ -129,5 +130,77 @@ describe("group commit write queue", () => {
     expect(during.length).toBeGreaterThan(0);
     expect(queue.commits - before).toBeLessThanOrEqual(Math.ceil(during.length / 512));
     expect(names()).toEqual(["first", ...during.map((_, i) => `during-${i}`)]);
+  });
+
+  describe("linger: a small batch waits for company when writes come often", () => {
+    // A clock that advances `step` ms per reading: the queue reads it once per submitted write, so
+    // `step` sets the arrival rate it sees.
+    const clock = (step: number) => {
+      let t = 0;
+      return () => (t += step);
+    };
+
+    test("writes that come more often than the linger share one COMMIT, which the fourth starts", async () => {
+      open({ lingerMs: 60_000, now: clock(0.2) });
+      const ran: string[] = [];
+      const before = queue.commits;
+      const writes: Promise<unknown>[] = [];
+      for (const name of ["a", "b", "c"]) {
+        writes.push(queue.run(() => (ran.push(name), insert(name))));
+        await turn();
+        await turn();
+        expect(ran).toEqual([]); // still waiting: alone, each would have committed by now
+      }
+      writes.push(queue.run(() => (ran.push("d"), insert("d"))));
+      await Promise.all(writes);
+      expect(ran).toEqual(["a", "b", "c", "d"]);
+      expect(queue.commits - before).toBe(1);
+    });
+
+    test("at a rate that promises one more write within the linger, the second starts the COMMIT", async () => {
+      let t = 0;
+      open({ lingerMs: 80, now: () => t }); // a first gap counts as 50 ms: one more expected in 80
+      const ran: string[] = [];
+      const before = queue.commits;
+      const first = queue.run(() => (ran.push("a"), insert("a")));
+      await turn();
+      await turn();
+      expect(ran).toEqual([]);
+      t = 1;
+      const second = queue.run(() => (ran.push("b"), insert("b")));
+      await turn();
+      expect(ran).toEqual(["a", "b"]); // in the turn after the second came, not at the timer
+      await Promise.all([first, second]);
+      expect(queue.commits - before).toBe(1);
+    });
+
+    test("a write left alone commits when its linger ends, and is durable as before", async () => {
+      open({ lingerMs: 30, now: clock(0.2) });
+      const before = queue.commits;
+      const result = await queue.run(() => insert("alone"));
+      expect(result.id).toBe(1);
+      expect(queue.commits - before).toBe(1);
+      expect(names()).toEqual(["alone"]);
+    });
+
+    test("at a low rate a write commits in the turn after it is submitted (no wait)", async () => {
+      open({ lingerMs: 20, now: clock(100) });
+      for (const name of ["x", "y", "z"]) {
+        let ran = false;
+        const p = queue.run(() => ((ran = true), insert(name)));
+        await turn();
+        expect(ran).toBe(true);
+        await p;
+      }
+    });
+
+    test("lingerMs 0 turns it off", async () => {
+      open({ lingerMs: 0, now: clock(0.01) });
+      let ran = false;
+      const p = queue.run(() => ((ran = true), insert("now")));
+      await turn();
+      expect(ran).toBe(true);
+      await p;
+    });
   });
 });

@@ -1,9 +1,11 @@
-import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
 /**
  * Hash-chained audit events in INK's record form (AUDIT.md §2), one chain per `chainId` (an
  * extension installation's id; later the node's own INK audit log). `eventJson` is the signed
- * event exactly as served; `hash` its chain hash, which the next event links to.
+ * event exactly as served; `hash` its chain hash, which the next event links to. Every read goes
+ * by chain (the primary key); there is no index on `created_at` (migration 0016: no query used it,
+ * and every accepted intent wrote one more B-tree page for it).
  */
 export const auditEvents = sqliteTable(
   "audit_events",
@@ -15,5 +17,5 @@ export const auditEvents = sqliteTable(
     hash: text("hash").notNull(),
     createdAt: integer("created_at").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.chainId, t.sequence] }), index("audit_events_created_idx").on(t.createdAt)],
+  (t) => [primaryKey({ columns: [t.chainId, t.sequence] })],
 );
