@@ -1,0 +1,182 @@
+// The main thread's CPU per accepted intent when intents come one per event-loop turn against when
+// they come in waves (issue 18: at 1,000/s an intent cost the node's main thread ~234 µs more than at
+// saturation). The whole app in process (`app.handle`, as inbound-app.ts), one regime after the
+// other in alternating rounds on the same node:
+//   waves  — CONCURRENCY requests at once, the next wave when all are answered (saturation's shape:
+//            many requests per turn share the turn's batches, one COMMIT and one fsync);
+//   paced  — an open loop at RATE/s on timers: each request arrives alone in its own turn, is
+//            committed alone and fsynced alone, as at 1,000/s offered.
+// For each: CPU µs per intent of the main thread (process.threadCpuUsage) and of the process, and
+// the part of the main thread spent in the write queue's flush (BEGIN … COMMIT of the group commit:
+// hx-linger's write path) and, inside it, in the jobs themselves (receiveIntent's transaction body).
+// The pacing's own cost (timers with nothing to send) is measured apart and subtracted.
+// With KITH_BENCH_BASE=<checkout>, that checkout's node runs in this process too, interleaved.
+// KITH_BENCH_SOCKET=1: over loopback instead, the node behind Bun.serve (as `kith serve` sets it up)
+// in this process and the load generator in a child process (inbound-turns-client.ts), so the
+// per-wakeup work of reading and answering sockets is in the figures; waves are then closed-loop.
+// KITH_BENCH_WORKERS=<n> crypto workers (default 0: the one-core node, everything on this thread).
+// Usage: bun scripts/bench/inbound-turns.ts [intents per round=1500] [rounds=5] [rate=1000] [concurrency=64]
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { loadInboundNode } from "./inbound-app-node.ts";
+
+const PER_ROUND = Number(process.argv[2] ?? 1500);
+const ROUNDS = Number(process.argv[3] ?? 5);
+const RATE = Number(process.argv[4] ?? 1000);
+const CONCURRENCY = Number(process.argv[5] ?? 64);
+const WORKERS = Number(process.env.KITH_BENCH_WORKERS ?? 0);
+
+const threadCpu = () => {
+  const t = process.threadCpuUsage();
+  return t.user + t.system;
+};
+const threadSys = () => process.threadCpuUsage().system;
+const processCpu = () => {
+  const u = process.cpuUsage();
+  return u.user + u.system;
+};
+
+// The write queue schedules its flush with setImmediate(flush): time the callbacks of that name
+// (the only `flush` scheduled this way on the inbound path) and count every callback by name.
+let flushUs = 0;
+const immediates = new Map<string, number>();
+const realSetImmediate = globalThis.setImmediate;
+globalThis.setImmediate = ((fn: (...args: unknown[]) => void, ...args: unknown[]) => {
+  const name = fn.name || "anonymous";
+  immediates.set(name, (immediates.get(name) ?? 0) + 1);
+  if (name !== "flush") return realSetImmediate(fn, ...args);
+  return realSetImmediate(() => {
+    const t0 = threadCpu();
+    try {
+      fn(...args);
+    } finally {
+      flushUs += threadCpu() - t0;
+    }
+  });
+}) as typeof setImmediate;
+
+const roots = [{ label: "this", root: resolve(import.meta.dir, "../..") }];
+if (process.env.KITH_BENCH_BASE) roots.unshift({ label: "base", root: resolve(process.env.KITH_BENCH_BASE) });
+
+async function load(label: string, root: string) {
+  const { createCryptoBatcher } = (await import(`${root}/src/adapters/crypto-batch.ts`)) as { createCryptoBatcher(o: { workers: number; maxBatch?: number }): unknown };
+  const a = await loadInboundNode(label, root, { crypto: createCryptoBatcher({ workers: WORKERS, ...(process.env.KITH_BENCH_MAXBATCH ? { maxBatch: Number(process.env.KITH_BENCH_MAXBATCH) } : {}) }) });
+  // The jobs' own time inside the flush (the transaction's body: nonce, message, events, audit).
+  let jobUs = 0;
+  const writes = a.node.collaborators.writes;
+  const run = writes.run.bind(writes);
+  writes.run = (fn) =>
+    run((tx) => {
+      const t0 = threadCpu();
+      try {
+        return fn(tx);
+      } finally {
+        jobUs += threadCpu() - t0;
+      }
+    });
+  let port = 0;
+  if (SOCKET) {
+    const { serverOptions } = (await import(`${root}/src/http/server-options.ts`)) as { serverOptions(log: unknown): object };
+    const quiet = { debug() {}, info() {}, warn() {}, error() {}, child: () => quiet };
+    port = Bun.serve({ port: 0, hostname: "127.0.0.1", ...serverOptions(quiet), fetch: (r: Request) => a.node.app.handle(r) }).port!;
+  }
+  return { ...a, port, jobUs: () => jobUs };
+}
+type Loaded = Awaited<ReturnType<typeof load>>;
+
+const check = async (r: Response) => {
+  if (r.status !== 202) throw new Error(`answered ${r.status}: ${await r.text()}`);
+};
+/** Socket mode: the node behind Bun.serve in this process, the load generator in a child process. */
+const SOCKET = process.env.KITH_BENCH_SOCKET === "1";
+/** The requests as the child sends them (written before timing). */
+async function requestFile(requests: Request[]): Promise<string> {
+  const file = join(tmpdir(), `kith-bench-turns-${process.pid}.json`);
+  await Bun.write(file, JSON.stringify(await Promise.all(requests.map(async (r) => ({ path: new URL(r.url).pathname, headers: Object.fromEntries([...r.headers].filter(([k]) => k !== "content-length")), body: await r.text() })))));
+  return file;
+}
+async function overSocket(a: Loaded, regime: "waves" | "paced", file: string) {
+  const child = Bun.spawn([process.execPath, join(import.meta.dir, "inbound-turns-client.ts"), String(a.port), file, regime, String(RATE), String(CONCURRENCY)], { stdout: "inherit", stderr: "inherit" });
+  await child.exited;
+}
+async function waves(a: Loaded, requests: Request[]) {
+  for (let i = 0; i < requests.length; i += CONCURRENCY) await Promise.all(requests.slice(i, i + CONCURRENCY).map((r) => a.node.app.handle(r).then(check)));
+}
+/** An open loop at RATE/s on timers: `send(i)` for each due request, then sleep until the next is due. */
+async function paced(n: number, send: (i: number) => Promise<unknown>) {
+  const pending: Array<Promise<unknown>> = [];
+  const t0 = performance.now();
+  let i = 0;
+  await new Promise<void>((done) => {
+    const tick = () => {
+      const due = Math.min(n, Math.floor(((performance.now() - t0) * RATE) / 1000) + 1);
+      while (i < due) pending.push(send(i++));
+      if (i < n) setTimeout(tick, Math.max(0, (i * 1000) / RATE - (performance.now() - t0)));
+      else done();
+    };
+    tick();
+  });
+  await Promise.all(pending);
+}
+
+interface Sample { main: number; sys: number; all: number; flush: number; job: number; immediates: number }
+async function measure(a: Loaded, regime: "waves" | "paced", n: number): Promise<Sample> {
+  const requests = a.sign(n).map(a.request); // signed before timing
+  const file = SOCKET ? await requestFile(requests) : null;
+  const [main0, sys0, all0, flush0, job0] = [threadCpu(), threadSys(), processCpu(), flushUs, a.jobUs()];
+  const imm0 = [...immediates.values()].reduce((x, y) => x + y, 0);
+  if (file) await overSocket(a, regime, file);
+  else if (regime === "waves") await waves(a, requests);
+  else await paced(n, (i) => a.node.app.handle(requests[i]!).then(check));
+  const imm = [...immediates.values()].reduce((x, y) => x + y, 0) - imm0;
+  const s = { main: (threadCpu() - main0) / n, sys: (threadSys() - sys0) / n, all: (processCpu() - all0) / n, flush: (flushUs - flush0) / n, job: (a.jobUs() - job0) / n, immediates: imm / n };
+  a.node.logLines.length = 0; // the test logger keeps every line; production writes them out
+  return s;
+}
+/** The pacing alone: timers at RATE/s that send nothing (subtracted from the paced regime's main thread). */
+async function pacingCost(n: number): Promise<number> {
+  const t0 = threadCpu();
+  await paced(n, () => Promise.resolve());
+  return (threadCpu() - t0) / n;
+}
+
+const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
+const REGIMES = (process.env.KITH_BENCH_ONLY ? [process.env.KITH_BENCH_ONLY] : ["waves", "paced"]) as Array<"waves" | "paced">;
+const apps: Loaded[] = [];
+for (const r of roots) apps.push(await load(r.label, r.root));
+for (const a of apps) for (const regime of REGIMES) await measure(a, regime, 500); // warm-up: JIT tiers, caches
+const results = new Map<string, Sample[]>();
+const pacing: number[] = [];
+for (let round = 0; round < ROUNDS; round++) {
+  const parts: string[] = [];
+  const order = apps.flatMap((a) => REGIMES.map((regime) => ({ a, regime })));
+  for (const { a, regime } of round % 2 ? order.reverse() : order) {
+    const s = await measure(a, regime, PER_ROUND);
+    const key = `${a.label} ${regime}`;
+    results.set(key, [...(results.get(key) ?? []), s]);
+    parts.push(`${key} ${s.main.toFixed(1)}`);
+  }
+  pacing.push(await pacingCost(Math.min(PER_ROUND, 500)));
+  console.log(`round ${round + 1}: main-thread CPU µs per intent: ${parts.join(", ")}; pacing alone ${pacing.at(-1)!.toFixed(1)}`);
+}
+const pace = SOCKET ? 0 : median(pacing); // over a socket the child paces
+console.log(`medians of ${ROUNDS} rounds of ${PER_ROUND} accepted intents; waves of ${CONCURRENCY}, paced at ${RATE}/s (the pacing's own ${pace.toFixed(1)} µs subtracted); ${WORKERS} crypto workers; CPU µs per intent:`);
+console.log("  node   regime  main thread  (kernel)  (in flush  in jobs  flush outside jobs)  process  setImmediate/intent");
+for (const [key, samples] of results) {
+  const m = (f: (s: Sample) => number) => median(samples.map(f));
+  const main = m((s) => s.main) - (key.endsWith("paced") ? pace : 0);
+  console.log(`  ${key.padEnd(13)} ${main.toFixed(1).padStart(10)}  (${m((s) => s.sys).toFixed(1).padStart(6)})  (${m((s) => s.flush).toFixed(1).padStart(8)} ${m((s) => s.job).toFixed(1).padStart(8)} ${m((s) => s.flush - s.job).toFixed(1).padStart(8)})  ${m((s) => s.all).toFixed(1).padStart(12)}  ${m((s) => s.immediates).toFixed(2)}`);
+}
+for (const a of REGIMES.length === 2 ? apps : []) {
+  const w = median(results.get(`${a.label} waves`)!.map((s) => s.main));
+  const p = median(results.get(`${a.label} paced`)!.map((s) => s.main)) - pace;
+  const wf = median(results.get(`${a.label} waves`)!.map((s) => s.flush));
+  const pf = median(results.get(`${a.label} paced`)!.map((s) => s.flush));
+  console.log(`  ${a.label}: paced − waves = ${(p - w).toFixed(1)} µs of main thread per intent, of which the flush ${(pf - wf).toFixed(1)} and the rest ${(p - w - (pf - wf)).toFixed(1)}`);
+}
+console.log(`  setImmediate callbacks by name: ${[...immediates].map(([k, v]) => `${k} ${v}`).join(", ")}`);
+for (const a of apps) {
+  await a.node.collaborators.writes.close();
+  a.node.close();
+}
+process.exit(0);
