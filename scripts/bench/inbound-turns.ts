@@ -174,6 +174,11 @@ for (const a of REGIMES.length === 2 ? apps : []) {
   const pf = median(results.get(`${a.label} paced`)!.map((s) => s.flush));
   console.log(`  ${a.label}: paced − waves = ${(p - w).toFixed(1)} µs of main thread per intent, of which the flush ${(pf - wf).toFixed(1)} and the rest ${(p - w - (pf - wf)).toFixed(1)}`);
 }
+if (apps.length === 2)
+  for (const regime of REGIMES) {
+    const [b, t] = [results.get(`base ${regime}`)!, results.get(`this ${regime}`)!];
+    console.log(`  this/base ${regime} (median of per-round ratios): main thread ${median(t.map((x, i) => x.main / b[i]!.main)).toFixed(3)}x, process ${median(t.map((x, i) => x.all / b[i]!.all)).toFixed(3)}x`);
+  }
 console.log(`  setImmediate callbacks by name: ${[...immediates].map(([k, v]) => `${k} ${v}`).join(", ")}`);
 for (const a of apps) {
   await a.node.collaborators.writes.close();
