@@ -6,9 +6,12 @@
 //            many requests per turn share the turn's batches, one COMMIT and one fsync);
 //   paced  — an open loop at RATE/s on timers: each request arrives alone in its own turn, is
 //            committed alone and fsynced alone, as at 1,000/s offered.
-// For each: CPU µs per intent of the main thread (process.threadCpuUsage) and of the process, and
-// the part of the main thread spent in the write queue's flush (BEGIN … COMMIT of the group commit:
-// hx-linger's write path) and, inside it, in the jobs themselves (receiveIntent's transaction body).
+// For each: CPU µs per intent of the main thread (clock_gettime of the thread's CPU clock) and of
+// the process, and the part of the main thread spent in the write queue's flush, split into the
+// jobs themselves (receiveIntent's transaction body), the write COMMIT, BEGIN IMMEDIATE, the
+// synchronous toggles and the rest (the fsync handed to its thread, savepoints, bookkeeping); and
+// how many timer callbacks ran per intent (a paced run whose figure is ~1 was not paced: the node
+// fell behind and batched, as on a loaded machine).
 // The pacing's own cost (timers with nothing to send) is measured apart and subtracted.
 // With KITH_BENCH_BASE=<checkout>, that checkout's node runs in this process too, interleaved.
 // KITH_BENCH_SOCKET=1: over loopback instead, the node behind Bun.serve (as `kith serve` sets it up)
@@ -19,6 +22,9 @@
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { loadInboundNode } from "./inbound-app-node.ts";
+// Times the write queue's flush (setImmediate(flush)) and its BEGIN/COMMIT/synchronous statements,
+// and counts every timer callback by name, from here on (the nodes are loaded after it).
+import { cpu, turnTotals } from "./turn-probe-preload.ts";
 
 const PER_ROUND = Number(process.argv[2] ?? 1500);
 const ROUNDS = Number(process.argv[3] ?? 5);
@@ -26,34 +32,12 @@ const RATE = Number(process.argv[4] ?? 1000);
 const CONCURRENCY = Number(process.argv[5] ?? 64);
 const WORKERS = Number(process.env.KITH_BENCH_WORKERS ?? 0);
 
-const threadCpu = () => {
-  const t = process.threadCpuUsage();
-  return t.user + t.system;
-};
+const threadCpu = cpu; // clock_gettime(CLOCK_THREAD_CPUTIME_ID): see turn-probe-preload.ts
 const threadSys = () => process.threadCpuUsage().system;
 const processCpu = () => {
   const u = process.cpuUsage();
   return u.user + u.system;
 };
-
-// The write queue schedules its flush with setImmediate(flush): time the callbacks of that name
-// (the only `flush` scheduled this way on the inbound path) and count every callback by name.
-let flushUs = 0;
-const immediates = new Map<string, number>();
-const realSetImmediate = globalThis.setImmediate;
-globalThis.setImmediate = ((fn: (...args: unknown[]) => void, ...args: unknown[]) => {
-  const name = fn.name || "anonymous";
-  immediates.set(name, (immediates.get(name) ?? 0) + 1);
-  if (name !== "flush") return realSetImmediate(fn, ...args);
-  return realSetImmediate(() => {
-    const t0 = threadCpu();
-    try {
-      fn(...args);
-    } finally {
-      flushUs += threadCpu() - t0;
-    }
-  });
-}) as typeof setImmediate;
 
 const roots = [{ label: "this", root: resolve(import.meta.dir, "../..") }];
 if (process.env.KITH_BENCH_BASE) roots.unshift({ label: "base", root: resolve(process.env.KITH_BENCH_BASE) });
@@ -119,17 +103,20 @@ async function paced(n: number, send: (i: number) => Promise<unknown>) {
   await Promise.all(pending);
 }
 
-interface Sample { main: number; sys: number; all: number; flush: number; job: number; immediates: number }
+interface Sample { main: number; sys: number; all: number; flush: number; job: number; commit: number; begin: number; pragmas: number; immediates: number }
+const FLUSH = "flush";
+const total = (t: Map<string, { us: number; n: number }>, key: string, field: "us" | "n" = "us") => t.get(key)?.[field] ?? 0;
 async function measure(a: Loaded, regime: "waves" | "paced", n: number): Promise<Sample> {
   const requests = a.sign(n).map(a.request); // signed before timing
   const file = SOCKET ? await requestFile(requests) : null;
-  const [main0, sys0, all0, flush0, job0] = [threadCpu(), threadSys(), processCpu(), flushUs, a.jobUs()];
-  const imm0 = [...immediates.values()].reduce((x, y) => x + y, 0);
+  const [main0, sys0, all0, t0, job0] = [threadCpu(), threadSys(), processCpu(), turnTotals(), a.jobUs()];
   if (file) await overSocket(a, regime, file);
   else if (regime === "waves") await waves(a, requests);
   else await paced(n, (i) => a.node.app.handle(requests[i]!).then(check));
-  const imm = [...immediates.values()].reduce((x, y) => x + y, 0) - imm0;
-  const s = { main: (threadCpu() - main0) / n, sys: (threadSys() - sys0) / n, all: (processCpu() - all0) / n, flush: (flushUs - flush0) / n, job: (a.jobUs() - job0) / n, immediates: imm / n };
+  const t1 = turnTotals();
+  const d = (key: string, field: "us" | "n" = "us") => (total(t1, key, field) - total(t0, key, field)) / n;
+  const immediates = [...t1.keys()].filter((k) => !k.startsWith(" ")).reduce((x, k) => x + d(k, "n"), 0);
+  const s = { main: (threadCpu() - main0) / n, sys: (threadSys() - sys0) / n, all: (processCpu() - all0) / n, flush: d(FLUSH), job: (a.jobUs() - job0) / n, commit: d("  of which the write COMMIT"), begin: d("  of which BEGIN IMMEDIATE"), pragmas: d("  of which PRAGMA synchronous"), immediates };
   a.node.logLines.length = 0; // the test logger keeps every line; production writes them out
   return s;
 }
@@ -161,11 +148,11 @@ for (let round = 0; round < ROUNDS; round++) {
 }
 const pace = SOCKET ? 0 : median(pacing); // over a socket the child paces
 console.log(`medians of ${ROUNDS} rounds of ${PER_ROUND} accepted intents; waves of ${CONCURRENCY}, paced at ${RATE}/s (the pacing's own ${pace.toFixed(1)} µs subtracted); ${WORKERS} crypto workers; CPU µs per intent:`);
-console.log("  node   regime  main thread  (kernel)  (in flush  in jobs  flush outside jobs)  process  setImmediate/intent");
+console.log("  node   regime  main thread  (kernel)  (in flush:  jobs  COMMIT  BEGIN  pragmas  rest)  process  timer callbacks/intent");
 for (const [key, samples] of results) {
   const m = (f: (s: Sample) => number) => median(samples.map(f));
   const main = m((s) => s.main) - (key.endsWith("paced") ? pace : 0);
-  console.log(`  ${key.padEnd(13)} ${main.toFixed(1).padStart(10)}  (${m((s) => s.sys).toFixed(1).padStart(6)})  (${m((s) => s.flush).toFixed(1).padStart(8)} ${m((s) => s.job).toFixed(1).padStart(8)} ${m((s) => s.flush - s.job).toFixed(1).padStart(8)})  ${m((s) => s.all).toFixed(1).padStart(12)}  ${m((s) => s.immediates).toFixed(2)}`);
+  console.log(`  ${key.padEnd(13)} ${main.toFixed(1).padStart(10)}  (${m((s) => s.sys).toFixed(1).padStart(6)})  (${m((s) => s.flush).toFixed(1).padStart(8)}: ${[m((s) => s.job), m((s) => s.commit), m((s) => s.begin), m((s) => s.pragmas), m((s) => s.flush - s.job - s.commit - s.begin - s.pragmas)].map((x) => x.toFixed(1).padStart(6)).join(" ")})  ${m((s) => s.all).toFixed(1).padStart(12)}  ${m((s) => s.immediates).toFixed(2)}`);
 }
 for (const a of REGIMES.length === 2 ? apps : []) {
   const w = median(results.get(`${a.label} waves`)!.map((s) => s.main));
@@ -179,7 +166,7 @@ if (apps.length === 2)
     const [b, t] = [results.get(`base ${regime}`)!, results.get(`this ${regime}`)!];
     console.log(`  this/base ${regime} (median of per-round ratios): main thread ${median(t.map((x, i) => x.main / b[i]!.main)).toFixed(3)}x, process ${median(t.map((x, i) => x.all / b[i]!.all)).toFixed(3)}x`);
   }
-console.log(`  setImmediate callbacks by name: ${[...immediates].map(([k, v]) => `${k} ${v}`).join(", ")}`);
+console.log(`  timer callbacks by name: ${[...turnTotals()].filter(([k]) => !k.startsWith(" ")).map(([k, v]) => `${k.slice(0, 40)} ${v.n}`).join(", ")}`);
 for (const a of apps) {
   await a.node.collaborators.writes.close();
   a.node.close();
