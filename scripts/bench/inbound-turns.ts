@@ -17,6 +17,7 @@
 // KITH_BENCH_SOCKET=1: over loopback instead, the node behind Bun.serve (as `kith serve` sets it up)
 // in this process and the load generator in a child process (inbound-turns-client.ts), so the
 // per-wakeup work of reading and answering sockets is in the figures; waves are then closed-loop.
+// KITH_BENCH_SYSCALLS=1 also counts the main thread's system calls per intent by kind (perf stat).
 // KITH_BENCH_WORKERS=<n> crypto workers (default 0: the one-core node, everything on this thread).
 // Usage: bun scripts/bench/inbound-turns.ts [intents per round=1500] [rounds=5] [rate=1000] [concurrency=64]
 import { tmpdir } from "node:os";
@@ -103,20 +104,45 @@ async function paced(n: number, send: (i: number) => Promise<unknown>) {
   await Promise.all(pending);
 }
 
-interface Sample { main: number; sys: number; all: number; flush: number; job: number; commit: number; begin: number; pragmas: number; immediates: number }
+/**
+ * KITH_BENCH_SYSCALLS=1: the main thread's system calls during a measurement, by kind (Linux `perf
+ * stat` on this process's main thread; null without perf): the wake-ups and I/O a turn costs.
+ */
+const SYSCALLS = ["raw_syscalls:sys_enter", "syscalls:sys_enter_epoll_pwait2", "syscalls:sys_enter_epoll_pwait", "syscalls:sys_enter_futex", "syscalls:sys_enter_read", "syscalls:sys_enter_write", "syscalls:sys_enter_recvfrom", "syscalls:sys_enter_sendto", "syscalls:sys_enter_pwrite64", "syscalls:sys_enter_fcntl"];
+function syscallCounter(): (() => Promise<Map<string, number>>) | null {
+  if (!process.env.KITH_BENCH_SYSCALLS || !Bun.which("perf")) return null;
+  const perf = Bun.spawn(["perf", "stat", "-x", ",", "-e", SYSCALLS.join(","), "-t", String(process.pid)], { stdout: "ignore", stderr: "pipe" });
+  return async () => {
+    await Bun.sleep(50); // perf attaches asynchronously; give its counters the last requests too
+    perf.kill("SIGINT");
+    const text = await new Response(perf.stderr).text();
+    await perf.exited;
+    const counts = new Map<string, number>();
+    for (const line of text.split("\n")) {
+      const [value, , event] = line.split(",");
+      if (event && /^\d+$/.test(value ?? "")) counts.set(event.replace(/^raw_syscalls:sys_enter$/, "all").replace(/^syscalls:sys_enter_/, ""), Number(value));
+    }
+    return counts;
+  };
+}
+
+interface Sample { syscalls: Map<string, number> | null; main: number; sys: number; all: number; flush: number; job: number; commit: number; begin: number; pragmas: number; immediates: number }
 const FLUSH = "flush";
 const total = (t: Map<string, { us: number; n: number }>, key: string, field: "us" | "n" = "us") => t.get(key)?.[field] ?? 0;
 async function measure(a: Loaded, regime: "waves" | "paced", n: number): Promise<Sample> {
   const requests = a.sign(n).map(a.request); // signed before timing
   const file = SOCKET ? await requestFile(requests) : null;
+  const counting = syscallCounter();
+  if (counting) await Bun.sleep(200); // perf stat attaching
   const [main0, sys0, all0, t0, job0] = [threadCpu(), threadSys(), processCpu(), turnTotals(), a.jobUs()];
   if (file) await overSocket(a, regime, file);
   else if (regime === "waves") await waves(a, requests);
   else await paced(n, (i) => a.node.app.handle(requests[i]!).then(check));
   const t1 = turnTotals();
+  const syscalls = counting ? await counting() : null;
   const d = (key: string, field: "us" | "n" = "us") => (total(t1, key, field) - total(t0, key, field)) / n;
   const immediates = [...t1.keys()].filter((k) => !k.startsWith(" ")).reduce((x, k) => x + d(k, "n"), 0);
-  const s = { main: (threadCpu() - main0) / n, sys: (threadSys() - sys0) / n, all: (processCpu() - all0) / n, flush: d(FLUSH), job: (a.jobUs() - job0) / n, commit: d("  of which the write COMMIT"), begin: d("  of which BEGIN IMMEDIATE"), pragmas: d("  of which PRAGMA synchronous"), immediates };
+  const s = { syscalls, main: (threadCpu() - main0) / n, sys: (threadSys() - sys0) / n, all: (processCpu() - all0) / n, flush: d(FLUSH), job: (a.jobUs() - job0) / n, commit: d("  of which the write COMMIT"), begin: d("  of which BEGIN IMMEDIATE"), pragmas: d("  of which PRAGMA synchronous"), immediates };
   a.node.logLines.length = 0; // the test logger keeps every line; production writes them out
   return s;
 }
@@ -127,6 +153,16 @@ async function pacingCost(n: number): Promise<number> {
   return (threadCpu() - t0) / n;
 }
 
+/** Medians of the syscall counts per intent, by regime (KITH_BENCH_SYSCALLS=1). */
+function SYSCALLS_SEEN(results: Map<string, Sample[]>): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
+  for (const [key, samples] of results) {
+    const kinds = new Set(samples.flatMap((s) => [...(s.syscalls?.keys() ?? [])]));
+    if (kinds.size === 0) continue;
+    out.push([key, [...kinds].map((k) => `${k} ${median(samples.map((s) => (s.syscalls?.get(k) ?? 0) / PER_ROUND)).toFixed(2)}`).filter((x) => !x.endsWith(" 0.00")).join(", ")]);
+  }
+  return out;
+}
 const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
 const REGIMES = (process.env.KITH_BENCH_ONLY ? [process.env.KITH_BENCH_ONLY] : ["waves", "paced"]) as Array<"waves" | "paced">;
 const apps: Loaded[] = [];
@@ -166,6 +202,7 @@ if (apps.length === 2)
     const [b, t] = [results.get(`base ${regime}`)!, results.get(`this ${regime}`)!];
     console.log(`  this/base ${regime} (median of per-round ratios): main thread ${median(t.map((x, i) => x.main / b[i]!.main)).toFixed(3)}x, process ${median(t.map((x, i) => x.all / b[i]!.all)).toFixed(3)}x`);
   }
+for (const [key, samples] of SYSCALLS_SEEN(results)) console.log(`  ${key.padEnd(13)} main-thread system calls per intent: ${samples}`);
 console.log(`  timer callbacks by name: ${[...turnTotals()].filter(([k]) => !k.startsWith(" ")).map(([k, v]) => `${k.slice(0, 40)} ${v.n}`).join(", ")}`);
 for (const a of apps) {
   await a.node.collaborators.writes.close();
