@@ -11,8 +11,8 @@
 // KITH_BENCH_LATENCY_WARMUP=<s> runs the 1,000/s load that long before the latency window (default 0).
 // KITH_BENCH_STALLS=1 adds, for the latency window, the fsyncs made on the node's event loop and its
 // CPU by thread; KITH_BENCH_TRACE=<prefix> writes each request's due time and latency to a file.
-// KITH_BENCH_PRELOAD=1 times the node's timer callbacks by name (turn-probe-preload.ts) and prints,
-// for both windows, how much of the main thread's CPU per request they took (the group commit's `flush`).
+// KITH_BENCH_PRELOAD=1 times the node's timer callbacks and group-commit statements (turn-probe-*.ts)
+// and prints, for both windows, their part of the main thread's CPU per request.
 // Usage: bun scripts/bench/inbound.ts [seconds=8] [concurrency=64] [phases=1,2]
 import { Database } from "bun:sqlite";
 import { createPrivateKey, createPublicKey, sign as nodeSign } from "node:crypto";
@@ -21,6 +21,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { bareVerifySamples } from "./bare-verify.ts";
 import { encodeRequest, rawClient } from "./raw-http.ts";
+import { turnProbe } from "./turn-probe-report.ts";
 import { bodySignatureDomain, buildSignatureBase, canonicalize, encodeEd25519PublicKey, encodeX25519PublicKey, formatTimestamp } from "../../src/ink/index.ts";
 
 const SECONDS = Number(process.argv[2] ?? 8);
@@ -198,11 +199,9 @@ async function phase(cores: number, workers: string | undefined): Promise<PhaseR
   const cpus = cores === 1 ? "0" : `0-${cores - 1}`;
   const label = `CPU ${cpus}${workers === undefined ? "" : `, ${workers} verify workers`}`;
   const profile = process.env.KITH_BENCH_PROFILE ? [`--cpu-prof`, `--cpu-prof-dir=${process.env.KITH_BENCH_PROFILE}`] : [];
-  // KITH_BENCH_PRELOAD=1: the node's timer callbacks timed by name (turn-probe-preload.ts), dumped at the windows' edges.
-  const turnOut = process.env.KITH_BENCH_PRELOAD ? join(work, `turns-${cores}.jsonl`) : null;
-  const preload = turnOut ? ["--preload", join(import.meta.dir, "turn-probe-preload.ts")] : [];
-  const node = Bun.spawn(pin(cpus, [...(process.env.KITH_BENCH_BIN ? kith : [bun, ...profile, ...preload, join(ROOT, "src/main.ts")]), "serve", "--data-dir", dataDir, "--port", String(port), "--public-url", "https://bench.example", "--log-level", "warn"]), {
-    env: { ...process.env, KITH_ALLOW_PRIVATE_PEERS: "1", KITH_TLS_CA_FILE: join(TLS, "ca.crt"), KITH_TRUST_PROXY: "1", ...(workers === undefined ? {} : { KITH_VERIFY_WORKERS: workers }), ...(turnOut ? { KITH_TURN_OUT: turnOut } : {}) },
+  const turns = turnProbe(join(work, `turns-${cores}.jsonl`));
+  const node = Bun.spawn(pin(cpus, [...(process.env.KITH_BENCH_BIN ? kith : [bun, ...profile, ...(turns?.args ?? []), join(ROOT, "src/main.ts")]), "serve", "--data-dir", dataDir, "--port", String(port), "--public-url", "https://bench.example", "--log-level", "warn"]), {
+    env: { ...process.env, KITH_ALLOW_PRIVATE_PEERS: "1", KITH_TLS_CA_FILE: join(TLS, "ca.crt"), KITH_TRUST_PROXY: "1", ...(workers === undefined ? {} : { KITH_VERIFY_WORKERS: workers }), ...turns?.env },
     stdout: process.env.KITH_EXP_STATS ? "inherit" : "ignore",
     stderr: process.env.KITH_EXP_STATS ? "inherit" : "pipe",
   });
@@ -248,14 +247,7 @@ async function phase(cores: number, workers: string | undefined): Promise<PhaseR
   // KITH_BENCH_TRACE=<file>: each request's due time (epoch ms) and latency, to line up with the node's own events.
   const traced: Array<[number, number]> = [];
   const probe = stallProbe(node.pid);
-  const mark = async () => {
-    if (!turnOut) return;
-    const lines = () => Bun.file(turnOut).text().then((t) => t.split("\n").length, () => 1);
-    const before = await lines();
-    node.kill("SIGUSR2");
-    for (let i = 0; i < 100 && (await lines()) === before; i++) await Bun.sleep(5);
-  };
-  await mark();
+  await turns?.mark(node);
   const latencyCpu0 = await cpuMs(node.pid);
   const latencyMain0 = await cpuMs(node.pid, true);
   const start = await openLoop(prepared, (due, latency) => {
@@ -265,7 +257,7 @@ async function phase(cores: number, workers: string | undefined): Promise<PhaseR
   const latencyWall = performance.now() - start;
   const latencyCpu1 = await cpuMs(node.pid);
   const latencyMain1 = await cpuMs(node.pid, true);
-  await mark();
+  await turns?.mark(node);
   const stalls = probe ? await probe() : null;
   if (process.env.KITH_BENCH_TRACE) await Bun.write(`${process.env.KITH_BENCH_TRACE}-${cpus}.json`, JSON.stringify(traced));
   latencies.sort((a, b) => a - b);
@@ -279,7 +271,7 @@ async function phase(cores: number, workers: string | undefined): Promise<PhaseR
   let sent = 0;
   const statuses = new Map<number, number>();
   const deadline = performance.now() + SECONDS * 1000;
-  await mark();
+  await turns?.mark(node);
   const throughputCpu0 = await cpuMs(node.pid);
   const throughputMain0 = await cpuMs(node.pid, true);
   const threads0 = await threadsMs(node.pid);
@@ -299,7 +291,7 @@ async function phase(cores: number, workers: string | undefined): Promise<PhaseR
   const generator = process.cpuUsage(generator0);
   const throughputCpu1 = await cpuMs(node.pid);
   const throughputMain1 = await cpuMs(node.pid, true);
-  await mark();
+  await turns?.mark(node);
   const threads1 = await threadsMs(node.pid);
   if (next >= stock.length) console.error(`phase ${cpus}: ran out of pre-signed requests after ${Math.round(wall)} ms (the rate is still right)`);
   client.close();
@@ -328,26 +320,8 @@ async function phase(cores: number, workers: string | undefined): Promise<PhaseR
       .map(([name, us]) => `${name} ${us}`)
       .join(", "),
     stalls,
-    turns: turnOut ? await turnLines(turnOut, total, sent) : null,
+    turns: turns ? await turns.report(total, sent) : null,
   };
-}
-
-/**
- * KITH_BENCH_PRELOAD=1: from the four dumps (latency window start and end, saturation window start
- * and end), the main thread's CPU per request and the part of it inside timer callbacks, by name.
- */
-async function turnLines(file: string, latencyRequests: number, saturationRequests: number): Promise<string> {
-  type Dump = { main: number; totals: Record<string, { us: number; n: number }> };
-  const dumps = (await Bun.file(file).text()).trim().split("\n").map((l) => JSON.parse(l) as Dump);
-  if (dumps.length < 4) return `n/a (${dumps.length} dumps)`;
-  const line = (a: Dump, b: Dump, n: number) => {
-    const parts = Object.entries(b.totals)
-      .map(([name, t]) => ({ name, us: (t.us - (a.totals[name]?.us ?? 0)) / n, per: (t.n - (a.totals[name]?.n ?? 0)) / n }))
-      .filter((p) => p.us >= 0.5)
-      .sort((x, y) => y.us - x.us);
-    return `main thread ${Math.round((b.main - a.main) / n)} µs per request, in timer callbacks: ${parts.map((p) => `${p.name.slice(0, 40)} ${p.us.toFixed(1)} (${p.per.toFixed(2)} calls)`).join(", ") || "none"}`;
-  };
-  return `at 1000/s ${line(dumps[0]!, dumps[1]!, latencyRequests)}\n                        at saturation ${line(dumps[2]!, dumps[3]!, saturationRequests)}`;
 }
 
 sampleBare();

@@ -3,8 +3,8 @@
 // callbacks of setImmediate, setTimeout and setInterval, by the callback's name (the write queue's
 // group commit is `flush`: BEGIN, the jobs, COMMIT), and how many ran. On SIGUSR2 the totals so far
 // and the main thread's CPU are appended as one JSON line to $KITH_TURN_OUT; the bench sends it at
-// the edges of its measured windows and prints the difference per request. inbound-turns.ts imports
-// it and reads the same totals in process (turnTotals).
+// the edges of its measured windows and prints the difference per request (turn-probe-report.ts).
+// inbound-turns.ts imports it and reads the same totals in process (turnTotals).
 import { appendFileSync } from "node:fs";
 
 /**
