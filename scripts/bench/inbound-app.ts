@@ -10,62 +10,13 @@
 // (A/B/A/B), so before and after come from one run on a shared machine.
 // Usage: bun scripts/bench/inbound-app.ts [intents per run=2000] [concurrency=32] [runs=7]
 import { resolve } from "node:path";
+import { loadInboundNode } from "./inbound-app-node.ts";
 
 const PER_RUN = Number(process.argv[2] ?? 2000);
 const CONCURRENCY = Number(process.argv[3] ?? 32);
 const RUNS = Number(process.argv[4] ?? 7);
-/** Client addresses: each stays far under the INK route's 120 a minute (the test clock does not move). */
-const ADDRESSES = 4096;
-
-interface Booted {
-  app: { handle(request: Request): Promise<Response> };
-  agentId: string | null;
-  db: { $client: { query(sql: string): { run(...args: unknown[]): unknown } } };
-  clock: { now(): number };
-  logLines: unknown[];
-  collaborators: { writes: { close(): Promise<void> } };
-  close(): void;
-}
-interface Signed { body: string; authorization: string }
-
 const roots = [{ label: "this", root: resolve(import.meta.dir, "../..") }];
 if (process.env.KITH_BENCH_BASE) roots.unshift({ label: "base", root: resolve(process.env.KITH_BENCH_BASE) });
-
-async function load(label: string, root: string) {
-  const { bootTestApp } = (await import(`${root}/test/helpers/boot.ts`)) as { bootTestApp(o?: object): Booted };
-  const { signedIntent } = (await import(`${root}/test/helpers/ink.ts`)) as { signedIntent(p: string, n: Booted, o: object): Signed };
-  const { personaKey } = (await import(`${root}/test/helpers/personas.ts`)) as { personaKey(p: string, role: string): { publicKeyMultibase: string; keyId: string } };
-  const { encodeX25519PublicKey } = (await import(`${root}/src/ink/index.ts`)) as { encodeX25519PublicKey(k: Uint8Array): string };
-  const node = bootTestApp({ name: `alice-${label}`, persona: "alice" });
-  const now = node.clock.now();
-  const bob = `svc:${personaKey("bob", "signing").publicKeyMultibase}`;
-  // Bob is a connection; the owner's default autonomy holds every intent (a pending action: the most writes).
-  node.db.$client.query("INSERT INTO connections (id, principal, agent_id, status, initiated_by, created_at, updated_at) VALUES ('con_bob', ?, ?, 'connected', 'us', ?, ?)").run(`key:${bob.slice(4)}`, bob, now, now);
-  if (!process.env.KITH_BENCH_NO_CARD) {
-    // Bob's card as the node would have fetched and kept it (the common path: a contact's card is known).
-    const mb = bob.slice(4);
-    const key = personaKey("bob", "signing");
-    const card = {
-      protocol: "ink/0.1", agentId: bob, handle: "bob", displayName: "Bob", endpoint: `https://bob.example.com/ink/v1/${bob}/intent`, publicKeyMultibase: mb,
-      capabilities: { intentsAccepted: ["ping"], intentsSent: ["ping"] }, availability: { timezone: "UTC" },
-      keys: { signing: [{ keyId: key.keyId, algorithm: "Ed25519", publicKeyMultibase: mb, status: "active", validFrom: "2026-01-01T00:00:00.000Z" }], encryption: [{ keyId: "e1", algorithm: "X25519", publicKeyMultibase: encodeX25519PublicKey(new Uint8Array(32).fill(9)), status: "active", validFrom: "2026-01-01T00:00:00.000Z" }] },
-      supportedProtocolVersions: ["ink/0.1"],
-    };
-    node.db.$client
-      .query("INSERT INTO peer_cards (principal, agent_id, card_url, card_json, fetched_at, expires_at, signing_set_observed, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?)")
-      .run(`key:${mb}`, bob, "https://bob.example.com/agent.json", JSON.stringify(card), now, now + 86_400_000, now, now);
-  }
-  node.db.$client.query("INSERT INTO owner_policy (id, max_autonomy_level, max_inbound_rate, accept_foreign_agents, updated_at) VALUES (1, 'draft_only', 1000000000, 1, ?)").run(now);
-  let sent = 0;
-  const request = (s: Signed) =>
-    new Request(`http://localhost/ink/v1/${node.agentId}/intent`, {
-      method: "POST",
-      headers: { "content-type": "application/json", "content-length": String(Buffer.byteLength(s.body)), authorization: s.authorization, "x-test-remote-address": `198.51.${(sent >> 8) & 15}.${sent++ & 255}` },
-      body: s.body,
-    });
-  const sign = (n: number) => Array.from({ length: n }, (_, i) => signedIntent("bob", node, { intent: "ping", payload: { note: `intent ${i}: ${"x".repeat(600)}` } }));
-  return { label, node, request, sign };
-}
 
 const threadCpu = () => {
   const t = (process as unknown as { threadCpuUsage?: () => { user: number; system: number } }).threadCpuUsage?.();
@@ -76,7 +27,7 @@ const processCpu = () => {
   return u.user + u.system;
 };
 
-async function measure(a: Awaited<ReturnType<typeof load>>, n: number): Promise<{ all: number; main: number }> {
+async function measure(a: Awaited<ReturnType<typeof loadInboundNode>>, n: number): Promise<{ all: number; main: number }> {
   const requests = a.sign(n).map(a.request); // signed before timing
   const all0 = processCpu();
   const main0 = threadCpu();
@@ -91,7 +42,7 @@ async function measure(a: Awaited<ReturnType<typeof load>>, n: number): Promise<
 
 const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
 const apps = [];
-for (const r of roots) apps.push(await load(r.label, r.root));
+for (const r of roots) apps.push(await loadInboundNode(r.label, r.root));
 for (const a of apps) await measure(a, 500); // warm-up: JIT tiers, caches
 const results = new Map<string, { all: number[]; main: number[] }>();
 for (let run = 0; run < RUNS; run++) {

@@ -11,6 +11,8 @@
 // KITH_BENCH_LATENCY_WARMUP=<s> runs the 1,000/s load that long before the latency window (default 0).
 // KITH_BENCH_STALLS=1 adds, for the latency window, the fsyncs made on the node's event loop and its
 // CPU by thread; KITH_BENCH_TRACE=<prefix> writes each request's due time and latency to a file.
+// KITH_BENCH_PRELOAD=1 times the node's timer callbacks and group-commit statements (turn-probe-*.ts)
+// and prints, for both windows, their part of the main thread's CPU per request.
 // Usage: bun scripts/bench/inbound.ts [seconds=8] [concurrency=64] [phases=1,2]
 import { Database } from "bun:sqlite";
 import { createPrivateKey, createPublicKey, sign as nodeSign } from "node:crypto";
@@ -19,6 +21,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { bareVerifySamples } from "./bare-verify.ts";
 import { encodeRequest, rawClient } from "./raw-http.ts";
+import { turnProbe } from "./turn-probe-report.ts";
 import { bodySignatureDomain, buildSignatureBase, canonicalize, encodeEd25519PublicKey, encodeX25519PublicKey, formatTimestamp } from "../../src/ink/index.ts";
 
 const SECONDS = Number(process.argv[2] ?? 8);
@@ -191,13 +194,14 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 // ── one phase: the node on `cpus`, latency at 1,000/s, then throughput at saturation ─────────
 interface PhaseResult { label: string; cpus: string; throughput: number; statuses: Map<number, number>; p50: number; p99: number; cpuLatency: string; cpuSaturation: string; generatorUs: number; threads: string }
-interface PhaseResult { label: string; cpus: string; throughput: number; statuses: Map<number, number>; p50: number; p99: number; cpuLatency: string; cpuSaturation: string; stalls: string | null }
+interface PhaseResult { label: string; cpus: string; throughput: number; statuses: Map<number, number>; p50: number; p99: number; cpuLatency: string; cpuSaturation: string; stalls: string | null; turns: string | null }
 async function phase(cores: number, workers: string | undefined): Promise<PhaseResult> {
   const cpus = cores === 1 ? "0" : `0-${cores - 1}`;
   const label = `CPU ${cpus}${workers === undefined ? "" : `, ${workers} verify workers`}`;
   const profile = process.env.KITH_BENCH_PROFILE ? [`--cpu-prof`, `--cpu-prof-dir=${process.env.KITH_BENCH_PROFILE}`] : [];
-  const node = Bun.spawn(pin(cpus, [...(process.env.KITH_BENCH_BIN ? kith : [bun, ...profile, join(ROOT, "src/main.ts")]), "serve", "--data-dir", dataDir, "--port", String(port), "--public-url", "https://bench.example", "--log-level", "warn"]), {
-    env: { ...process.env, KITH_ALLOW_PRIVATE_PEERS: "1", KITH_TLS_CA_FILE: join(TLS, "ca.crt"), KITH_TRUST_PROXY: "1", ...(workers === undefined ? {} : { KITH_VERIFY_WORKERS: workers }) },
+  const turns = turnProbe(join(work, `turns-${cores}.jsonl`));
+  const node = Bun.spawn(pin(cpus, [...(process.env.KITH_BENCH_BIN ? kith : [bun, ...profile, ...(turns?.args ?? []), join(ROOT, "src/main.ts")]), "serve", "--data-dir", dataDir, "--port", String(port), "--public-url", "https://bench.example", "--log-level", "warn"]), {
+    env: { ...process.env, KITH_ALLOW_PRIVATE_PEERS: "1", KITH_TLS_CA_FILE: join(TLS, "ca.crt"), KITH_TRUST_PROXY: "1", ...(workers === undefined ? {} : { KITH_VERIFY_WORKERS: workers }), ...turns?.env },
     stdout: process.env.KITH_EXP_STATS ? "inherit" : "ignore",
     stderr: process.env.KITH_EXP_STATS ? "inherit" : "pipe",
   });
@@ -243,6 +247,7 @@ async function phase(cores: number, workers: string | undefined): Promise<PhaseR
   // KITH_BENCH_TRACE=<file>: each request's due time (epoch ms) and latency, to line up with the node's own events.
   const traced: Array<[number, number]> = [];
   const probe = stallProbe(node.pid);
+  await turns?.mark(node);
   const latencyCpu0 = await cpuMs(node.pid);
   const latencyMain0 = await cpuMs(node.pid, true);
   const start = await openLoop(prepared, (due, latency) => {
@@ -252,6 +257,7 @@ async function phase(cores: number, workers: string | undefined): Promise<PhaseR
   const latencyWall = performance.now() - start;
   const latencyCpu1 = await cpuMs(node.pid);
   const latencyMain1 = await cpuMs(node.pid, true);
+  await turns?.mark(node);
   const stalls = probe ? await probe() : null;
   if (process.env.KITH_BENCH_TRACE) await Bun.write(`${process.env.KITH_BENCH_TRACE}-${cpus}.json`, JSON.stringify(traced));
   latencies.sort((a, b) => a - b);
@@ -265,6 +271,7 @@ async function phase(cores: number, workers: string | undefined): Promise<PhaseR
   let sent = 0;
   const statuses = new Map<number, number>();
   const deadline = performance.now() + SECONDS * 1000;
+  await turns?.mark(node);
   const throughputCpu0 = await cpuMs(node.pid);
   const throughputMain0 = await cpuMs(node.pid, true);
   const threads0 = await threadsMs(node.pid);
@@ -284,6 +291,7 @@ async function phase(cores: number, workers: string | undefined): Promise<PhaseR
   const generator = process.cpuUsage(generator0);
   const throughputCpu1 = await cpuMs(node.pid);
   const throughputMain1 = await cpuMs(node.pid, true);
+  await turns?.mark(node);
   const threads1 = await threadsMs(node.pid);
   if (next >= stock.length) console.error(`phase ${cpus}: ran out of pre-signed requests after ${Math.round(wall)} ms (the rate is still right)`);
   client.close();
@@ -312,6 +320,7 @@ async function phase(cores: number, workers: string | undefined): Promise<PhaseR
       .map(([name, us]) => `${name} ${us}`)
       .join(", "),
     stalls,
+    turns: turns ? await turns.report(total, sent) : null,
   };
 }
 
@@ -336,6 +345,7 @@ for (const r of results) {
   console.log(`latency at 1000/s:      p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms   (target p99 < 10 ms)`);
   console.log(`at 1000/s offered:      ${r.cpuLatency}`);
   if (r.stalls) console.log(`at 1000/s, stalls:      ${r.stalls}`);
+  if (r.turns) console.log(`per-turn work (µs/req): ${r.turns}`);
   console.log(`at saturation:          ${r.cpuSaturation}`);
   console.log(`threads at saturation:  ${r.threads} (µs per request, by thread name#id)`);
   console.log(`load generator:         ${Math.round(r.generatorUs)} µs of its CPU per request at saturation (on CPU ${CPUS - 1})`);

@@ -36,11 +36,13 @@ export interface SignedInkEvent {
  * The event recordInkEvent would write, built now on the chain's head (the head moves on at once, so
  * the next one of the same turn chains on it) and signed on a worker. Null where there is no worker
  * (the caller records in place: today's path) or no agent or key. Its sign joins the batch of the
- * turn it is called in (adapters/crypto-batch.ts).
+ * turn it is called in (adapters/crypto-batch.ts). `signer`: inkSigner's answer when the caller
+ * already read it (inside its own read transaction); a key that is no longer the active one when the
+ * event is stored is handled there (recordSignedInkEvent).
  */
-export async function signInkEventAhead(ctx: With<"node" | "vault" | "crypto">, peerPrincipal: string, entry: AuditEntry): Promise<SignedInkEvent | null> {
+export async function signInkEventAhead(ctx: With<"node" | "vault" | "crypto">, peerPrincipal: string, entry: AuditEntry, known?: AuditSigner | null): Promise<SignedInkEvent | null> {
   if (ctx.crypto.size === 0) return null;
-  const signer = inkSigner(ctx);
+  const signer = known === undefined ? inkSigner(ctx) : known;
   if (!signer) return null;
   const prepared = prepareAuditEvent(ctx.db, inkChainOf(peerPrincipal), signer, ctx.ids.next(), ctx.clock.now(), entry);
   return { peerPrincipal, prepared, signer, signature: await ctx.crypto.sign(prepared.message, signer.privateKey) };

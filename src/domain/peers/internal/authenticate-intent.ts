@@ -13,7 +13,7 @@ import { nativeStrictVerifier } from "../../../security/ed25519-native.ts";
 import { preverify } from "../../../security/preverify.ts";
 import { nativeEnvelopeCrypto } from "../../../security/envelope-crypto-native.ts";
 import type { With } from "../../context.ts";
-import { messageReceived, signInkEventAhead, type SignedInkEvent } from "../../internal/ink-events-ahead.ts";
+import { inkSigner, messageReceived, signInkEventAhead, type SignedInkEvent } from "../../internal/ink-events-ahead.ts";
 import { decryptionKeys } from "../../agent/decryption-keys.ts";
 import { cachedOwnIdentity } from "../../agent/cached-own-identity.ts";
 import { policyFromRow } from "../../policy/policy-from-row.ts";
@@ -53,17 +53,19 @@ export async function authenticateIntent(ctx: With<"node" | "vault" | "peers" | 
     // resolves keys from what is stored: it never makes the node fetch anything.
     // A copy of a request in flight counts as one: its nonce is claimed before any fetch.
     const replayed = !claimNonceForFetch(ctx, pending.principal, pending.nonce);
-    return { ok: true as const, pending, replayed, stored: q.peerCard.get(pending.principal) };
+    // The key the audit event will be signed with ahead (below), read in this transaction rather than in one of its own.
+    const signer = ctx.crypto.size > 0 && !replayed && pending.envelope !== null ? inkSigner(ctx) : null;
+    return { ok: true as const, pending, replayed, stored: q.peerCard.get(pending.principal), signer };
   });
   if (!screened.ok) return screened;
-  const { replayed, pending: inspected, stored } = screened;
+  const { replayed, pending: inspected, stored, signer } = screened;
   const resolved = await resolveInboundSenderKeys(ctx, { from: inspected.from, principal: inspected.principal, keyIdHint: inspected.keyIdHint, network: !replayed, stored });
   // The audit event the intent will be stored with (AUDIT §2), built now and signed in the same worker
   // batch as its two verifies: one round trip, not two. Dropped unless the intent is stored (its
   // chain's next event then goes on the real head: receive-intent.ts). Not for a nonce already seen.
   let audit: Promise<SignedInkEvent | null> | null = null;
   const envelope = inspected.envelope;
-  const alongside = replayed || envelope === null ? null : () => void (audit = signInkEventAhead(ctx, inspected.principal, messageReceived(envelope, inspected.from)).catch(() => null));
+  const alongside = replayed || envelope === null ? null : () => void (audit = signInkEventAhead(ctx, inspected.principal, messageReceived(envelope, inspected.from), signer).catch(() => null));
   const decision = await verify(ctx, inspected, resolved.keys, input, policy, alongside);
   if (!decision.ok) return { ...refusal(decision.reason, decision.detail), learned: resolved.learned };
   return {
