@@ -3,25 +3,26 @@ import { readdirSync, readFileSync } from "node:fs";
 import { getPriority } from "node:os";
 import { JIT_NICE, lowerJitThreads, watchJitThreads, type ThreadSystem } from "../../src/cli/jit-threads.ts";
 
-/** A process's threads and their nice values, by hand. */
+/** A process's threads and their nice values, by hand; counts the names read. */
 function fakeSystem(threads: Array<{ tid: number; name: string; nice: number }>, own = 0) {
   const set: Array<[number, number]> = [];
+  let reads = 0;
+  const find = (tid: number) => {
+    const t = threads.find((x) => x.tid === tid);
+    if (!t) throw new Error("ESRCH");
+    return t;
+  };
   const system: ThreadSystem = {
-    threads: () => threads.map(({ tid, name }) => ({ tid, name })),
+    tids: () => threads.map((t) => t.tid),
+    name: (tid) => (reads++, threads.find((x) => x.tid === tid)?.name ?? null),
     ownNice: () => own,
-    getNice: (tid) => {
-      const t = threads.find((x) => x.tid === tid);
-      if (!t) throw new Error("ESRCH");
-      return t.nice;
-    },
+    getNice: (tid) => find(tid).nice,
     setNice: (tid, nice) => {
-      const t = threads.find((x) => x.tid === tid);
-      if (!t) throw new Error("ESRCH");
-      t.nice = nice;
+      find(tid).nice = nice;
       set.push([tid, nice]);
     },
   };
-  return { system, set, threads };
+  return { system, set, threads, reads: () => reads };
 }
 
 test("only JSC's compiler threads go JIT_NICE below the event loop; the event loop, GC helpers and Workers keep theirs", () => {
@@ -58,14 +59,41 @@ test("relative to the event loop's own nice value (a node under `nice`), capped 
 
 test("a thread that ends between the listing and the change, or a refusal, is skipped", () => {
   const f = fakeSystem([{ tid: 2, name: "JITWorker", nice: 0 }]);
-  const listed = f.system.threads;
-  f.system.threads = () => [...listed(), { tid: 99, name: "JITWorker" }]; // gone before getNice
+  const listed = f.system.tids;
+  const named = f.system.name;
+  f.system.tids = () => [...listed(), 99, 98];
+  f.system.name = (tid) => (tid === 99 ? "JITWorker" : named(tid)); // 99 gone before getNice, 98 before its name is read
   expect(lowerJitThreads(f.system)).toBe(1);
   f.system.setNice = () => {
     throw new Error("EACCES");
   };
   f.threads[0]!.nice = 0;
   expect(lowerJitThreads(f.system)).toBe(0);
+});
+
+test("a look reads only the names it does not know: a thread is settled once lowered or seen twice under another name", () => {
+  const f = fakeSystem([
+    { tid: 1, name: "bun", nice: 0 },
+    { tid: 2, name: "JITWorker", nice: 0 },
+    { tid: 3, name: "bun", nice: 0 }, // just created: it has not named itself yet
+  ]);
+  const settled = new Map<number, number>();
+  expect(lowerJitThreads(f.system, settled)).toBe(1);
+  expect(f.reads()).toBe(3);
+  f.threads[2]!.name = "JITWorker"; // named itself since
+  expect(lowerJitThreads(f.system, settled)).toBe(1); // read again: seen only once under "bun"
+  expect(f.set).toEqual([
+    [2, JIT_NICE],
+    [3, JIT_NICE],
+  ]);
+  expect(f.reads()).toBe(5); // 1 and 3; 2 was settled
+  lowerJitThreads(f.system, settled);
+  expect(f.reads()).toBe(5); // nothing new: no name read at all
+  // a thread that ends is forgotten; a new one (even a JITWorker at the node's priority) is read
+  f.threads.splice(1, 1);
+  f.threads.push({ tid: 7, name: "JITWorker", nice: 0 });
+  expect(lowerJitThreads(f.system, settled)).toBe(1);
+  expect([...settled.keys()].sort()).toEqual([1, 3, 7]);
 });
 
 test("the watch looks at once and at every tick (JSC ends idle compiler threads and starts new ones), until stopped", () => {
@@ -80,7 +108,7 @@ test("the watch looks at once and at every tick (JSC ends idle compiler threads 
     [2, JIT_NICE],
     [7, JIT_NICE],
   ]);
-  f.system.threads = () => {
+  f.system.tids = () => {
     throw new Error("no /proc");
   };
   expect(() => tick!()).not.toThrow();
