@@ -70,7 +70,11 @@ export function lowerJitThreads(system: ThreadSystem = procThreads, settled: Map
   return lowered;
 }
 
-/** Looks now and every `everyMs` until stopped; the timer never keeps the process alive. */
+/**
+ * Looks every `everyMs` until stopped; the timer never keeps the process alive. The first look is
+ * a tick after the start, not during it (a first look reads every thread's name, ~0.1-0.2 ms, and
+ * the binary's start compiles nothing anyway: start-up.ts).
+ */
 export function watchJitThreads(options: { everyMs?: number; system?: ThreadSystem; every?: (fn: () => void, ms: number) => () => void } = {}): () => void {
   const { everyMs = 1000, system = procThreads, every = unrefInterval } = options;
   const settled = new Map<number, number>();
@@ -81,7 +85,6 @@ export function watchJitThreads(options: { everyMs?: number; system?: ThreadSyst
       // /proc unreadable: the compilers keep the node's priority
     }
   };
-  look();
   return every(look, everyMs);
 }
 
