@@ -10,8 +10,9 @@
 // It also prints the node process's CPU time per request in each phase (Linux /proc).
 // KITH_BENCH_LATENCY_WARMUP=<s> runs the 1,000/s load that long before the latency window (default 0).
 // KITH_BENCH_STALLS=1 adds, for the latency window, the fsyncs made on the node's event loop and its
-// CPU by thread, and (perf, root) each wait of the event loop for its core with what ran meanwhile, the JIT
-// compilers' CPU by second, and the slowest 1% of requests against those waits;
+// CPU by thread; KITH_BENCH_STALLS=2 also the kernel's record (perf, root; it costs the node's core a
+// little): each wait of the event loop for its core with what ran meanwhile, the JIT compilers' CPU
+// by second, and the slowest 1% of requests against those waits;
 // KITH_BENCH_TRACE=<prefix> writes each request's due time and latency to a file.
 // KITH_BENCH_STEADY=<s>: after the latency window, that long more at 1,000/s and a second window on the
 // same node (a node past its start-up JIT compiles), printed beside the first.
@@ -80,7 +81,8 @@ async function stallProbe(pid: number, cpus: string): Promise<((requests: Array<
   const perf = Bun.which("perf")
     ? Bun.spawn(["perf", "stat", "-x", ",", "-e", "syscalls:sys_enter_fsync,syscalls:sys_enter_fdatasync", "--per-thread", "-p", String(pid)], { stdout: "ignore", stderr: "pipe" })
     : null;
-  const switches = await recordSwitches(join(work, `sched-${cpus}.data`));
+  // the kernel's record costs the node's core ~1-2 µs a context switch: only when asked for (=2)
+  const switches = process.env.KITH_BENCH_STALLS === "2" ? await recordSwitches(join(work, `sched-${cpus}.data`), (cmd) => pin(String(CPUS - 1), cmd)) : null;
   // performance.now() → CLOCK_MONOTONIC (perf's clock), for the requests' due times
   const offset = (monotonicMs() ?? NaN) - performance.now();
   const from = performance.now();
@@ -105,7 +107,9 @@ async function stallProbe(pid: number, cpus: string): Promise<((requests: Array<
     const runs = switches ? await switches.stop() : null;
     const sched = runs && Number.isFinite(offset)
       ? `\n  ${describe(runs, pid, from + offset, to + offset)}\n  ${slowestAgainstWaits(requests.map(([due, latency]) => [due + offset, latency]), runs, pid)}`
-      : "\n  preemptions: n/a (perf sched:sched_switch needs root or perf_event_paranoid <= -1)";
+      : process.env.KITH_BENCH_STALLS === "2"
+        ? "\n  waits for the core: n/a (perf sched:sched_switch needs root or perf_event_paranoid <= -1)"
+        : "";
     return `fsyncs on the event loop: ${loopSyncs}; CPU ms by thread: ${cpu}${sched}`;
   };
 }

@@ -3,7 +3,7 @@
 // switched out while still runnable (preempted), how long until it runs again and which threads ran
 // meanwhile (the node's JIT compilers, GC helpers, Workers, or other processes), and when the JIT
 // compilers ran. Unlike a p99 on a shared machine, this tells the node's own threads apart from the
-// neighbours'. Used by inbound.ts under KITH_BENCH_STALLS=1.
+// neighbours'. Used by inbound.ts under KITH_BENCH_STALLS=2.
 import { dlopen, FFIType, ptr } from "bun:ffi";
 import { rmSync } from "node:fs";
 
@@ -33,9 +33,9 @@ export function monotonicMs(): number | null {
 }
 
 /** Starts recording switches and wake-ups on every CPU; `stop` ends it and parses them (null: no perf, or not allowed). */
-export async function recordSwitches(file: string): Promise<{ stop: () => Promise<Switches | null> } | null> {
+export async function recordSwitches(file: string, pin: (cmd: string[]) => string[] = (cmd) => cmd): Promise<{ stop: () => Promise<Switches | null> } | null> {
   if (!Bun.which("perf")) return null;
-  const rec = Bun.spawn(["perf", "record", "-q", "-k", "mono", "-e", "sched:sched_switch", "-e", "sched:sched_wakeup", "-a", "-o", file], { stdout: "ignore", stderr: "pipe" });
+  const rec = Bun.spawn(pin(["perf", "record", "-q", "-k", "mono", "-e", "sched:sched_switch", "-e", "sched:sched_wakeup", "-a", "-o", file]), { stdout: "ignore", stderr: "pipe" });
   await Bun.sleep(400); // perf needs a moment before it records
   if (rec.exitCode !== null) return null;
   return {
