@@ -10,7 +10,17 @@
 // It also prints the node process's CPU time per request in each phase (Linux /proc).
 // KITH_BENCH_LATENCY_WARMUP=<s> runs the 1,000/s load that long before the latency window (default 0).
 // KITH_BENCH_STALLS=1 adds, for the latency window, the fsyncs made on the node's event loop and its
-// CPU by thread; KITH_BENCH_TRACE=<prefix> writes each request's due time and latency to a file.
+// CPU by thread; KITH_BENCH_STALLS=2 also the kernel's record (perf, root; it costs the node's core a
+// little): each wait of the event loop for its core with what ran meanwhile, the JIT compilers' CPU
+// by second, and the slowest 1% of requests against those waits;
+// KITH_BENCH_TRACE=<prefix> writes each request's due time and latency to a file.
+// KITH_BENCH_STEADY=<s>: after the latency window, that long more at 1,000/s and a second window on the
+// same node (a node past its start-up JIT compiles), printed beside the first.
+// KITH_BENCH_AGAINST=<checkout> runs that checkout's node (its src/main.ts) under this script's probes;
+// KITH_BENCH_NICE=<n> runs the node under `nice -n <n>` (n < 0 needs root): on a shared machine, keeps
+// other processes from blurring its latencies (its JIT and checkpoint threads stay relative to it).
+// KITH_BENCH_NODE_STDERR=<file> keeps the node's stderr there. KITH_BENCH_GC=1 runs the node with
+// JSC's GC log and prints the latency window's collections and pauses against the slowest 1%.
 // KITH_BENCH_PRELOAD=1 times the node's timer callbacks and group-commit statements (turn-probe-*.ts)
 // and prints, for both windows, their part of the main thread's CPU per request.
 // Usage: bun scripts/bench/inbound.ts [seconds=8] [concurrency=64] [phases=1,2]
@@ -22,6 +32,8 @@ import { join, resolve } from "node:path";
 import { bareVerifySamples } from "./bare-verify.ts";
 import { encodeRequest, rawClient } from "./raw-http.ts";
 import { turnProbe } from "./turn-probe-report.ts";
+import { describeGc, readGcLog } from "./gc-log.ts";
+import { describe, monotonicMs, recordSwitches, slowestAgainstWaits } from "./sched-switch.ts";
 import { bodySignatureDomain, buildSignatureBase, canonicalize, encodeEd25519PublicKey, encodeX25519PublicKey, formatTimestamp } from "../../src/ink/index.ts";
 
 const SECONDS = Number(process.argv[2] ?? 8);
@@ -66,13 +78,19 @@ async function threadsMs(pid: number): Promise<Map<string, number>> {
  * checkpoint Worker, the fsync pool on the node's one core take it from the event loop) and the
  * fsyncs made on the event loop itself (each blocks every request; counted by `perf stat`, if present).
  */
-function stallProbe(pid: number): (() => Promise<string>) | null {
+async function stallProbe(pid: number, cpus: string): Promise<((requests: Array<[number, number]>) => Promise<string>) | null> {
   if (!process.env.KITH_BENCH_STALLS) return null;
   const before = threadsMs(pid);
   const perf = Bun.which("perf")
     ? Bun.spawn(["perf", "stat", "-x", ",", "-e", "syscalls:sys_enter_fsync,syscalls:sys_enter_fdatasync", "--per-thread", "-p", String(pid)], { stdout: "ignore", stderr: "pipe" })
     : null;
-  return async () => {
+  // the kernel's record costs the node's core ~1-2 µs a context switch: only when asked for (=2)
+  const switches = process.env.KITH_BENCH_STALLS === "2" ? await recordSwitches(join(work, `sched-${cpus}.data`), (cmd) => pin(String(CPUS - 1), cmd)) : null;
+  // performance.now() → CLOCK_MONOTONIC (perf's clock), for the requests' due times
+  const offset = (monotonicMs() ?? NaN) - performance.now();
+  const from = performance.now();
+  return async (requests) => {
+    const to = performance.now();
     const start = await before;
     const byName = new Map<string, number>();
     for (const [key, ms] of await threadsMs(pid)) {
@@ -89,7 +107,13 @@ function stallProbe(pid: number): (() => Promise<string>) | null {
       loopSyncs = counts.length ? String(counts.reduce((a, b) => a + (Number.isFinite(b) ? b : 0), 0)) : `n/a (${text.trim().split("\n")[0] ?? "perf printed nothing"})`;
     }
     const cpu = [...byName].filter(([, ms]) => ms > 0).sort((a, b) => b[1] - a[1]).map(([n, ms]) => `${n} ${ms}`).join(", ");
-    return `fsyncs on the event loop: ${loopSyncs}; CPU ms by thread: ${cpu}`;
+    const runs = switches ? await switches.stop() : null;
+    const sched = runs && Number.isFinite(offset)
+      ? `\n  ${describe(runs, pid, from + offset, to + offset)}\n  ${slowestAgainstWaits(requests.map(([due, latency]) => [due + offset, latency]), runs, pid)}`
+      : process.env.KITH_BENCH_STALLS === "2"
+        ? "\n  waits for the core: n/a (perf sched:sched_switch needs root or perf_event_paranoid <= -1)"
+        : "";
+    return `fsyncs on the event loop: ${loopSyncs}; CPU ms by thread: ${cpu}${sched}`;
   };
 }
 const pin = (cpus: string, cmd: string[]) => (Bun.which("taskset") && !process.env.KITH_BENCH_NO_PIN ? ["taskset", "-c", cpus, ...cmd] : cmd);
@@ -135,7 +159,8 @@ cardPort = cardServer.port!;
 // ── the node under test: a data directory with 400 connected senders ────────────────────────
 const dataDir = join(work, "node");
 // KITH_BENCH_BIN=<compiled kith>: run that binary instead of `bun src/main.ts` (its Workers included).
-const kith = process.env.KITH_BENCH_BIN ? [resolve(process.env.KITH_BENCH_BIN)] : [bun, join(ROOT, "src/main.ts")];
+const NODE_ROOT = process.env.KITH_BENCH_AGAINST ? resolve(process.env.KITH_BENCH_AGAINST) : ROOT;
+const kith = process.env.KITH_BENCH_BIN ? [resolve(process.env.KITH_BENCH_BIN)] : [bun, join(NODE_ROOT, "src/main.ts")];
 const init = Bun.spawnSync([...kith, "init", "--data-dir", dataDir, "--handle", "bench", "--public-url", "https://bench.example"], { stdout: "pipe", stderr: "pipe" });
 if (init.exitCode !== 0) throw new Error(init.stderr.toString());
 const nodeAgentId = /agent id:\s+(\S+)/.exec(init.stdout.toString())![1]!;
@@ -194,17 +219,19 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 // ── one phase: the node on `cpus`, latency at 1,000/s, then throughput at saturation ─────────
 interface PhaseResult { label: string; cpus: string; throughput: number; statuses: Map<number, number>; p50: number; p99: number; cpuLatency: string; cpuSaturation: string; generatorUs: number; threads: string }
-interface PhaseResult { label: string; cpus: string; throughput: number; statuses: Map<number, number>; p50: number; p99: number; cpuLatency: string; cpuSaturation: string; stalls: string | null; turns: string | null }
+interface PhaseResult { label: string; cpus: string; throughput: number; statuses: Map<number, number>; p50: number; p99: number; cpuLatency: string; cpuSaturation: string; stalls: string | null; gc: string | null; steady: { p50: number; p99: number; cpu: string; stalls: string | null; gc: string | null } | null; steadySeconds: number; turns: string | null }
 async function phase(cores: number, workers: string | undefined): Promise<PhaseResult> {
   const cpus = cores === 1 ? "0" : `0-${cores - 1}`;
   const label = `CPU ${cpus}${workers === undefined ? "" : `, ${workers} verify workers`}`;
   const profile = process.env.KITH_BENCH_PROFILE ? [`--cpu-prof`, `--cpu-prof-dir=${process.env.KITH_BENCH_PROFILE}`] : [];
   const turns = turnProbe(join(work, `turns-${cores}.jsonl`));
-  const node = Bun.spawn(pin(cpus, [...(process.env.KITH_BENCH_BIN ? kith : [bun, ...profile, ...(turns?.args ?? []), join(ROOT, "src/main.ts")]), "serve", "--data-dir", dataDir, "--port", String(port), "--public-url", "https://bench.example", "--log-level", "warn"]), {
-    env: { ...process.env, KITH_ALLOW_PRIVATE_PEERS: "1", KITH_TLS_CA_FILE: join(TLS, "ca.crt"), KITH_TRUST_PROXY: "1", ...(workers === undefined ? {} : { KITH_VERIFY_WORKERS: workers }), ...turns?.env },
+  const nice = process.env.KITH_BENCH_NICE ? ["nice", "-n", process.env.KITH_BENCH_NICE] : [];
+  const node = Bun.spawn(pin(cpus, [...nice, ...(process.env.KITH_BENCH_BIN ? kith : [bun, ...profile, ...(turns?.args ?? []), join(NODE_ROOT, "src/main.ts")]), "serve", "--data-dir", dataDir, "--port", String(port), "--public-url", "https://bench.example", "--log-level", "warn"]), {
+    env: { ...process.env, KITH_ALLOW_PRIVATE_PEERS: "1", KITH_TLS_CA_FILE: join(TLS, "ca.crt"), KITH_TRUST_PROXY: "1", ...(process.env.KITH_BENCH_GC ? { BUN_JSC_logGC: "1" } : {}), ...(workers === undefined ? {} : { KITH_VERIFY_WORKERS: workers }), ...turns?.env },
     stdout: process.env.KITH_EXP_STATS ? "inherit" : "ignore",
-    stderr: process.env.KITH_EXP_STATS ? "inherit" : "pipe",
+    stderr: process.env.KITH_BENCH_NODE_STDERR ? Bun.file(`${process.env.KITH_BENCH_NODE_STDERR}-${cpus}`) : process.env.KITH_EXP_STATS ? "inherit" : "pipe",
   });
+  const gcLog = process.env.KITH_BENCH_GC && node.stderr instanceof ReadableStream ? readGcLog(node.stderr) : null;
   for (let i = 0; ; i++) {
     try {
       if ((await fetch(`http://127.0.0.1:${port}/health`)).ok) break;
@@ -242,26 +269,48 @@ async function phase(cores: number, workers: string | undefined): Promise<PhaseR
   // has run for a while: its JIT compilers done with the hot path). Default 0, as before.
   const warmup = Number(process.env.KITH_BENCH_LATENCY_WARMUP ?? 0);
   if (warmup > 0) await openLoop(Array.from({ length: Math.round(RATE * warmup) }, () => request()), () => {});
-  const prepared = Array.from({ length: total }, () => request());
-  const latencies: number[] = [];
-  // KITH_BENCH_TRACE=<file>: each request's due time (epoch ms) and latency, to line up with the node's own events.
-  const traced: Array<[number, number]> = [];
-  const probe = stallProbe(node.pid);
+  const cpuLine = (a: number | null, b: number | null, requests: number, wallMs: number, mainA: number | null, mainB: number | null) =>
+    a !== null && b !== null
+      ? `${Math.round(((b - a) / requests) * 1000)} µs of node CPU per request, node busy ${Math.round(((b - a) / wallMs) * 100)}% of the time` +
+        (mainA !== null && mainB !== null ? `; main thread ${Math.round(((mainB - mainA) / requests) * 1000)} µs per request, busy ${Math.round(((mainB - mainA) / wallMs) * 100)}%` : "")
+      : "n/a";
+  /** One measured window at RATE: latencies, the node's CPU, and the probes' lines. */
+  const latencyWindow = async (suffix: string) => {
+    const prepared = Array.from({ length: total }, () => request());
+    const latencies: number[] = [];
+    // KITH_BENCH_TRACE=<file>: each request's due time (epoch ms) and latency, to line up with the node's own events.
+    const traced: Array<[number, number]> = [];
+    const probe = await stallProbe(node.pid, `${cpus}${suffix}`);
+    const inWindow: Array<[number, number]> = []; // due (performance.now()) and latency of each request, for the probe
+    const latencyCpu0 = await cpuMs(node.pid);
+    const latencyMain0 = await cpuMs(node.pid, true);
+    const start = await openLoop(prepared, (due, latency) => {
+      latencies.push(latency);
+      inWindow.push([due, latency]);
+      traced.push([performance.timeOrigin + due, latency]);
+    });
+    const latencyWall = performance.now() - start;
+    const latencyCpu1 = await cpuMs(node.pid);
+    const latencyMain1 = await cpuMs(node.pid, true);
+    const stalls = probe ? await probe(inWindow) : null;
+    const gc = gcLog ? describeGc(gcLog, start, start + latencyWall, inWindow) : null;
+    if (process.env.KITH_BENCH_TRACE) await Bun.write(`${process.env.KITH_BENCH_TRACE}-${cpus}${suffix}.json`, JSON.stringify(traced));
+    latencies.sort((a, b) => a - b);
+    const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]!;
+    return { p50: pct(50), p99: pct(99), cpu: cpuLine(latencyCpu0, latencyCpu1, total, latencyWall, latencyMain0, latencyMain1), stalls, gc };
+  };
   await turns?.mark(node);
-  const latencyCpu0 = await cpuMs(node.pid);
-  const latencyMain0 = await cpuMs(node.pid, true);
-  const start = await openLoop(prepared, (due, latency) => {
-    latencies.push(latency);
-    traced.push([performance.timeOrigin + due, latency]);
-  });
-  const latencyWall = performance.now() - start;
-  const latencyCpu1 = await cpuMs(node.pid);
-  const latencyMain1 = await cpuMs(node.pid, true);
+  const first = await latencyWindow("");
   await turns?.mark(node);
-  const stalls = probe ? await probe() : null;
-  if (process.env.KITH_BENCH_TRACE) await Bun.write(`${process.env.KITH_BENCH_TRACE}-${cpus}.json`, JSON.stringify(traced));
-  latencies.sort((a, b) => a - b);
-  const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]!;
+  // KITH_BENCH_STEADY=<seconds>: then that long more at the same rate, not measured, and a second
+  // window of the same length on the same node: a node that has run for a while (its JIT compilers
+  // done with the hot path), printed beside the first window's figures, which keep their meaning.
+  const steadySeconds = Number(process.env.KITH_BENCH_STEADY ?? 0);
+  let steady: Awaited<ReturnType<typeof latencyWindow>> | null = null;
+  if (steadySeconds > 0) {
+    await openLoop(Array.from({ length: Math.round(RATE * steadySeconds) }, () => request()), () => {});
+    steady = await latencyWindow("-steady");
+  }
 
   // Throughput: closed loop at fixed concurrency over requests signed beforehand (more than the
   // node can take in the window; what is left over is not sent).
@@ -297,19 +346,14 @@ async function phase(cores: number, workers: string | undefined): Promise<PhaseR
   client.close();
   node.kill("SIGTERM");
   await node.exited;
-  const cpuLine = (a: number | null, b: number | null, requests: number, wallMs: number, mainA: number | null, mainB: number | null) =>
-    a !== null && b !== null
-      ? `${Math.round(((b - a) / requests) * 1000)} µs of node CPU per request, node busy ${Math.round(((b - a) / wallMs) * 100)}% of the time` +
-        (mainA !== null && mainB !== null ? `; main thread ${Math.round(((mainB - mainA) / requests) * 1000)} µs per request, busy ${Math.round(((mainB - mainA) / wallMs) * 100)}%` : "")
-      : "n/a";
   return {
     label,
     cpus,
     throughput: accepted / (wall / 1000),
     statuses,
-    p50: pct(50),
-    p99: pct(99),
-    cpuLatency: cpuLine(latencyCpu0, latencyCpu1, total, latencyWall, latencyMain0, latencyMain1),
+    p50: first.p50,
+    p99: first.p99,
+    cpuLatency: first.cpu,
     cpuSaturation: cpuLine(throughputCpu0, throughputCpu1, sent, wall, throughputMain0, throughputMain1),
     // this process's CPU per request while the node is measured (it shares the last CPU with the two-core node)
     generatorUs: (generator.user + generator.system) / Math.max(1, sent),
@@ -319,7 +363,10 @@ async function phase(cores: number, workers: string | undefined): Promise<PhaseR
       .sort((a, b) => b[1] - a[1])
       .map(([name, us]) => `${name} ${us}`)
       .join(", "),
-    stalls,
+    stalls: first.stalls,
+    gc: first.gc,
+    steady,
+    steadySeconds,
     turns: turns ? await turns.report(total, sent) : null,
   };
 }
@@ -336,7 +383,7 @@ const uptime = (await Bun.file("/proc/loadavg").text().catch(() => "n/a")).split
 cardServer.stop(true);
 rmSync(work, { recursive: true, force: true });
 
-console.log(`inbound bench: ${SECONDS}s at concurrency ${CONCURRENCY}, ${SENDERS} senders, synchronous=FULL, load average ${uptime}${process.env.KITH_BENCH_LATENCY_WARMUP ? `, latency after ${process.env.KITH_BENCH_LATENCY_WARMUP} s at 1000/s` : ""}`);
+console.log(`inbound bench: ${SECONDS}s at concurrency ${CONCURRENCY}, ${SENDERS} senders, synchronous=FULL, node ${process.env.KITH_BENCH_AGAINST ? NODE_ROOT : "this checkout"}, load average ${uptime}${process.env.KITH_BENCH_LATENCY_WARMUP ? `, latency after ${process.env.KITH_BENCH_LATENCY_WARMUP} s at 1000/s` : ""}`);
 console.log(`bare native verify:     ${bare} verifies/s on CPU 0 (median of ${bareSamples.length} samples around the phases, ${Math.min(...bareSamples)}–${Math.max(...bareSamples)})`);
 for (const r of results) {
   console.log(`── node on ${r.label}`);
@@ -346,6 +393,13 @@ for (const r of results) {
   console.log(`at 1000/s offered:      ${r.cpuLatency}`);
   if (r.stalls) console.log(`at 1000/s, stalls:      ${r.stalls}`);
   if (r.turns) console.log(`per-turn work (µs/req): ${r.turns}`);
+  if (r.gc) console.log(`at 1000/s, GC:          ${r.gc}`);
+  if (r.steady) {
+    console.log(`latency at 1000/s after ${r.steadySeconds} s more: p50 ${r.steady.p50.toFixed(2)} ms, p99 ${r.steady.p99.toFixed(2)} ms   (the same node and load, later)`);
+    console.log(`  at 1000/s offered:    ${r.steady.cpu}`);
+    if (r.steady.stalls) console.log(`  stalls:               ${r.steady.stalls}`);
+    if (r.steady.gc) console.log(`  GC:                   ${r.steady.gc}`);
+  }
   console.log(`at saturation:          ${r.cpuSaturation}`);
   console.log(`threads at saturation:  ${r.threads} (µs per request, by thread name#id)`);
   console.log(`load generator:         ${Math.round(r.generatorUs)} µs of its CPU per request at saturation (on CPU ${CPUS - 1})`);

@@ -25,6 +25,7 @@ import { acquireServeLock } from "./serve-lock.ts";
 import { nodeSecret, ownerSignInHint, signInOptions } from "./sign-in.ts";
 import { stdoutIsTerminal, writeLine } from "./stdio.ts";
 import { startWarnings } from "./start-warnings.ts";
+import { watchJitThreads } from "./jit-threads.ts";
 import { endStartUp, normalJitOnUse, type JitWatch } from "./start-up.ts";
 import { guardStorage, openStorage, storageFailure } from "./storage.ts";
 import { sharedCryptoBatcher } from "../adapters/crypto-batch.ts";
@@ -90,6 +91,7 @@ export const serveCommand: Command = {
     let stopping = false;
     let mailer: { close?: () => void } | null = null;
     let jitWatch: JitWatch | null = null;
+    let stopJitNice: (() => void) | null = null;
     let undoFreshStart = false;
     try {
       const config = configFrom(values, io, readStoredSettings(db));
@@ -100,6 +102,8 @@ export const serveCommand: Command = {
 
       const remote = new WeakMap<Request, string>();
       const watch = (jitWatch = normalJitOnUse());
+      // JSC's compiler threads below the event loop for the node's life (jit-threads.ts).
+      stopJitNice = watchJitThreads();
       let app: KithNode["app"] | null = null;
       let server: ReturnType<typeof Bun.serve>;
       try {
@@ -217,6 +221,7 @@ export const serveCommand: Command = {
       throw storageFailure(e, paths);
     } finally {
       jitWatch?.stop();
+      stopJitNice?.();
       mailer?.close?.();
       closeDatabase(db);
       lock.release();
