@@ -128,7 +128,8 @@ export function createWriteQueue(
       // The company the rate promises within the linger: the job that brings it ends the wait in
       // its own turn (at 1,000/s the second, ~1 ms after the first), the timer only a wait in vain.
       lingerTarget = Math.max(2, Math.min(LINGER_BATCH, 1 + Math.floor(lingerMs / gap)));
-      const left = queue[0]!.at + lingerMs - now();
+      // never past lingerMs from now, whatever the clock did since the job came (a step back)
+      const left = Math.min(lingerMs, queue[0]!.at + lingerMs - now());
       if (queue.length < lingerTarget && left > 0) {
         lingering = setTimeout(endLinger, left);
         return;

@@ -194,6 +194,20 @@ describe("group commit write queue", () => {
       }
     });
 
+    test("a clock that steps back between a write's arrival and its flush holds it no longer than the linger", async () => {
+      let t = 100_000;
+      open({ lingerMs: 1, now: () => t });
+      for (let i = 0; i < 80; i++) {
+        t += 0.1; // writes 0.1 ms apart: the rate says linger
+        await queue.run(() => insert(`w${i}`));
+      }
+      t += 0.1;
+      const late = queue.run(() => insert("late"));
+      t = 0; // the flush reads a clock 100 s behind the write's arrival (it waited 100 s)
+      await late;
+      expect(names()).toContain("late");
+    });
+
     test("lingerMs 0 turns it off", async () => {
       open({ lingerMs: 0, now: clock(0.01) });
       let ran = false;

@@ -138,3 +138,28 @@ test("a rotation between signing ahead and storing: the event is recorded in pla
   const resigned = signAuditEvent(unsigned as AuditEvent, after.privateKey);
   expect(resigned.ok && resigned.event.agentSignature).toBe(agentSignature!);
 });
+
+test("over HTTP, a rotation after the authentication read the signing key (its read transaction) and before the event is stored: recorded with the key active now", async () => {
+  const batcher = createCryptoBatcher({ workers: 1 });
+  batchers.push(batcher);
+  let rotateOnSign: (() => void) | null = null;
+  const crypto = { size: batcher.size, verifyAll: batcher.verifyAll, sign: (m: Uint8Array, k: Uint8Array) => { const r = rotateOnSign; rotateOnSign = null; r?.(); return batcher.sign(m, k); }, stats: batcher.stats };
+  const { alice, bob } = await bootNetworkPair({ alice: { crypto } });
+  pairs.push([alice, bob]);
+  const now = alice.clock.now();
+  alice.db.insert(connections).values({ id: "con_bob", principal: `key:${bob.agentId!.slice(4)}`, agentId: bob.agentId, cardUrl: bob.cardUrl, status: "connected", initiatedBy: "us", createdAt: now, updatedAt: now }).run();
+  expect((await postIntent(alice, signedIntent("bob", alice, { intent: "ask", payload: { question: "one" } }))).status).toBe(202);
+  const before = activeSigningKey(alice.db, alice.vault)!.keyId;
+  const ctx = alice.ctx({ kind: "owner", subject: "owner" });
+  rotateOnSign = () => rotateSigningKey(ctx, { generateKey: (role, keyId, t) => ({ ...personaKey("alice", role, 1, t), keyId }) });
+  expect((await postIntent(alice, signedIntent("bob", alice, { intent: "ask", payload: { question: "two" } }))).status).toBe(202);
+  expect(rotateOnSign).toBeNull();
+  const after = activeSigningKey(alice.db, alice.vault)!;
+  expect(after.keyId).not.toBe(before);
+  const events = alice.db.$client.query<{ eventJson: string }, []>("SELECT event_json AS eventJson FROM audit_events WHERE chain_id LIKE 'ink:%' ORDER BY sequence").all().map((r) => JSON.parse(r.eventJson) as AuditEvent);
+  expect(events.map((e) => e.signingKeyId)).toEqual([before, after.keyId]);
+  expect(verifyAuditEventChain(events)).toMatchObject({ ok: true });
+  const { agentSignature, ...unsigned } = events[1]!;
+  const resigned = signAuditEvent(unsigned as AuditEvent, after.privateKey);
+  expect(resigned.ok && resigned.event.agentSignature).toBe(agentSignature!);
+});
