@@ -283,9 +283,6 @@ export function createCryptoBatcher(options: CryptoBatcherOptions): CryptoBatche
   };
 }
 
-/** Where part `p` of `parts` begins in a list of `n` calls. */
-const cut = (n: number, parts: number, p: number) => Math.floor((n * p) / parts);
-
 /** Worker threads worth having here: one per core the process may run on, besides its own. */
 export function defaultVerifyWorkers(): number {
   return Math.max(0, availableParallelism() - 1);

@@ -113,6 +113,8 @@ export function createWriteQueue(
   const arrivals = arrivalRate(now);
   let lingering: ReturnType<typeof setTimeout> | null = null;
   let lingerTarget = LINGER_BATCH;
+  // drain()/close() running: a linger would only delay them (nobody waits for company then).
+  let draining = 0;
   const endLinger = () => {
     lingering = null;
     flush(false);
@@ -124,7 +126,7 @@ export function createWriteQueue(
     const inFlight = queue.length < maxBatch ? syncer?.inFlight() : null;
     if (inFlight) return flushAfterSync(inFlight);
     const gap = arrivals.meanGapMs();
-    if (mayLinger && lingerMs > 0 && queue.length > 0 && gap < lingerMs * LINGER_GAP_FACTOR) {
+    if (mayLinger && draining === 0 && lingerMs > 0 && queue.length > 0 && gap < lingerMs * LINGER_GAP_FACTOR) {
       // The company the rate promises within the linger: the job that brings it ends the wait in
       // its own turn (at 1,000/s the second, ~1 ms after the first), the timer only a wait in vain.
       lingerTarget = Math.max(2, Math.min(LINGER_BATCH, 1 + Math.floor(lingerMs / gap)));
@@ -211,8 +213,22 @@ export function createWriteQueue(
       });
     },
     async drain() {
-      while (scheduled || lingering || queue.length > 0) await new Promise((r) => setImmediate(r));
-      await lastDurable.catch(() => {});
+      draining++;
+      try {
+        // A running linger ends now: its batch commits in the next turn, and none starts until the drain is over.
+        if (lingering) {
+          clearTimeout(lingering);
+          lingering = null;
+          if (!scheduled) {
+            scheduled = true;
+            setImmediate(flush);
+          }
+        }
+        while (scheduled || lingering || queue.length > 0) await new Promise((r) => setImmediate(r));
+        await lastDurable.catch(() => {});
+      } finally {
+        draining--;
+      }
     },
     async close() {
       await this.drain();

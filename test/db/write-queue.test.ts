@@ -208,6 +208,33 @@ describe("group commit write queue", () => {
       expect(names()).toContain("late");
     });
 
+    test("drain and close end a running linger (the write commits at once), and writes submitted during a drain do not linger", async () => {
+      // A clock that never moves: the first gap counts as 50 ms, under the linger, so each write
+      // alone would wait the whole minute for company; nothing but the drain can end the wait.
+      open({ lingerMs: 60_000, now: () => 0 });
+      const before = queue.commits;
+      let ranA = false;
+      const a = queue.run(() => ((ranA = true), insert("a")));
+      await turn();
+      await turn();
+      expect(ranA).toBe(false); // lingering
+      const drained = queue.drain();
+      const b = queue.run(() => insert("b")); // comes while the drain runs
+      await drained;
+      await Promise.all([a, b]);
+      expect(names()).toEqual(["a", "b"]);
+      expect(queue.commits - before).toBeLessThanOrEqual(2);
+      // After the drain, writes linger again; close() ends that linger too and the write is durable.
+      let ranC = false;
+      const c = queue.run(() => ((ranC = true), insert("c")));
+      await turn();
+      await turn();
+      expect(ranC).toBe(false);
+      await queue.close();
+      await c;
+      expect(names()).toEqual(["a", "b", "c"]);
+    });
+
     test("lingerMs 0 turns it off", async () => {
       open({ lingerMs: 0, now: clock(0.01) });
       let ran = false;

@@ -5,6 +5,8 @@
 // the same events (the id aside: the batched node draws it before the message's), each signed
 // exactly as the in-place signer signs it, in a +1 chain that verifies, one event per stored message.
 import { afterAll, afterEach, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { createKeyVault } from "../../src/adapters/key-vault.ts";
 import { createCryptoBatcher, type CryptoBatcher } from "../../src/adapters/crypto-batch.ts";
 import { connections, ownerPolicy } from "../../src/db/schema/index.ts";
 import { transaction } from "../../src/db/client.ts";
@@ -162,4 +164,32 @@ test("over HTTP, a rotation after the authentication read the signing key (its r
   const { agentSignature, ...unsigned } = events[1]!;
   const resigned = signAuditEvent(unsigned as AuditEvent, after.privateKey);
   expect(resigned.ok && resigned.event.agentSignature).toBe(agentSignature!);
+});
+
+test("a key file that no longer reads and an active key this process has not loaded: forged intents are still refused 401, the signed-ahead event's key read fails nothing", async () => {
+  const crypto = createCryptoBatcher({ workers: 1 });
+  batchers.push(crypto);
+  const { alice, bob } = await bootNetworkPair({ alice: { crypto } });
+  pairs.push([alice, bob]);
+  const now = alice.clock.now();
+  alice.db.insert(connections).values({ id: "con_bob", principal: `key:${bob.agentId!.slice(4)}`, agentId: bob.agentId, cardUrl: bob.cardUrl, status: "connected", initiatedBy: "us", createdAt: now, updatedAt: now }).run();
+  expect((await postIntent(alice, signedIntent("bob", alice, { intent: "ask", payload: { question: "card?" } }))).status).toBe(202); // the card is fetched
+  // Another process (`kith keys rotate`) rotates with its own vault: this node's vault has not loaded
+  // the new active key, so reading it re-reads the key file, which then no longer parses.
+  const before = activeSigningKey(alice.db, alice.vault)!.keyId;
+  const other = { ...alice.ctx({ kind: "owner", subject: "owner" }), vault: createKeyVault(alice.vault.path, null) };
+  rotateSigningKey(other, { generateKey: (role, keyId, t) => ({ ...personaKey("alice", role, 1, t), keyId }) });
+  expect(alice.vault.find(before)).not.toBeNull();
+  writeFileSync(alice.vault.path, "{ not a key file");
+  expect(() => activeSigningKey(alice.db, alice.vault)).toThrow();
+  const forged = (question: string) => {
+    const r = signedIntent("bob", alice, { intent: "ask", payload: { question } });
+    const alt = signedIntent("bob", alice, { intent: "ask", payload: { question: `${question}, other bytes` } });
+    const sig = (a: string) => a.slice("INK-Ed25519 ".length, "INK-Ed25519 ".length + 86);
+    return { ...r, authorization: r.authorization.replace(sig(r.authorization), sig(alt.authorization)) };
+  };
+  // Alone, and several in one turn (one worker batch).
+  const answers = [await postIntent(alice, forged("one")), ...(await Promise.all(["two", "three", "four"].map((q) => postIntent(alice, forged(q)))))];
+  for (const r of answers) expect({ status: r.status, error: ((await r.json()) as { error: string }).error }).toEqual({ status: 401, error: "signature_verification_failed" });
+  expect(alice.db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM messages WHERE direction = 'in'").get()!.n).toBe(1);
 });

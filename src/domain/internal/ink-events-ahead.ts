@@ -19,6 +19,20 @@ export function inkSigner(ctx: With<"node" | "vault">): AuditSigner | null {
   return { db: ctx.db, agentId: own.agentId, keyId: key.keyId, privateKey: key.privateKey };
 }
 
+/**
+ * inkSigner for an event signed ahead, which may not fail what it runs beside (an intent's
+ * authentication): null when the key cannot be read now (a key file that no longer parses, read
+ * again because the active key is one this process has not loaded). No event is then signed ahead;
+ * the intent's own write records it in place, where reading the key is the write's own failure.
+ */
+export function inkSignerAhead(ctx: With<"node" | "vault">): AuditSigner | null {
+  try {
+    return inkSigner(ctx);
+  } catch {
+    return null;
+  }
+}
+
 /** The entry of an inbound intent's `message.received` event. */
 export function messageReceived(envelope: { id: string; correlationId: string }, from: string): AuditEntry {
   return { eventType: "message.received", messageId: envelope.id, correlationId: envelope.correlationId, counterpartyId: from };
@@ -42,7 +56,7 @@ export interface SignedInkEvent {
  */
 export async function signInkEventAhead(ctx: With<"node" | "vault" | "crypto">, peerPrincipal: string, entry: AuditEntry, known?: AuditSigner | null): Promise<SignedInkEvent | null> {
   if (ctx.crypto.size === 0) return null;
-  const signer = known === undefined ? inkSigner(ctx) : known;
+  const signer = known === undefined ? inkSignerAhead(ctx) : known;
   if (!signer) return null;
   const prepared = prepareAuditEvent(ctx.db, inkChainOf(peerPrincipal), signer, ctx.ids.next(), ctx.clock.now(), entry);
   return { peerPrincipal, prepared, signer, signature: await ctx.crypto.sign(prepared.message, signer.privateKey) };

@@ -13,7 +13,7 @@ import { nativeStrictVerifier } from "../../../security/ed25519-native.ts";
 import { preverify } from "../../../security/preverify.ts";
 import { nativeEnvelopeCrypto } from "../../../security/envelope-crypto-native.ts";
 import type { With } from "../../context.ts";
-import { inkSigner, messageReceived, signInkEventAhead, type SignedInkEvent } from "../../internal/ink-events-ahead.ts";
+import { inkSignerAhead, messageReceived, signInkEventAhead, type SignedInkEvent } from "../../internal/ink-events-ahead.ts";
 import { decryptionKeys } from "../../agent/decryption-keys.ts";
 import { cachedOwnIdentity } from "../../agent/cached-own-identity.ts";
 import { policyFromRow } from "../../policy/policy-from-row.ts";
@@ -53,8 +53,11 @@ export async function authenticateIntent(ctx: With<"node" | "vault" | "peers" | 
     // resolves keys from what is stored: it never makes the node fetch anything.
     // A copy of a request in flight counts as one: its nonce is claimed before any fetch.
     const replayed = !claimNonceForFetch(ctx, pending.principal, pending.nonce);
-    // The key the audit event will be signed with ahead (below), read in this transaction rather than in one of its own.
-    const signer = ctx.crypto.size > 0 && !replayed && pending.envelope !== null ? inkSigner(ctx) : null;
+    // The key the audit event will be signed with ahead (below), read in this transaction rather than in one of its own,
+    // only where that event will be signed: a plaintext intent (a sealed one's envelope is known after decryption),
+    // verified on the worker pool (verify's `alongside`), with a batcher to sign on.
+    const ahead = !replayed && pending.envelope !== null && ctx.peers.signatures.size > 0 && ctx.crypto.size > 0;
+    const signer = ahead ? inkSignerAhead(ctx) : null;
     return { ok: true as const, pending, replayed, stored: q.peerCard.get(pending.principal), signer };
   });
   if (!screened.ok) return screened;
