@@ -1,6 +1,7 @@
 import type { Ctx, Logger } from "../domain/context.ts";
 import { pruneMailboxes } from "../domain/mailbox/prune-mailboxes.ts";
 import { pruneNonces } from "../domain/peers/prune-nonces.ts";
+import { preloadNonces } from "../domain/peers/preload-nonces.ts";
 import { pruneStrangerPeerCards } from "../domain/peers/prune-stranger-peer-cards.ts";
 import { pruneSignInState } from "../domain/owner/prune-sign-in-state.ts";
 import { pruneIdempotencyKeys } from "../domain/extensions/prune-idempotency-keys.ts";
@@ -15,13 +16,17 @@ import { pruneEvents } from "../domain/extensions/prune-events.ts";
  * nonce index, so larger steps cost proportionally more, not less per row.
  */
 export const PRUNE_STEP = 100;
+/** Replay nonces read into the in-memory index per step after start (~1 µs each), and when the steps begin. */
+export const PRELOAD_STEP = 2_000;
+export const PRELOAD_AFTER_MS = 1_000;
 
 /**
  * Periodic housekeeping: expired replay nonces; sign-in state (OAuth states, codes, limiter rows)
  * past use; peer cards of agents the node has nothing to do with; extension Idempotency-Key answers past 24 h; events past their retention;
- * mailbox items past retention.
+ * mailbox items past retention. And, once after start, the replay-nonce index read in steps before
+ * the first signed request needs it (preloadNonces).
  */
-export function startMaintenance(options: { ctx: () => Ctx; log: Logger; everyMs?: number; pruneStep?: number }): { stop(): void } {
+export function startMaintenance(options: { ctx: () => Ctx; log: Logger; everyMs?: number; pruneStep?: number; preloadAfterMs?: number }): { stop(): void } {
   const step = options.pruneStep ?? PRUNE_STEP;
   let stopped = false;
   let running = false;
@@ -61,10 +66,20 @@ export function startMaintenance(options: { ctx: () => Ctx; log: Logger; everyMs
   };
   const handle = setInterval(() => void tick(), options.everyMs ?? 60_000);
   handle.unref?.();
+  const preload = setTimeout(async () => {
+    try {
+      while (!stopped && !preloadNonces(options.ctx(), PRELOAD_STEP)) await new Promise((r) => setImmediate(r));
+    } catch (e) {
+      // the first signed request reads the index whole instead
+      options.log.warn("replay-nonce index not preloaded", { cause: e });
+    }
+  }, options.preloadAfterMs ?? PRELOAD_AFTER_MS);
+  preload.unref?.();
   return {
     stop: () => {
       stopped = true;
       clearInterval(handle);
+      clearTimeout(preload);
     },
   };
 }

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { closeDatabase, openDatabase, transaction, type Db } from "../../src/db/client.ts";
 import { migrate, MIGRATIONS } from "../../src/db/migrate.ts";
-import { insertNonce, narrowNonceHashForTests, nonceIndexSize, nonceSeen, pruneNonceRows } from "../../src/db/nonce-index.ts";
+import { insertNonce, narrowNonceHashForTests, nonceIndexSize, nonceSeen, preloadNonceIndex, pruneNonceRows } from "../../src/db/nonce-index.ts";
 import { createWriteQueue } from "../../src/db/write-queue.ts";
 
 // The replay-nonce store answers from a per-connection index over an append-only table
@@ -183,4 +183,34 @@ test("a prune in steps (the maintenance job's chunks) deletes the oldest first a
   expect(pruneNonceRows(a, 1_020, 100)).toBe(6); // n-14..n-19: the rest are inside the window
   expect(pruneNonceRows(a, 1_020, 100)).toBe(0);
   expect(record(a, "s", "n-20", 2_000)).toBe(false);
+});
+
+test("a preload in steps reads the table ahead of the first check; what others add meanwhile, and a preload stopped halfway, still count", () => {
+  const file = newFile();
+  const writer = connect(file);
+  for (let i = 0; i < 25; i++) record(writer, "key:z6MkA", `n${i}`);
+  const b = connect(file);
+  expect(nonceIndexSize(b)).toBe(0);
+  expect(preloadNonceIndex(b, 10)).toBe(false);
+  expect(nonceIndexSize(b)).toBe(10);
+  expect(preloadNonceIndex(b, 10)).toBe(false);
+  expect(nonceIndexSize(b)).toBe(20);
+  // Another connection records more between two steps; the steps read on from where they were.
+  record(writer, "key:z6MkA", "late-1");
+  expect(preloadNonceIndex(b, 10)).toBe(true);
+  expect(nonceIndexSize(b)).toBe(26);
+  expect(nonceSeen(b, "key:z6MkA", "n0")).toBe(true);
+  expect(nonceSeen(b, "key:z6MkA", "late-1")).toBe(true);
+  expect(record(b, "key:z6MkA", "n24")).toBe(false); // a replay
+  // Once used, the index is current by its own check: a preload has nothing left to do.
+  expect(preloadNonceIndex(b, 10)).toBe(true);
+
+  // Stopped after one step: the first use reads the rest.
+  const c = connect(file);
+  expect(preloadNonceIndex(c, 5)).toBe(false);
+  record(writer, "key:z6MkA", "late-2");
+  expect(nonceSeen(c, "key:z6MkA", "late-2")).toBe(true);
+  expect(nonceSeen(c, "key:z6MkA", "n20")).toBe(true);
+  expect(nonceIndexSize(c)).toBe(27);
+  expect(record(c, "key:z6MkA", "new")).toBe(true);
 });

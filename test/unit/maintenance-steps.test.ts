@@ -3,7 +3,8 @@ import { EVENT_FLOOR, EVENT_RETENTION_MS, pruneEvents } from "../../src/domain/e
 import { pruneIdempotencyKeys } from "../../src/domain/extensions/prune-idempotency-keys.ts";
 import { IDEMPOTENCY_MS } from "../../src/domain/extensions/send-ext-intent.ts";
 import { NONCE_RETENTION_MS, pruneNonces } from "../../src/domain/peers/prune-nonces.ts";
-import { startMaintenance } from "../../src/jobs/maintenance.ts";
+import { PRELOAD_STEP, startMaintenance } from "../../src/jobs/maintenance.ts";
+import { nonceIndexSize } from "../../src/db/nonce-index.ts";
 import { bootTestApp, type TestNode } from "../helpers/boot.ts";
 
 // At a sustained 1,000 intents/s a minute of expired nonces (and, after 30 days, of events) is
@@ -54,6 +55,25 @@ describe("maintenance prunes what grows with traffic in steps", () => {
     expect(levels().length).toBe(1_000);
     expect(levels().every((l) => l === 1)).toBe(true);
     expect((node.db.$client.query("PRAGMA synchronous").get() as { synchronous: number }).synchronous).toBe(2);
+  });
+
+  test("after start the replay-nonce index is read in steps before any signed request, the event loop turning between them", async () => {
+    node = bootTestApp();
+    seedNonces(0, 2 * PRELOAD_STEP + 10);
+    expect(nonceIndexSize(node.db)).toBe(0);
+    const sizes = new Set<number>();
+    const job = startMaintenance({ ctx: () => node.ctx(), log: node.ctx().log, preloadAfterMs: 0 });
+    try {
+      for (let i = 0; i < 5_000 && nonceIndexSize(node.db) < 2 * PRELOAD_STEP + 10; i++) {
+        sizes.add(nonceIndexSize(node.db));
+        await new Promise((r) => setImmediate(r));
+      }
+    } finally {
+      job.stop();
+    }
+    expect(nonceIndexSize(node.db)).toBe(2 * PRELOAD_STEP + 10);
+    // Seen between steps: one step read, not all of them.
+    expect(sizes.has(PRELOAD_STEP)).toBe(true);
   });
 
   test("a limited prune removes the oldest expired nonces first and as many as asked", () => {
