@@ -58,10 +58,7 @@ export function createWriteQueue(
         ...options.checkpoints,
         // A checkpoint's last pass held the batches back so that the WAL can restart (checkpointer.ts).
         onRelease: () => {
-          if (queue.length > 0 && !scheduled) {
-            scheduled = true;
-            setImmediate(flush);
-          }
+          if (queue.length > 0) schedule();
         },
       })
     : null;
@@ -92,10 +89,7 @@ export function createWriteQueue(
     afterSync = true;
     const resume = () => {
       afterSync = false;
-      if (queue.length > 0 && !scheduled) {
-        scheduled = true;
-        setImmediate(flush);
-      }
+      if (queue.length > 0) schedule();
     };
     inFlight.then(resume, resume);
   };
@@ -118,6 +112,18 @@ export function createWriteQueue(
   const endLinger = () => {
     lingering = null;
     flush(false);
+  };
+  /** Ends a running linger without a flush of its own (the caller schedules one). */
+  const endLingerNow = () => {
+    if (lingering) clearTimeout(lingering);
+    lingering = null;
+  };
+  /** A flush in the next turn, unless one is scheduled or a linger will end in one. */
+  const schedule = () => {
+    if (scheduled || lingering) return;
+    scheduled = true;
+    // setImmediate: after the I/O callbacks of this turn, so concurrent requests share a commit
+    setImmediate(flush);
   };
   const flush = (mayLinger = true) => {
     scheduled = false;
@@ -201,15 +207,8 @@ export function createWriteQueue(
     run<T>(fn: (tx: Tx) => NotPromise<T>): Promise<T> {
       return new Promise<T>((resolve, reject) => {
         queue.push({ fn, at: arrivals.arrived(), resolve: resolve as (v: unknown) => void, reject });
-        if (lingering && queue.length >= lingerTarget) {
-          clearTimeout(lingering);
-          lingering = null;
-        }
-        if (!scheduled && !lingering) {
-          scheduled = true;
-          // setImmediate: after the I/O callbacks of this turn, so concurrent requests share a commit
-          setImmediate(flush);
-        }
+        if (queue.length >= lingerTarget) endLingerNow();
+        schedule();
       });
     },
     async drain() {
@@ -217,12 +216,8 @@ export function createWriteQueue(
       try {
         // A running linger ends now: its batch commits in the next turn, and none starts until the drain is over.
         if (lingering) {
-          clearTimeout(lingering);
-          lingering = null;
-          if (!scheduled) {
-            scheduled = true;
-            setImmediate(flush);
-          }
+          endLingerNow();
+          schedule();
         }
         while (scheduled || lingering || queue.length > 0) await new Promise((r) => setImmediate(r));
         await lastDurable.catch(() => {});

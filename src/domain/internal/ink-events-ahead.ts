@@ -50,7 +50,7 @@ export interface SignedInkEvent {
  * The event recordInkEvent would write, built now on the chain's head (the head moves on at once, so
  * the next one of the same turn chains on it) and signed on a worker. Null where there is no worker
  * (the caller records in place: today's path) or no agent or key. Its sign joins the batch of the
- * turn it is called in (adapters/crypto-batch.ts). `signer`: inkSigner's answer when the caller
+ * turn it is called in (adapters/crypto-batch.ts). `known`: inkSignerAhead's answer when the caller
  * already read it (inside its own read transaction); a key that is no longer the active one when the
  * event is stored is handled there (recordSignedInkEvent).
  */
